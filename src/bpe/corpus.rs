@@ -1,0 +1,34 @@
+//! The lab's initialization step: paragraphs into words of characters ending in `</w>`.
+
+use std::collections::BTreeSet;
+
+use crate::bpe::EOW;
+
+/// The words of one paragraph exactly as Python's `paragraph.split(" ")` gives them: split on
+/// every single space, so a double space yields an empty word and `""` yields one empty word.
+pub fn lab_words(paragraph: &str) -> std::str::Split<'_, char> {
+    paragraph.split(' ')
+}
+
+/// The lab's `bpe_initialize`: every word of every paragraph (see [`lab_words`]) as its
+/// Unicode scalar values followed by `"</w>"`, and the set of all symbols seen plus `"</w>"`.
+///
+/// ```
+/// use bpe_lab::bpe_initialize;
+/// let (corpus, vocabulary) = bpe_initialize(&["The air"]);
+/// assert_eq!(corpus, [vec!["T", "h", "e", "</w>"], vec!["a", "i", "r", "</w>"]]);
+/// assert_eq!(vocabulary.len(), 7);
+/// ```
+pub fn bpe_initialize(dataset: &[impl AsRef<str>]) -> (Vec<Vec<String>>, BTreeSet<String>) {
+    let mut corpus = Vec::new();
+    let mut vocabulary = BTreeSet::from([EOW.to_string()]);
+    for paragraph in dataset {
+        for word in lab_words(paragraph.as_ref()) {
+            let mut symbols: Vec<String> = word.chars().map(String::from).collect();
+            symbols.push(EOW.to_string());
+            vocabulary.extend(symbols.iter().cloned());
+            corpus.push(symbols);
+        }
+    }
+    (corpus, vocabulary)
+}

@@ -1,0 +1,160 @@
+//! The oracle: literal transcriptions of the seed problems and of the DeepMind lab.
+//!
+//! Nothing here is clever. Every loop does what the Python text does, one step at a time, so
+//! that the fast engine in [`crate::bpe::train`] and [`crate::bpe::encode`] can be compared with
+//! it on generated inputs. The lab's own step functions ([`get_pair_frequencies`],
+//! [`merge_pair_in_word`]) are part of the fixed public API and live here because they *are*
+//! the literal version.
+
+use std::collections::{BTreeSet, HashMap};
+
+use crate::bpe::TieBreak;
+use crate::bpe::corpus::bpe_initialize;
+
+/// Counts every adjacent pair in every word, overlapping ones included (the lab's step 2).
+///
+/// ```
+/// use bpe_lab::get_pair_frequencies;
+/// let corpus = vec![vec!["a".to_string(), "a".into(), "a".into()]];
+/// let counts = get_pair_frequencies(&corpus);
+/// assert_eq!(counts[&("a".to_string(), "a".to_string())], 2);
+/// ```
+pub fn get_pair_frequencies(corpus: &[Vec<String>]) -> HashMap<(String, String), usize> {
+    let mut pairs = HashMap::new();
+    for word in corpus {
+        for i in 0..word.len().saturating_sub(1) {
+            *pairs
+                .entry((word[i].clone(), word[i + 1].clone()))
+                .or_insert(0) += 1;
+        }
+    }
+    pairs
+}
+
+/// Merges every non-overlapping occurrence of `pair` in one left-to-right pass (the lab's
+/// step 3): where `word[i..i+2] == pair` emit `a+b` and skip two, else copy one.
+///
+/// ```
+/// use bpe_lab::merge_pair_in_word;
+/// let word: Vec<String> = ["a", "a", "a"].iter().map(|s| s.to_string()).collect();
+/// let merged = merge_pair_in_word(&word, &("a".into(), "a".into()));
+/// assert_eq!(merged, ["aa", "a"]);
+/// ```
+pub fn merge_pair_in_word(word: &[String], pair: &(String, String)) -> Vec<String> {
+    let merged = format!("{}{}", pair.0, pair.1);
+    let mut out = Vec::with_capacity(word.len());
+    let mut i = 0;
+    while i < word.len() {
+        if i + 1 < word.len() && word[i] == pair.0 && word[i + 1] == pair.1 {
+            out.push(merged.clone());
+            i += 2;
+        } else {
+            out.push(word[i].clone());
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Pair counts in the order Python's `Counter` would iterate them: by first occurrence when
+/// scanning the corpus word by word, left to right.
+fn pair_counts_in_first_seen_order(corpus: &[Vec<String>]) -> Vec<((String, String), usize)> {
+    let mut order: Vec<((String, String), usize)> = Vec::new();
+    let mut index: HashMap<(String, String), usize> = HashMap::new();
+    for word in corpus {
+        for w in word.windows(2) {
+            let pair = (w[0].clone(), w[1].clone());
+            match index.get(&pair) {
+                Some(&i) => order[i].1 += 1,
+                None => {
+                    index.insert(pair.clone(), order.len());
+                    order.push((pair, 1));
+                }
+            }
+        }
+    }
+    order
+}
+
+/// The most frequent pair under `policy`, with its count; `None` when no adjacent pair exists.
+pub fn best_pair(corpus: &[Vec<String>], policy: TieBreak) -> Option<((String, String), usize)> {
+    let counts = pair_counts_in_first_seen_order(corpus);
+    let mut best: Option<((String, String), usize)> = None;
+    for (pair, count) in counts {
+        let better = match &best {
+            None => true,
+            Some((best_pair, best_count)) => match policy {
+                // Strictly greater: the first maximum in iteration order wins, as in
+                // `Counter.most_common(1)` and `max(dict, key=...)`.
+                TieBreak::FirstSeen => count > *best_count,
+                TieBreak::Lexicographic => {
+                    count > *best_count || (count == *best_count && pair < *best_pair)
+                }
+            },
+        };
+        if better {
+            best = Some((pair, count));
+        }
+    }
+    best
+}
+
+/// Seed 000's `train_bpe`, literally, under either tie-break policy: count afresh, pick, merge
+/// everywhere, record; stop after `num_merges` rounds or when no adjacent pair remains.
+pub fn train_bpe_naive(
+    corpus: &mut Vec<Vec<String>>,
+    num_merges: usize,
+    policy: TieBreak,
+) -> Vec<(String, String)> {
+    let mut merges = Vec::new();
+    for _ in 0..num_merges {
+        let Some((pair, _count)) = best_pair(corpus, policy) else {
+            break;
+        };
+        for word in corpus.iter_mut() {
+            *word = merge_pair_in_word(word, &pair);
+        }
+        merges.push(pair);
+    }
+    merges
+}
+
+/// The lab's `learn_bpe`, literally: initialize, then repeat count / pick with
+/// `Counter.most_common(1)` (first-seen tie-break) / merge.
+pub fn learn_bpe_naive(
+    dataset: &[impl AsRef<str>],
+    num_merges: usize,
+) -> (Vec<(String, String)>, BTreeSet<String>, Vec<Vec<String>>) {
+    let (mut corpus, mut vocabulary) = bpe_initialize(dataset);
+    let merges = train_bpe_naive(&mut corpus, num_merges, TieBreak::FirstSeen);
+    for (a, b) in &merges {
+        vocabulary.insert(format!("{a}{b}"));
+    }
+    (merges, vocabulary, corpus)
+}
+
+/// Seed 002's `apply_merges`, literally: rank = first index in `merges`; repeatedly find the
+/// adjacent pair with the lowest rank, merge its leftmost occurrence only, and rescan.
+pub fn apply_merges_naive(tokens: &[String], merges: &[(String, String)]) -> Vec<String> {
+    let mut rank: HashMap<(&str, &str), usize> = HashMap::new();
+    for (i, (a, b)) in merges.iter().enumerate() {
+        rank.entry((a.as_str(), b.as_str())).or_insert(i);
+    }
+    let mut tokens = tokens.to_vec();
+    loop {
+        let mut best: Option<(usize, usize)> = None; // (rank, position)
+        for i in 0..tokens.len().saturating_sub(1) {
+            if let Some(&r) = rank.get(&(tokens[i].as_str(), tokens[i + 1].as_str())) {
+                // Strictly lower rank only, so the leftmost occurrence of the best pair wins.
+                if best.is_none_or(|(best_rank, _)| r < best_rank) {
+                    best = Some((r, i));
+                }
+            }
+        }
+        let Some((_, i)) = best else {
+            return tokens;
+        };
+        let right = tokens.remove(i + 1);
+        tokens[i].push_str(&right);
+    }
+}

@@ -1,0 +1,242 @@
+//! The trainer's input: each distinct word once, as interned symbols, with its count.
+//!
+//! Training on a word-frequency table instead of the running text is what makes the engine
+//! scale: a 50 MB corpus has millions of words but only hundreds of thousands of distinct
+//! ones. Words keep the order of their first appearance, which the first-seen tie-break needs.
+
+use rustc_hash::FxHashMap;
+
+use crate::bpe::EOW;
+use crate::bpe::corpus::lab_words;
+use crate::bpe::symbols::SymbolTable;
+
+/// Distinct words (sequences of symbols) with their counts, in order of first appearance.
+///
+/// ```
+/// use bpe_lab::WordCounts;
+/// let words = WordCounts::from_paragraphs(&["the cat the"]);
+/// assert_eq!(words.len(), 2);
+/// assert_eq!(words.word(0).collect::<Vec<_>>(), ["t", "h", "e", "</w>"]);
+/// assert_eq!(words.count(0), 2);
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct WordCounts {
+    pub(crate) symbols: SymbolTable,
+    /// All words' symbols back to back; word `i` is `arena[starts[i]..starts[i] + lens[i]]`.
+    /// Merging shrinks a word in place, so `lens[i]` can fall below its original length.
+    pub(crate) arena: Vec<u32>,
+    pub(crate) starts: Vec<usize>,
+    pub(crate) lens: Vec<u32>,
+    pub(crate) counts: Vec<u64>,
+}
+
+impl WordCounts {
+    pub fn new() -> Self {
+        WordCounts {
+            symbols: SymbolTable::new(),
+            ..Default::default()
+        }
+    }
+
+    /// Words of the lab's initialization: each paragraph split on `' '` like Python's
+    /// `str.split(" ")`, each word's characters followed by `</w>`.
+    pub fn from_paragraphs(paragraphs: &[impl AsRef<str>]) -> Self {
+        let counted = count_words(paragraphs.iter().flat_map(|p| lab_words(p.as_ref())));
+        Self::from_word_counts(counted)
+    }
+
+    /// Like [`WordCounts::from_paragraphs`] with one paragraph per line of `text`. A trailing
+    /// `\r` is dropped and blank lines are skipped (they are not paragraphs). Counting runs on
+    /// all available cores.
+    pub fn from_lines(text: &str) -> Self {
+        Self::from_word_counts(count_line_words(text, available_threads()))
+    }
+
+    /// A (word, count) table: each word becomes its characters followed by `</w>`; repeated
+    /// words have their counts added. Zero counts are kept out.
+    pub fn from_word_counts<S: AsRef<str>>(table: impl IntoIterator<Item = (S, u64)>) -> Self {
+        let mut out = WordCounts::new();
+        let eow = out.symbols.intern(EOW);
+        let mut seen: FxHashMap<String, u32> = FxHashMap::default();
+        let mut buf = Vec::new();
+        for (word, count) in table {
+            let word = word.as_ref();
+            if count == 0 {
+                continue;
+            }
+            if let Some(&i) = seen.get(word) {
+                out.counts[i as usize] += count;
+                continue;
+            }
+            seen.insert(word.to_owned(), out.len() as u32);
+            buf.clear();
+            buf.extend(word.chars().map(|c| out.symbols.intern_char(c)));
+            buf.push(eow);
+            out.push(&buf, count);
+        }
+        out
+    }
+
+    /// Words given as lists of base symbols (any strings), each occurrence counting once.
+    pub fn from_symbol_lists(words: &[Vec<String>]) -> Self {
+        Self::from_symbol_lists_indexed(words).0
+    }
+
+    /// Like [`WordCounts::from_symbol_lists`], also returning for each input word the index of
+    /// its distinct word, so results can be written back to the input corpus.
+    pub(crate) fn from_symbol_lists_indexed(words: &[Vec<String>]) -> (Self, Vec<u32>) {
+        let mut out = WordCounts::new();
+        let mut seen: FxHashMap<Vec<u32>, u32> = FxHashMap::default();
+        let mut positions = Vec::with_capacity(words.len());
+        for word in words {
+            let ids: Vec<u32> = word.iter().map(|s| out.symbols.intern(s)).collect();
+            let index = match seen.get(&ids) {
+                Some(&i) => {
+                    out.counts[i as usize] += 1;
+                    i
+                }
+                None => {
+                    let i = out.len() as u32;
+                    out.push(&ids, 1);
+                    seen.insert(ids, i);
+                    i
+                }
+            };
+            positions.push(index);
+        }
+        (out, positions)
+    }
+
+    fn push(&mut self, symbols: &[u32], count: u64) {
+        self.starts.push(self.arena.len());
+        self.lens
+            .push(u32::try_from(symbols.len()).expect("word longer than 4 billion symbols"));
+        self.arena.extend_from_slice(symbols);
+        self.counts.push(count);
+    }
+
+    /// Number of distinct words.
+    pub fn len(&self) -> usize {
+        self.counts.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.counts.is_empty()
+    }
+
+    /// Number of words counted, repeats included.
+    pub fn total(&self) -> u64 {
+        self.counts.iter().sum()
+    }
+
+    /// How often distinct word `i` occurs.
+    pub fn count(&self, i: usize) -> u64 {
+        self.counts[i]
+    }
+
+    /// The symbol ids of distinct word `i`.
+    pub fn word_ids(&self, i: usize) -> &[u32] {
+        &self.arena[self.starts[i]..self.starts[i] + self.lens[i] as usize]
+    }
+
+    /// The symbols of distinct word `i`.
+    pub fn word(&self, i: usize) -> impl Iterator<Item = &str> {
+        self.word_ids(i).iter().map(|&id| self.symbols.get(id))
+    }
+
+    /// The symbols of distinct word `i` as owned strings.
+    pub fn word_strings(&self, i: usize) -> Vec<String> {
+        self.word(i).map(str::to_owned).collect()
+    }
+
+    /// The symbol table the ids refer to.
+    pub fn symbols(&self) -> &SymbolTable {
+        &self.symbols
+    }
+}
+
+/// Counts items in order of first appearance.
+fn count_words<'a>(words: impl Iterator<Item = &'a str>) -> Vec<(&'a str, u64)> {
+    let mut index: FxHashMap<&str, u32> = FxHashMap::default();
+    let mut counted: Vec<(&str, u64)> = Vec::new();
+    for word in words {
+        match index.get(word) {
+            Some(&i) => counted[i as usize].1 += 1,
+            None => {
+                index.insert(word, counted.len() as u32);
+                counted.push((word, 1));
+            }
+        }
+    }
+    counted
+}
+
+fn lines(text: &str) -> impl Iterator<Item = &str> {
+    text.split('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .filter(|l| !l.is_empty())
+}
+
+/// Counts the lab words of every line of `text` on `threads` threads, keeping the order of
+/// first appearance across the whole text.
+pub(crate) fn count_line_words(text: &str, threads: usize) -> Vec<(&str, u64)> {
+    let chunks = split_at_newlines(text, threads.max(1));
+    let per_chunk: Vec<Vec<(&str, u64)>> = if chunks.len() == 1 {
+        vec![count_words(lines(text).flat_map(lab_words))]
+    } else {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = chunks
+                .iter()
+                .map(|chunk| scope.spawn(move || count_words(lines(chunk).flat_map(lab_words))))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("word counting thread panicked"))
+                .collect()
+        })
+    };
+    let mut parts = per_chunk.into_iter();
+    let mut counted = parts.next().unwrap_or_default();
+    let mut index: FxHashMap<&str, u32> = counted
+        .iter()
+        .enumerate()
+        .map(|(i, &(w, _))| (w, i as u32))
+        .collect();
+    for part in parts {
+        for (word, count) in part {
+            match index.get(word) {
+                Some(&i) => counted[i as usize].1 += count,
+                None => {
+                    index.insert(word, counted.len() as u32);
+                    counted.push((word, count));
+                }
+            }
+        }
+    }
+    counted
+}
+
+/// Splits `text` into about `parts` pieces, each ending just after a newline (or at the end).
+fn split_at_newlines(text: &str, parts: usize) -> Vec<&str> {
+    let mut chunks = Vec::with_capacity(parts);
+    let mut rest = text;
+    for remaining in (1..=parts).rev() {
+        if remaining == 1 || rest.len() < 1 << 16 {
+            chunks.push(rest);
+            break;
+        }
+        let target = rest.len() / remaining;
+        let cut = match rest.as_bytes()[target..].iter().position(|&b| b == b'\n') {
+            Some(p) => target + p + 1,
+            None => rest.len(),
+        };
+        let (head, tail) = rest.split_at(cut);
+        chunks.push(head);
+        rest = tail;
+    }
+    chunks
+}
+
+pub(crate) fn available_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}

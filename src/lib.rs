@@ -1,0 +1,31 @@
+//! # bpe-lab
+//!
+//! Byte-pair encoding as the DeepMind ai-foundations lab 2.4 teaches it (initialize with
+//! `</w>`, count pairs, merge, learn, encode, decode), with an exact and fast engine under it.
+//!
+//! The fixed API mirrors the lab and the seed problems:
+//!
+//! ```
+//! use bpe_lab::{apply_merges, train_bpe};
+//! let mut corpus: Vec<Vec<String>> = vec![
+//!     "lower".chars().map(String::from).collect(),
+//!     "low".chars().map(String::from).collect(),
+//! ];
+//! let merges = train_bpe(&mut corpus, 2);
+//! assert_eq!(merges, [("l".into(), "o".into()), ("lo".into(), "w".into())]);
+//! let tokens: Vec<String> = "slow".chars().map(String::from).collect();
+//! assert_eq!(apply_merges(&tokens, &merges), ["s", "low"]);
+//! ```
+//!
+//! [`train_bpe`] and [`apply_merges`] run the fast engine; [`bpe::reference`] keeps the
+//! literal loops the tests compare it with. [`Trainer`] and [`Encoder`] are the richer API.
+
+pub mod bpe;
+
+pub use bpe::corpus::bpe_initialize;
+pub use bpe::encode::{Encoder, MergeTable, apply_merges};
+pub use bpe::reference::{get_pair_frequencies, merge_pair_in_word};
+pub use bpe::symbols::SymbolTable;
+pub use bpe::train::{Progress, StopReason, Trainer, Training, learn_bpe, train_bpe};
+pub use bpe::words::WordCounts;
+pub use bpe::{EOW, TieBreak};
