@@ -58,16 +58,16 @@ pub fn merge_pair_in_word(word: &[String], pair: &(String, String)) -> Vec<Strin
 
 /// Pair counts in the order Python's `Counter` would iterate them: by first occurrence when
 /// scanning the corpus word by word, left to right.
-fn pair_counts_in_first_seen_order(corpus: &[Vec<String>]) -> Vec<((String, String), usize)> {
-    let mut order: Vec<((String, String), usize)> = Vec::new();
-    let mut index: HashMap<(String, String), usize> = HashMap::new();
+fn pair_counts_in_first_seen_order(corpus: &[Vec<String>]) -> Vec<((&str, &str), usize)> {
+    let mut order: Vec<((&str, &str), usize)> = Vec::new();
+    let mut index: HashMap<(&str, &str), usize> = HashMap::new();
     for word in corpus {
         for w in word.windows(2) {
-            let pair = (w[0].clone(), w[1].clone());
+            let pair = (w[0].as_str(), w[1].as_str());
             match index.get(&pair) {
                 Some(&i) => order[i].1 += 1,
                 None => {
-                    index.insert(pair.clone(), order.len());
+                    index.insert(pair, order.len());
                     order.push((pair, 1));
                 }
             }
@@ -78,17 +78,16 @@ fn pair_counts_in_first_seen_order(corpus: &[Vec<String>]) -> Vec<((String, Stri
 
 /// The most frequent pair under `policy`, with its count; `None` when no adjacent pair exists.
 pub fn best_pair(corpus: &[Vec<String>], policy: TieBreak) -> Option<((String, String), usize)> {
-    let counts = pair_counts_in_first_seen_order(corpus);
-    let mut best: Option<((String, String), usize)> = None;
-    for (pair, count) in counts {
-        let better = match &best {
+    let mut best: Option<((&str, &str), usize)> = None;
+    for (pair, count) in pair_counts_in_first_seen_order(corpus) {
+        let better = match best {
             None => true,
             Some((best_pair, best_count)) => match policy {
                 // Strictly greater: the first maximum in iteration order wins, as in
                 // `Counter.most_common(1)` and `max(dict, key=...)`.
-                TieBreak::FirstSeen => count > *best_count,
+                TieBreak::FirstSeen => count > best_count,
                 TieBreak::Lexicographic => {
-                    count > *best_count || (count == *best_count && pair < *best_pair)
+                    count > best_count || (count == best_count && pair < best_pair)
                 }
             },
         };
@@ -96,7 +95,7 @@ pub fn best_pair(corpus: &[Vec<String>], policy: TieBreak) -> Option<((String, S
             best = Some((pair, count));
         }
     }
-    best
+    best.map(|((a, b), count)| ((a.to_owned(), b.to_owned()), count))
 }
 
 /// Seed 000's `train_bpe`, literally, under either tie-break policy: count afresh, pick, merge
@@ -106,11 +105,25 @@ pub fn train_bpe_naive(
     num_merges: usize,
     policy: TieBreak,
 ) -> Vec<(String, String)> {
+    train_naive(corpus, num_merges, policy, 1)
+}
+
+/// [`train_bpe_naive`] that also stops when the best pair occurs fewer than `min_frequency`
+/// times (seed 001's `if freq < 2: break`).
+pub fn train_naive(
+    corpus: &mut Vec<Vec<String>>,
+    num_merges: usize,
+    policy: TieBreak,
+    min_frequency: usize,
+) -> Vec<(String, String)> {
     let mut merges = Vec::new();
     for _ in 0..num_merges {
-        let Some((pair, _count)) = best_pair(corpus, policy) else {
+        let Some((pair, count)) = best_pair(corpus, policy) else {
             break;
         };
+        if count < min_frequency {
+            break;
+        }
         for word in corpus.iter_mut() {
             *word = merge_pair_in_word(word, &pair);
         }

@@ -1,0 +1,110 @@
+//! The engine against the seeds' semantics as Python itself runs them (`Counter.most_common`,
+//! tuple comparison, `str.split(" ")`), so the Rust oracle's reading of the seeds is checked
+//! too. Needs `python3` on the PATH, which every machine this project runs on has; without it
+//! the test fails rather than pretending to pass.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use bpe_lab::{apply_merges, learn_bpe, train_bpe};
+use serde_json::{Value, json};
+
+/// A small seeded generator (splitmix64) so the cases are the same on every run.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+}
+
+fn python(cases: &Value) -> Vec<Value> {
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/python/seed_semantics.py"
+    );
+    let mut child = Command::new("python3")
+        .arg(script)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3 is needed for this test and could not be started");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(cases.to_string().as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "python3 failed: {output:?}");
+    serde_json::from_slice(&output.stdout).expect("python3 printed JSON")
+}
+
+fn to_pairs(merges: &[(String, String)]) -> Value {
+    json!(merges.iter().map(|(a, b)| [a, b]).collect::<Vec<_>>())
+}
+
+#[test]
+fn engine_matches_python_running_the_seeds() {
+    let mut rng = Rng(2026);
+    let symbols = ["a", "b", "c", "ab", "aa", "é", "日", "</w>"];
+    let chars = ["a", "b", " ", " ", "é", "n", "日"];
+    let mut cases = Vec::new();
+    let mut ours = Vec::new();
+    for _ in 0..400 {
+        // seed 000 on symbol lists
+        let alphabet = &symbols[..2 + rng.below(symbols.len() - 1)];
+        let mut corpus: Vec<Vec<String>> = (0..rng.below(8))
+            .map(|_| {
+                (0..rng.below(8))
+                    .map(|_| rng.pick(alphabet).to_string())
+                    .collect()
+            })
+            .collect();
+        let n = rng.below(20);
+        cases.push(json!({"kind": "train", "corpus": corpus.clone(), "n": n}));
+        let merges = train_bpe(&mut corpus, n);
+        ours.push(json!({"merges": to_pairs(&merges), "corpus": corpus}));
+
+        // the lab's learn_bpe on paragraphs
+        let dataset: Vec<String> = (0..1 + rng.below(5))
+            .map(|_| (0..rng.below(14)).map(|_| rng.pick(&chars)).collect())
+            .collect();
+        let n = rng.below(20);
+        cases.push(json!({"kind": "learn", "dataset": dataset, "n": n}));
+        let (merges, _, corpus) = learn_bpe(&dataset, n);
+        ours.push(json!({"merges": to_pairs(&merges), "corpus": corpus}));
+
+        // seed 002 with arbitrary merge lists
+        let tokens: Vec<String> = (0..rng.below(30))
+            .map(|_| rng.pick(&symbols[..4]).to_string())
+            .collect();
+        let merges: Vec<(String, String)> = (0..rng.below(10))
+            .map(|_| {
+                (
+                    rng.pick(&symbols[..5]).to_string(),
+                    rng.pick(&symbols[..5]).to_string(),
+                )
+            })
+            .collect();
+        cases.push(json!({"kind": "apply", "tokens": tokens, "merges": to_pairs(&merges)}));
+        ours.push(json!({"tokens": apply_merges(&tokens, &merges)}));
+    }
+    let theirs = python(&json!(cases));
+    assert_eq!(theirs.len(), ours.len());
+    for ((case, ours), theirs) in cases.iter().zip(&ours).zip(&theirs) {
+        assert_eq!(ours, theirs, "case {case}");
+    }
+}

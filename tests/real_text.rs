@@ -1,0 +1,67 @@
+//! Exactness on real English text: the Python language reference that ships with every
+//! CPython (`pydoc_data.topics`, about 460 KB of prose and examples), trained by the fast
+//! engine and by the literal naive loop. Needs `python3`; without it the test fails.
+
+use std::process::Command;
+
+use bpe_lab::bpe::reference::{apply_merges_naive, train_naive};
+use bpe_lab::{Encoder, TieBreak, Trainer, WordCounts, bpe_initialize};
+
+const MERGES: usize = 150;
+
+fn real_text() -> String {
+    let output = Command::new("python3")
+        .args([
+            "-c",
+            "import pydoc_data.topics as t, sys; sys.stdout.write('\\n'.join(t.topics.values()))",
+        ])
+        .output()
+        .expect("python3 is needed for this test and could not be started");
+    assert!(output.status.success(), "python3 failed: {output:?}");
+    let text = String::from_utf8(output.stdout).expect("the topics text is UTF-8");
+    assert!(
+        text.len() > 300_000,
+        "expected a few hundred KB of text, got {} bytes",
+        text.len()
+    );
+    text
+}
+
+fn check(policy: TieBreak) {
+    let text = real_text();
+    let paragraphs: Vec<&str> = text.lines().filter(|l| !l.is_empty()).collect();
+    let training = Trainer::new(MERGES)
+        .tie_break(policy)
+        .train(WordCounts::from_lines(&text));
+    let (mut corpus, _) = bpe_initialize(&paragraphs);
+    let expected = train_naive(&mut corpus, MERGES, policy, 1);
+    assert_eq!(training.merges.len(), MERGES);
+    assert_eq!(training.merges, expected);
+
+    // Encoding the training text with the learned merges reproduces the oracle's corpus.
+    let mut encoder = Encoder::new(&training.merges);
+    let mut words = corpus.iter();
+    for paragraph in &paragraphs {
+        for word in paragraph.split(' ') {
+            let ids = encoder.encode_word(word).to_vec();
+            let tokens: Vec<&str> = ids.iter().map(|&id| encoder.symbol(id)).collect();
+            let trained = words.next().unwrap();
+            assert_eq!(&tokens, trained, "word {word:?}");
+            if policy == TieBreak::Lexicographic {
+                let mut symbols: Vec<String> = word.chars().map(String::from).collect();
+                symbols.push("</w>".into());
+                assert_eq!(&apply_merges_naive(&symbols, &training.merges), trained);
+            }
+        }
+    }
+}
+
+#[test]
+fn lexicographic_training_on_real_text_equals_the_naive_loop() {
+    check(TieBreak::Lexicographic);
+}
+
+#[test]
+fn first_seen_training_on_real_text_equals_the_naive_loop() {
+    check(TieBreak::FirstSeen);
+}
