@@ -167,6 +167,8 @@ const NO_WORD: u32 = u32::MAX;
 struct PairSlot {
     left: u32,
     right: u32,
+    /// [`prefix_key`] of the left symbol's string.
+    left_prefix: u64,
     count: u64,
     /// Words that may contain the pair (superset; may repeat).
     words: Vec<u32>,
@@ -187,7 +189,6 @@ struct Engine {
     /// at. Unlike a symbol's position, this does not move when earlier symbols merge, so the
     /// first-seen key of a pair only changes when its occurrences do.
     origins: Vec<u32>,
-    word_round: Vec<u32>,
     round: u32,
     touched: Vec<u32>,
     scratch: Vec<u32>,
@@ -200,7 +201,9 @@ fn pair_id_key(left: u32, right: u32) -> u64 {
     (u64::from(left) << 32) | u64::from(right)
 }
 
-/// The ranking rule: `x` comes out of the queue before `y`.
+/// The ranking rule: `x` comes out of the queue before `y`. Higher counts first; ties go to
+/// the lower key, and under the lexicographic policy equal keys (equal 8-byte prefixes of the
+/// left symbols) fall back to comparing the strings.
 #[inline]
 fn ranks_before(
     policy: TieBreak,
@@ -212,16 +215,27 @@ fn ranks_before(
     if x.count != y.count {
         return x.count > y.count;
     }
+    if x.key != y.key {
+        return x.key < y.key;
+    }
     match policy {
-        TieBreak::FirstSeen => x.key < y.key,
+        TieBreak::FirstSeen => false,
         TieBreak::Lexicographic => {
             let (px, py) = (&pairs[x.pair as usize], &pairs[y.pair as usize]);
-            match symbols.get(px.left).cmp(symbols.get(py.left)) {
-                std::cmp::Ordering::Equal => symbols.get(px.right) < symbols.get(py.right),
-                other => other.is_lt(),
-            }
+            (symbols.get(px.left), symbols.get(px.right))
+                < (symbols.get(py.left), symbols.get(py.right))
         }
     }
+}
+
+/// The first eight bytes of `s`, big-endian, zero-padded. If two strings' prefixes differ,
+/// they order the strings the same way (UTF-8 byte order is code point order), so most
+/// lexicographic ties are decided without touching the strings.
+fn prefix_key(s: &str) -> u64 {
+    let mut bytes = [0u8; 8];
+    let n = s.len().min(8);
+    bytes[..n].copy_from_slice(&s.as_bytes()[..n]);
+    u64::from_be_bytes(bytes)
 }
 
 impl Engine {
@@ -230,12 +244,11 @@ impl Engine {
         let mut origins = Vec::new();
         if first_seen {
             origins.reserve_exact(words.arena.len());
-            for &len in &words.lens {
-                origins.extend(0..len);
+            for span in &words.spans {
+                origins.extend(0..span.len);
             }
         }
         let mut engine = Engine {
-            word_round: vec![0; words.len()],
             words,
             policy,
             pairs: Vec::new(),
@@ -249,9 +262,8 @@ impl Engine {
             scratch_merged: Vec::new(),
         };
         for w in 0..engine.words.len() {
-            let start = engine.words.starts[w];
-            let len = engine.words.lens[w] as usize;
-            let count = engine.words.counts[w];
+            let span = engine.words.spans[w];
+            let (start, len, count) = (span.start, span.len as usize, span.count);
             for k in start..(start + len).saturating_sub(1) {
                 let (left, right) = (engine.words.arena[k], engine.words.arena[k + 1]);
                 engine.add_pair(left, right, w as u32, count);
@@ -332,11 +344,12 @@ impl Engine {
         }
     }
 
-    /// The first-seen key of a pair: (lowest word index containing it, origin of its first
-    /// occurrence in that word). Always 0 under the lexicographic policy.
+    /// The key that orders pairs of equal count. Lexicographic: the prefix key of the left
+    /// symbol. First-seen: (lowest word index containing the pair, origin of its first
+    /// occurrence in that word).
     fn tie_key(&mut self, p: u32) -> u64 {
-        if self.policy != TieBreak::FirstSeen {
-            return 0;
+        if self.policy == TieBreak::Lexicographic {
+            return self.pairs[p as usize].left_prefix;
         }
         let slot = &mut self.pairs[p as usize];
         let (left, right) = (slot.left, slot.right);
@@ -349,7 +362,7 @@ impl Engine {
             slot.dirty = false;
         }
         let w = slot.min_word as usize;
-        let start = self.words.starts[w];
+        let start = self.words.spans[w].start;
         let ids = self.words.word_ids(w);
         let k = ids
             .windows(2)
@@ -368,6 +381,7 @@ impl Engine {
             self.pairs.push(PairSlot {
                 left,
                 right,
+                left_prefix: prefix_key(self.words.symbols.get(left)),
                 count: 0,
                 words: Vec::new(),
                 touched_round: 0,
@@ -408,8 +422,9 @@ impl Engine {
         slot.dirty = false;
         let merged = self.words.symbols.intern_concat(left, right);
         for &w in &words {
-            if self.word_round[w as usize] != self.round {
-                self.word_round[w as usize] = self.round;
+            let visited = &mut self.words.spans[w as usize].visited;
+            if *visited != self.round {
+                *visited = self.round;
                 self.merge_in_word(w, left, right, merged);
             }
         }
@@ -433,9 +448,8 @@ impl Engine {
     /// One left-to-right merge pass over word `w`, as the oracle does it, with the pair counts
     /// adjusted for exactly the pairs the pass destroys and creates.
     fn merge_in_word(&mut self, w: u32, a: u32, b: u32, merged: u32) {
-        let start = self.words.starts[w as usize];
-        let n = self.words.lens[w as usize] as usize;
-        let freq = self.words.counts[w as usize];
+        let span = self.words.spans[w as usize];
+        let (start, n, freq) = (span.start, span.len as usize, span.count);
         let track_origins = !self.origins.is_empty();
         let mut new = std::mem::take(&mut self.scratch);
         let mut new_origins = std::mem::take(&mut self.scratch_origins);
@@ -491,7 +505,7 @@ impl Engine {
             if track_origins {
                 self.origins[start..start + new.len()].copy_from_slice(&new_origins);
             }
-            self.words.lens[w as usize] = new.len() as u32;
+            self.words.spans[w as usize].len = new.len() as u32;
         }
         self.scratch = new;
         self.scratch_origins = new_origins;
