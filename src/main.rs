@@ -1,1 +1,23 @@
-fn main() {}
+//! The `bpe-lab` command: parse the arguments, hand them to [`cli`], turn the outcome into an
+//! exit status. Everything else lives in `src/cli/`, over the library.
+//!
+//! Exit status: 0 on success, 1 when the work failed (a file is missing, unreadable or not
+//! UTF-8, the corpus is empty, the output cannot be written), 2 when the command line is wrong
+//! (clap reports those itself, `--help` and `--version` exit 0).
+
+mod cli;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let args = cli::Cli::parse();
+    match cli::run(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err}");
+            err.exit_code()
+        }
+    }
+}

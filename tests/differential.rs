@@ -16,6 +16,8 @@ const POOLS: &[&[&str]] = &[
     &["a", "ab", "b", "aa", "ba", "bab"],
     &["x", "é", "日", "🙂", "</w>"],
     &["a", "b", "c", "d", "e", "f", "g", "h"],
+    // Long symbols sharing their first eight bytes, so ties cannot be settled by a prefix.
+    &["aaaaaaaa", "aaaaaaaab", "aaaaaaaac", "aaaaaaa", "b"],
 ];
 
 fn alphabet() -> impl Strategy<Value = Vec<String>> {
