@@ -52,14 +52,34 @@ impl WordCounts {
     /// `str.split(" ")`, each word's characters followed by `</w>`.
     pub fn from_paragraphs(paragraphs: &[impl AsRef<str>]) -> Self {
         let counted = count_words(paragraphs.iter().flat_map(|p| lab_words(p.as_ref())));
-        Self::from_word_counts(counted)
+        Self::from_distinct_words(&counted)
     }
 
     /// Like [`WordCounts::from_paragraphs`] with one paragraph per line of `text`. A trailing
     /// `\r` is dropped and blank lines are skipped (they are not paragraphs). Counting runs on
     /// all available cores.
     pub fn from_lines(text: &str) -> Self {
-        Self::from_word_counts(count_line_words(text, available_threads()))
+        Self::from_distinct_words(&count_line_words(text, available_threads()))
+    }
+
+    /// Words known to be distinct, each becoming its characters followed by `</w>`.
+    fn from_distinct_words(counted: &[(&str, u64)]) -> Self {
+        let mut out = WordCounts::new();
+        let eow = out.symbols.intern(EOW);
+        let chars: usize = counted.iter().map(|(w, _)| w.len() + 1).sum();
+        out.arena.reserve_exact(chars);
+        out.spans.reserve_exact(counted.len());
+        for &(word, count) in counted {
+            let start = out.arena.len();
+            for c in word.chars() {
+                let id = out.symbols.intern_char(c);
+                out.arena.push(id);
+            }
+            out.arena.push(eow);
+            let len = (out.arena.len() - start) as u32;
+            out.spans.push(WordSpan { start, count, len, visited: 0 });
+        }
+        out
     }
 
     /// A (word, count) table: each word becomes its characters followed by `</w>`; repeated
