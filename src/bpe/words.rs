@@ -77,7 +77,12 @@ impl WordCounts {
             }
             out.arena.push(eow);
             let len = (out.arena.len() - start) as u32;
-            out.spans.push(WordSpan { start, count, len, visited: 0 });
+            out.spans.push(WordSpan {
+                start,
+                count,
+                len,
+                visited: 0,
+            });
         }
         out
     }
@@ -197,10 +202,15 @@ fn count_words<'a>(words: impl Iterator<Item = &'a str>) -> Vec<(&'a str, u64)> 
     for (position, word) in (0u64..).zip(words) {
         counts.entry(word).or_insert((0, position)).0 += 1;
     }
-    let mut counted: Vec<(&str, u64, u64)> =
-        counts.into_iter().map(|(w, (count, first))| (w, count, first)).collect();
+    let mut counted: Vec<(&str, u64, u64)> = counts
+        .into_iter()
+        .map(|(w, (count, first))| (w, count, first))
+        .collect();
     counted.sort_unstable_by_key(|&(_, _, first)| first);
-    counted.into_iter().map(|(w, count, _)| (w, count)).collect()
+    counted
+        .into_iter()
+        .map(|(w, count, _)| (w, count))
+        .collect()
 }
 
 fn lines(text: &str) -> impl Iterator<Item = &str> {
