@@ -1,0 +1,172 @@
+//! The `bpe-lab` command line: the argument definitions (clap derive) and the dispatch to one
+//! module per subcommand. Each subcommand is thin over the library.
+
+mod error;
+mod input;
+mod merges_file;
+mod output;
+mod progress;
+mod train;
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+pub use error::CliError;
+
+const ABOUT: &str = "Byte-pair encoding (BPE) the way DeepMind's ai-foundations lab 2.4 teaches it";
+
+const LONG_ABOUT: &str = "\
+Byte-pair encoding (BPE) the way DeepMind's ai-foundations lab 2.4 teaches it.
+
+BPE builds a vocabulary of tokens from text: every word starts as its characters followed by
+the end-of-word marker </w>, and training learns merges, rules that join two neighbouring
+symbols into one, most frequent pair first. Run `bpe-lab help <COMMAND>` for each command.";
+
+const EXIT_STATUS: &str = "\
+Exit status: 0 on success, 1 when the work fails (missing, unreadable or non-UTF-8 input,
+empty corpus, output that cannot be written), 2 when the command line is wrong.";
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "bpe-lab",
+    version,
+    about = ABOUT,
+    long_about = LONG_ABOUT,
+    after_help = EXIT_STATUS,
+    propagate_version = true,
+    arg_required_else_help = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Learn BPE merges from a plain-text corpus and save them as JSON
+    #[command(
+        long_about = TRAIN_LONG_ABOUT,
+        after_help = TRAIN_AFTER_SHORT_HELP,
+        after_long_help = TRAIN_AFTER_HELP
+    )]
+    Train(TrainArgs),
+}
+
+const TRAIN_LONG_ABOUT: &str = "\
+Learn BPE merges from a plain-text corpus and save them as JSON.
+
+A merge is a rule \"symbol A followed by symbol B becomes the single symbol AB\", e.g. l + o -> lo.
+
+The corpus is UTF-8 text with one paragraph per line (blank lines are skipped), or a .json
+file holding an array of objects whose \"description\" field (see --field) is a paragraph, as
+the Africa Galore dataset is published. Each paragraph
+is split into words at every single space, and each word starts as its characters followed by
+</w>. Training then repeats: count every pair of neighbouring symbols in all words, take the
+most frequent pair, record it as the next merge and join it everywhere. It stops after
+--merges rounds, or earlier when no pair is left or the best pair is rarer than
+--min-frequency.";
+
+const TRAIN_AFTER_SHORT_HELP: &str = "\
+A merge joins two neighbouring symbols into one (l + o -> lo); --help says more.
+
+Example:
+  bpe-lab train --input corpus.txt --merges 500 --output merges.json";
+
+const TRAIN_AFTER_HELP: &str = "\
+Example:
+  bpe-lab train --input corpus.txt --merges 500 --output merges.json
+
+The output is a JSON object: \"merges\" lists the learned pairs in order as [left, right],
+\"merge_counts\" how often each pair occurred when it was chosen, and \"format\", \"version\",
+\"tie_break\", \"min_frequency\", \"merges_requested\", \"stop_reason\" record how the file was
+made (stop_reason is merges_done, no_pairs or below_min_frequency). The file is replaced
+atomically: after an error it is either absent or as it was before.
+
+Progress is drawn on stderr when it is a terminal; a one-line summary always goes to stderr,
+and nothing to stdout.
+
+Exit status: 0 on success, 1 when the work fails, 2 when the command line is wrong.";
+
+#[derive(Debug, Args)]
+pub struct TrainArgs {
+    /// Corpus to learn from: UTF-8 text, one paragraph per line, or a .json array of objects
+    #[arg(short, long, value_name = "FILE")]
+    pub input: PathBuf,
+
+    /// For a .json corpus: the field of each object that holds a paragraph
+    #[arg(long, value_name = "NAME", default_value = "description")]
+    pub field: String,
+
+    /// How many merges to learn (fewer if the corpus runs out of pairs first)
+    #[arg(short, long, value_name = "N")]
+    pub merges: usize,
+
+    /// Which pair wins when several are equally frequent
+    #[arg(long, value_enum, value_name = "RULE", default_value_t = TieBreakArg::Lexicographic)]
+    pub tie_break: TieBreakArg,
+
+    /// Stop early once the most frequent pair occurs fewer than K times
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = at_least_one)]
+    pub min_frequency: u64,
+
+    /// Where to write the merges as JSON (replaced atomically)
+    #[arg(short, long, value_name = "FILE")]
+    pub output: PathBuf,
+}
+
+/// `--min-frequency`: a count, 1 or more (1 keeps going while any pair is left).
+fn at_least_one(value: &str) -> Result<u64, String> {
+    match value.parse::<u64>() {
+        Ok(0) => Err("must be at least 1 (1 keeps training while any pair is left)".to_owned()),
+        Ok(k) => Ok(k),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// `--tie-break` values; the library's [`bpe_lab::TieBreak`] under names for the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TieBreakArg {
+    /// The smallest pair: left symbols compared first, then right, by code point
+    Lexicographic,
+    /// The pair met first reading the corpus left to right (Python's Counter.most_common)
+    FirstSeen,
+}
+
+impl From<TieBreakArg> for bpe_lab::TieBreak {
+    fn from(arg: TieBreakArg) -> Self {
+        match arg {
+            TieBreakArg::Lexicographic => bpe_lab::TieBreak::Lexicographic,
+            TieBreakArg::FirstSeen => bpe_lab::TieBreak::FirstSeen,
+        }
+    }
+}
+
+/// Runs the chosen subcommand.
+pub fn run(cli: Cli) -> Result<(), CliError> {
+    match cli.command {
+        Command::Train(args) => train::run(&args),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clap_definitions_are_consistent() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+
+    /// The command-line names are the library's names, so the file and the flag agree.
+    #[test]
+    fn tie_break_names_parse_in_the_library() {
+        for arg in TieBreakArg::value_variants() {
+            let name = arg.to_possible_value().unwrap().get_name().to_owned();
+            let parsed: bpe_lab::TieBreak = name.parse().unwrap();
+            assert_eq!(parsed, bpe_lab::TieBreak::from(*arg));
+            assert_eq!(merges_file::tie_break_name(parsed), name);
+        }
+    }
+}
