@@ -60,12 +60,11 @@ A merge is a rule \"symbol A followed by symbol B becomes the single symbol AB\"
 
 The corpus is UTF-8 text with one paragraph per line (blank lines are skipped), or a .json
 file holding an array of objects whose \"description\" field (see --field) is a paragraph, as
-the Africa Galore dataset is published. Each paragraph
-is split into words at every single space, and each word starts as its characters followed by
-</w>. Training then repeats: count every pair of neighbouring symbols in all words, take the
-most frequent pair, record it as the next merge and join it everywhere. It stops after
---merges rounds, or earlier when no pair is left or the best pair is rarer than
---min-frequency.";
+the Africa Galore dataset is published. Each paragraph is split into words at every single
+space, and each word starts as its characters followed by </w>. Training then repeats:
+count every pair of neighbouring symbols in all words, take the most frequent pair, record it
+as the next merge and join it everywhere. It stops after --merges rounds, or earlier when no
+pair is left or the best pair is rarer than --min-frequency.";
 
 const TRAIN_AFTER_SHORT_HELP: &str = "\
 A merge joins two neighbouring symbols into one (l + o -> lo); --help says more.
