@@ -18,6 +18,8 @@ const POOLS: &[&[&str]] = &[
     &["a", "b", "c", "d", "e", "f", "g", "h"],
     // Long symbols sharing their first eight bytes, so ties cannot be settled by a prefix.
     &["aaaaaaaa", "aaaaaaaab", "aaaaaaaac", "aaaaaaa", "b"],
+    // NUL characters, which look like padding to a zero-padded prefix.
+    &["a", "a\0", "\0", "b"],
 ];
 
 fn alphabet() -> impl Strategy<Value = Vec<String>> {

@@ -8,11 +8,13 @@
 //! time it was pushed and may be stale by the time it is popped; see `train.rs` for the
 //! invariant that makes this exact.
 
-/// A pair as it was when pushed: its count and, for the first-seen policy, its position key.
+/// A pair as it was when pushed: its count and the keys that order equal counts (see
+/// `Engine::tie_key`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Candidate {
     pub count: u64,
     pub key: u64,
+    pub key2: u64,
     pub pair: u32,
 }
 

@@ -167,8 +167,9 @@ const NO_WORD: u32 = u32::MAX;
 struct PairSlot {
     left: u32,
     right: u32,
-    /// [`prefix_key`] of the left symbol's string.
+    /// [`prefix_key`]s of the left and right symbols' strings.
     left_prefix: u64,
+    right_prefix: u64,
     count: u64,
     /// Words that may contain the pair (superset; may repeat).
     words: Vec<u32>,
@@ -202,8 +203,9 @@ fn pair_id_key(left: u32, right: u32) -> u64 {
 }
 
 /// The ranking rule: `x` comes out of the queue before `y`. Higher counts first; ties go to
-/// the lower key, and under the lexicographic policy equal keys (equal 8-byte prefixes of the
-/// left symbols) fall back to comparing the strings.
+/// the lower keys. Under the lexicographic policy the keys are [`prefix_key`]s of the left and
+/// right symbols, which settle almost every tie without touching the strings; only when they
+/// cannot (long symbols sharing a prefix) are the strings compared.
 #[inline]
 fn ranks_before(
     policy: TieBreak,
@@ -218,24 +220,31 @@ fn ranks_before(
     if x.key != y.key {
         return x.key < y.key;
     }
-    match policy {
-        TieBreak::FirstSeen => false,
-        TieBreak::Lexicographic => {
-            let (px, py) = (&pairs[x.pair as usize], &pairs[y.pair as usize]);
-            (symbols.get(px.left), symbols.get(px.right))
-                < (symbols.get(py.left), symbols.get(py.right))
-        }
+    if policy == TieBreak::FirstSeen {
+        return false; // equal first-seen keys: the same pair
     }
+    if prefix_is_whole(x.key) && x.key2 != y.key2 {
+        return x.key2 < y.key2; // equal keys of short strings: the same left symbol
+    }
+    let (px, py) = (&pairs[x.pair as usize], &pairs[y.pair as usize]);
+    (symbols.get(px.left), symbols.get(px.right)) < (symbols.get(py.left), symbols.get(py.right))
 }
 
-/// The first eight bytes of `s`, big-endian, zero-padded. If two strings' prefixes differ,
-/// they order the strings the same way (UTF-8 byte order is code point order), so most
-/// lexicographic ties are decided without touching the strings.
+/// A key that orders strings as `str` does when the keys differ: the first seven bytes,
+/// zero-padded, then the length capped at 8. If the keys differ they order the strings the
+/// same way (UTF-8 byte order is code point order; a shorter string that is a prefix of the
+/// other sorts first). If they are equal and [`prefix_is_whole`], the strings are equal.
 fn prefix_key(s: &str) -> u64 {
     let mut bytes = [0u8; 8];
-    let n = s.len().min(8);
+    let n = s.len().min(7);
     bytes[..n].copy_from_slice(&s.as_bytes()[..n]);
+    bytes[7] = s.len().min(8) as u8;
     u64::from_be_bytes(bytes)
+}
+
+/// Whether a [`prefix_key`] holds its whole string (seven bytes or fewer).
+fn prefix_is_whole(key: u64) -> bool {
+    (key & 0xff) < 8
 }
 
 impl Engine {
@@ -272,13 +281,8 @@ impl Engine {
         engine.touched.clear();
         let mut candidates = Vec::with_capacity(engine.pairs.len());
         for p in 0..engine.pairs.len() as u32 {
-            let count = engine.pairs[p as usize].count;
-            let key = engine.tie_key(p);
-            candidates.push(Candidate {
-                count,
-                key,
-                pair: p,
-            });
+            let candidate = engine.candidate(p);
+            candidates.push(candidate);
         }
         let Engine {
             policy,
@@ -323,11 +327,7 @@ impl Engine {
             if count == 0 {
                 continue;
             }
-            let current = Candidate {
-                count,
-                key: self.tie_key(top.pair),
-                pair: top.pair,
-            };
+            let current = self.candidate(top.pair);
             if top == current {
                 return Some((top.pair, count));
             }
@@ -344,14 +344,21 @@ impl Engine {
         }
     }
 
-    /// The key that orders pairs of equal count. Lexicographic: the prefix key of the left
-    /// symbol. First-seen: (lowest word index containing the pair, origin of its first
-    /// occurrence in that word).
-    fn tie_key(&mut self, p: u32) -> u64 {
-        if self.policy == TieBreak::Lexicographic {
-            return self.pairs[p as usize].left_prefix;
-        }
+    /// Pair `p` as it is now: its count and the keys that order it among equal counts.
+    /// Lexicographic: the prefix keys of the left and right symbols. First-seen: the lowest
+    /// word index containing the pair, then the origin of its first occurrence in that word.
+    fn candidate(&mut self, p: u32) -> Candidate {
         let slot = &mut self.pairs[p as usize];
+        let count = slot.count;
+        if self.policy == TieBreak::Lexicographic {
+            let (key, key2) = (slot.left_prefix, slot.right_prefix);
+            return Candidate {
+                count,
+                key,
+                key2,
+                pair: p,
+            };
+        }
         let (left, right) = (slot.left, slot.right);
         if slot.dirty {
             let words = &self.words;
@@ -368,7 +375,13 @@ impl Engine {
             .windows(2)
             .position(|s| s[0] == left && s[1] == right)
             .expect("first-seen bookkeeping: the pair's first word does not contain it");
-        (u64::from(slot.min_word) << 32) | u64::from(self.origins[start + k])
+        let key = (u64::from(slot.min_word) << 32) | u64::from(self.origins[start + k]);
+        Candidate {
+            count,
+            key,
+            key2: 0,
+            pair: p,
+        }
     }
 
     fn add_pair(&mut self, left: u32, right: u32, word: u32, count: u64) {
@@ -382,6 +395,7 @@ impl Engine {
                 left,
                 right,
                 left_prefix: prefix_key(self.words.symbols.get(left)),
+                right_prefix: prefix_key(self.words.symbols.get(right)),
                 count: 0,
                 words: Vec::new(),
                 touched_round: 0,
@@ -440,14 +454,9 @@ impl Engine {
         }
         let touched = std::mem::take(&mut self.touched);
         for &id in &touched {
-            let count = self.pairs[id as usize].count;
-            if count > 0 {
-                let key = self.tie_key(id);
-                self.push(Candidate {
-                    count,
-                    key,
-                    pair: id,
-                });
+            if self.pairs[id as usize].count > 0 {
+                let candidate = self.candidate(id);
+                self.push(candidate);
             }
         }
         self.touched = touched;
