@@ -29,3 +29,8 @@ pub use bpe::symbols::SymbolTable;
 pub use bpe::train::{Progress, StopReason, Trainer, Training, learn_bpe, train_bpe};
 pub use bpe::words::WordCounts;
 pub use bpe::{EOW, TieBreak};
+
+/// The README's examples compile and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExamples;
