@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Times bpe-lab against Hugging Face tokenizers and sentencepiece on one corpus, training and
+# encoding, and prints markdown tables (also saved under bench-results/).
+#
+#   scripts/bench/compare.sh [FILE]        default FILE: /tmp/zipf48.txt, generated if missing
+#
+# Environment: MERGES (30000), RUNS (3), ENCODE_MERGES (10000), MB and SEED for the generated
+# corpus (48, 1). Python packages go into .venv-bench/ at the repository root (gitignored).
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$repo"
+MERGES="${MERGES:-30000}"
+RUNS="${RUNS:-3}"
+ENCODE_MERGES="${ENCODE_MERGES:-10000}"
+MB="${MB:-48}"
+SEED="${SEED:-1}"
+file="${1:-/tmp/zipf${MB}.txt}"
+
+[ -x /usr/bin/time ] || { echo "compare.sh: needs GNU time (apt-get install time)" >&2; exit 1; }
+
+venv="$repo/.venv-bench"
+if [ ! -x "$venv/bin/python" ]; then
+    echo "creating $venv ..." >&2
+    python3 -m venv "$venv"
+fi
+# pip is quick when both are already there; versions are printed in the report.
+"$venv/bin/pip" install --quiet --disable-pip-version-check tokenizers sentencepiece
+
+echo "building ..." >&2
+# The CLI when it builds (compare.py uses `bpe-lab train` if it exists), and the examples.
+cargo build --release --quiet || echo "compare.sh: CLI build failed; timing the library example" >&2
+cargo build --release --quiet --example gen_corpus --example train_file --example encode_file
+
+if [ ! -f "$file" ]; then
+    echo "generating $file ($MB MB, seed $SEED) ..." >&2
+    target/release/examples/gen_corpus --mb "$MB" --seed "$SEED" --out "$file"
+fi
+
+mkdir -p bench-results
+out="bench-results/compare-$(basename "$file" .txt)-${MERGES}.md"
+"$venv/bin/python" scripts/bench/compare.py compare --file "$file" --merges "$MERGES" \
+    --runs "$RUNS" --encode-merges "$ENCODE_MERGES" --repo "$repo" | tee "$out"
+echo "saved $out" >&2
