@@ -195,6 +195,77 @@ struct Engine {
     scratch: Vec<u32>,
     scratch_origins: Vec<u32>,
     scratch_merged: Vec<bool>,
+    /// Lexicographic only: this round's pair changes summed per neighbouring symbol (see
+    /// [`NeighbourTotals`]).
+    totals: Option<Box<RoundTotals>>,
+}
+
+/// The pairs one round destroys and creates, summed per neighbouring symbol. A merge of
+/// `(a, b)` into `c` only ever destroys `(x, a)`, `(a, b)` and `(b, y)` and creates `(x, c)` and
+/// `(c, y)`, so the change to every pair is known from `x` or `y` alone: summing in arrays
+/// indexed by symbol turns one hash-map update per occurrence into one per distinct neighbour
+/// and round. The first merges touch hundreds of thousands of words but only dozens of
+/// distinct neighbours.
+#[derive(Default)]
+struct RoundTotals {
+    destroyed_left: NeighbourTotals,
+    destroyed_right: NeighbourTotals,
+    created_left: NeighbourTotals,
+    created_right: NeighbourTotals,
+    /// Weighted occurrences of the merged pair itself.
+    merged: u64,
+}
+
+/// Weighted counts (and, for created pairs, words) per symbol, for the symbols touched.
+#[derive(Default)]
+struct NeighbourTotals {
+    totals: Vec<u64>,
+    words: Vec<Vec<u32>>,
+    touched: Vec<u32>,
+}
+
+impl NeighbourTotals {
+    fn add(&mut self, symbol: u32, freq: u64, word: Option<u32>) {
+        let s = symbol as usize;
+        if s >= self.totals.len() {
+            self.totals.resize(s + 1, 0);
+            self.words.resize_with(s + 1, Vec::new);
+        }
+        if self.totals[s] == 0 {
+            self.touched.push(symbol); // counts are positive, so 0 means untouched
+        }
+        self.totals[s] += freq;
+        if let Some(w) = word {
+            if self.words[s].last() != Some(&w) {
+                self.words[s].push(w);
+            }
+        }
+    }
+
+    /// Hands every touched symbol with its total and words to `f`, and resets.
+    fn drain(&mut self, mut f: impl FnMut(u32, u64, &[u32])) {
+        for symbol in self.touched.drain(..) {
+            let s = symbol as usize;
+            f(symbol, self.totals[s], &self.words[s]);
+            self.totals[s] = 0;
+            self.words[s].clear();
+        }
+    }
+}
+
+/// A pair destroyed or created by merging `(a, b)` into `c`, named by its other symbol.
+#[derive(Clone, Copy)]
+enum PairChange {
+    /// `(x, a)` destroyed.
+    DestroyedLeft(u32),
+    /// `(a, b)` destroyed.
+    DestroyedMerged,
+    /// `(b, y)` destroyed.
+    DestroyedRight(u32),
+    /// `(x, c)` created.
+    CreatedLeft(u32),
+    /// `(c, y)` created.
+    CreatedRight(u32),
 }
 
 #[inline]
@@ -269,6 +340,7 @@ impl Engine {
             scratch: Vec::new(),
             scratch_origins: Vec::new(),
             scratch_merged: Vec::new(),
+            totals: (policy == TieBreak::Lexicographic).then(Box::default),
         };
         for w in 0..engine.words.len() {
             let span = engine.words.spans[w];
@@ -385,6 +457,23 @@ impl Engine {
     }
 
     fn add_pair(&mut self, left: u32, right: u32, word: u32, count: u64) {
+        let id = self.pair_id(left, right);
+        let slot = &mut self.pairs[id as usize];
+        slot.count += count;
+        if slot.words.last() != Some(&word) {
+            slot.words.push(word);
+        }
+        if !slot.dirty && word < slot.min_word {
+            slot.min_word = word;
+        }
+        if slot.touched_round != self.round {
+            slot.touched_round = self.round;
+            self.touched.push(id);
+        }
+    }
+
+    /// The id of pair `(left, right)`, creating its slot if new.
+    fn pair_id(&mut self, left: u32, right: u32) -> u32 {
         let next_id = self.pairs.len() as u32;
         let id = *self
             .index
@@ -403,18 +492,7 @@ impl Engine {
                 dirty: false,
             });
         }
-        let slot = &mut self.pairs[id as usize];
-        slot.count += count;
-        if slot.words.last() != Some(&word) {
-            slot.words.push(word);
-        }
-        if !slot.dirty && word < slot.min_word {
-            slot.min_word = word;
-        }
-        if slot.touched_round != self.round {
-            slot.touched_round = self.round;
-            self.touched.push(id);
-        }
+        id
     }
 
     fn remove_pair(&mut self, left: u32, right: u32, word: u32, count: u64) {
@@ -452,6 +530,10 @@ impl Engine {
                 self.merge_in_word(w, left, right, merged);
             }
         }
+        if let Some(mut totals) = self.totals.take() {
+            self.apply_totals(&mut totals, p, left, right, merged);
+            self.totals = Some(totals);
+        }
         let touched = std::mem::take(&mut self.touched);
         for &id in &touched {
             if self.pairs[id as usize].count > 0 {
@@ -462,6 +544,69 @@ impl Engine {
         self.touched = touched;
         self.touched.clear();
         (left, right)
+    }
+
+    /// Notes one pair destroyed or created in word `w` by merging `(a, b)` into `c`: summed per
+    /// neighbour for this round when [`RoundTotals`] are kept, else applied at once.
+    #[inline]
+    fn record(&mut self, change: PairChange, a: u32, b: u32, c: u32, w: u32, freq: u64) {
+        if let Some(totals) = self.totals.as_mut() {
+            match change {
+                PairChange::DestroyedLeft(x) => totals.destroyed_left.add(x, freq, None),
+                PairChange::DestroyedMerged => totals.merged += freq,
+                PairChange::DestroyedRight(y) => totals.destroyed_right.add(y, freq, None),
+                PairChange::CreatedLeft(x) => totals.created_left.add(x, freq, Some(w)),
+                PairChange::CreatedRight(y) => totals.created_right.add(y, freq, Some(w)),
+            }
+            return;
+        }
+        match change {
+            PairChange::DestroyedLeft(x) => self.remove_pair(x, a, w, freq),
+            PairChange::DestroyedMerged => self.remove_pair(a, b, w, freq),
+            PairChange::DestroyedRight(y) => self.remove_pair(b, y, w, freq),
+            PairChange::CreatedLeft(x) => self.add_pair(x, c, w, freq),
+            PairChange::CreatedRight(y) => self.add_pair(c, y, w, freq),
+        }
+    }
+
+    /// Applies a round's [`RoundTotals`]: creations first, so that no count dips below zero
+    /// on the way (a created pair can also be a destroyed one when symbols are empty strings).
+    fn apply_totals(&mut self, totals: &mut RoundTotals, p: u32, a: u32, b: u32, c: u32) {
+        totals
+            .created_left
+            .drain(|x, total, words| self.add_pair_in(x, c, total, words));
+        totals
+            .created_right
+            .drain(|y, total, words| self.add_pair_in(c, y, total, words));
+        totals
+            .destroyed_left
+            .drain(|x, total, _| self.subtract(x, a, total));
+        totals
+            .destroyed_right
+            .drain(|y, total, _| self.subtract(b, y, total));
+        self.pairs[p as usize].count -= std::mem::take(&mut totals.merged);
+    }
+
+    /// Adds `total` occurrences of `(left, right)` found in `words` (lexicographic policy).
+    fn add_pair_in(&mut self, left: u32, right: u32, total: u64, words: &[u32]) {
+        let id = self.pair_id(left, right);
+        let slot = &mut self.pairs[id as usize];
+        slot.count += total;
+        for &w in words {
+            if slot.words.last() != Some(&w) {
+                slot.words.push(w);
+            }
+        }
+        if slot.touched_round != self.round {
+            slot.touched_round = self.round;
+            self.touched.push(id);
+        }
+    }
+
+    /// Takes `total` occurrences away from `(left, right)` (lexicographic policy).
+    fn subtract(&mut self, left: u32, right: u32, total: u64) {
+        let id = self.index[&pair_id_key(left, right)];
+        self.pairs[id as usize].count -= total;
     }
 
     /// One left-to-right merge pass over word `w`, as the oracle does it, with the pair counts
@@ -485,11 +630,13 @@ impl Engine {
             let sym = self.words.arena[start + i];
             if i + 1 < n && sym == a && self.words.arena[start + i + 1] == b {
                 if i > 0 && last_end != i {
-                    self.remove_pair(self.words.arena[start + i - 1], a, w, freq);
+                    let x = self.words.arena[start + i - 1];
+                    self.record(PairChange::DestroyedLeft(x), a, b, merged, w, freq);
                 }
-                self.remove_pair(a, b, w, freq);
+                self.record(PairChange::DestroyedMerged, a, b, merged, w, freq);
                 if i + 2 < n {
-                    self.remove_pair(b, self.words.arena[start + i + 2], w, freq);
+                    let y = self.words.arena[start + i + 2];
+                    self.record(PairChange::DestroyedRight(y), a, b, merged, w, freq);
                 }
                 new.push(merged);
                 is_merged.push(true);
@@ -513,10 +660,12 @@ impl Engine {
             for j in 0..new.len() {
                 if is_merged[j] {
                     if j > 0 {
-                        self.add_pair(new[j - 1], merged, w, freq);
+                        let x = new[j - 1];
+                        self.record(PairChange::CreatedLeft(x), a, b, merged, w, freq);
                     }
                     if j + 1 < new.len() && !is_merged[j + 1] {
-                        self.add_pair(merged, new[j + 1], w, freq);
+                        let y = new[j + 1];
+                        self.record(PairChange::CreatedRight(y), a, b, merged, w, freq);
                     }
                 }
             }
