@@ -249,6 +249,11 @@ impl NeighbourTotals {
             f(symbol, self.totals[s], &self.words[s]);
             self.totals[s] = 0;
             self.words[s].clear();
+            // The first rounds collect hundreds of thousands of words per symbol; keeping
+            // that capacity for every symbol would hold memory for nothing.
+            if self.words[s].capacity() > 4096 {
+                self.words[s] = Vec::new();
+            }
         }
     }
 }
