@@ -92,10 +92,10 @@ impl MergeTable {
         loop {
             let mut best: Option<(u32, u32, usize)> = None;
             for i in 0..word.len() - 1 {
-                if let Some((rank, merged)) = self.rank(word[i], word[i + 1]) {
-                    if best.is_none_or(|(r, _, _)| rank < r) {
-                        best = Some((rank, merged, i));
-                    }
+                if let Some((rank, merged)) = self.rank(word[i], word[i + 1])
+                    && best.is_none_or(|(r, _, _)| rank < r)
+                {
+                    best = Some((rank, merged, i));
                 }
             }
             let Some((_, merged, i)) = best else { return };
@@ -147,10 +147,10 @@ impl MergeTable {
                     heap.push(Reverse((r, p as u32)));
                 }
             }
-            if next[i] != END {
-                if let Some((r, _)) = self.rank(word[i], word[next[i] as usize]) {
-                    heap.push(Reverse((r, i as u32)));
-                }
+            if next[i] != END
+                && let Some((r, _)) = self.rank(word[i], word[next[i] as usize])
+            {
+                heap.push(Reverse((r, i as u32)));
             }
         }
         let mut write = 0;
