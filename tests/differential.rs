@@ -83,21 +83,6 @@ proptest! {
     }
 
     #[test]
-    fn rounds_split_across_threads_equal_the_oracle(
-        corpus in corpus(), n in 0usize..40, min_words in 2usize..5,
-    ) {
-        let training = Trainer::new(n)
-            .parallel_min_words(min_words)
-            .train_symbol_lists(&corpus);
-        let mut naive = corpus;
-        prop_assert_eq!(training.merges, train_naive(&mut naive, n, TieBreak::Lexicographic, 1));
-        // The rewritten words, as a set, are the oracle's final corpus.
-        let segmented: std::collections::BTreeSet<Vec<String>> =
-            (0..training.words.len()).map(|i| training.words.word_strings(i)).collect();
-        prop_assert_eq!(segmented, naive.into_iter().collect());
-    }
-
-    #[test]
     fn learn_bpe_equals_the_lab_loop(paragraphs in paragraphs(), n in 0usize..30) {
         let (merges, vocabulary, corpus) = learn_bpe(&paragraphs, n);
         let (naive_merges, naive_vocabulary, naive_corpus) = learn_bpe_naive(&paragraphs, n);

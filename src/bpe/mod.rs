@@ -4,10 +4,8 @@ pub mod corpus;
 pub mod encode;
 mod pair_queue;
 pub mod reference;
-mod round_totals;
 pub mod symbols;
 pub mod train;
-mod word_pass;
 pub mod words;
 
 /// The end-of-word marker the lab appends to every word.

@@ -22,10 +22,8 @@ use rustc_hash::FxHashMap;
 
 use crate::bpe::TieBreak;
 use crate::bpe::pair_queue::{Candidate, PairQueue};
-use crate::bpe::round_totals::RoundTotals;
 use crate::bpe::symbols::SymbolTable;
-use crate::bpe::word_pass::{PairChange, PassBuffers, merge_pass};
-use crate::bpe::words::{WordCounts, WordSpan};
+use crate::bpe::words::WordCounts;
 
 /// How far training has got, passed to the progress callback after every merge.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,13 +74,8 @@ pub struct Trainer<'a> {
     num_merges: usize,
     tie_break: TieBreak,
     min_frequency: u64,
-    parallel_min_words: usize,
     progress: Option<Box<dyn FnMut(Progress) + 'a>>,
 }
-
-/// Default of [`Trainer::parallel_min_words`]: below this, starting a thread costs more than
-/// it saves.
-const PARALLEL_MIN_WORDS: usize = 16_384;
 
 impl<'a> Trainer<'a> {
     /// A trainer that learns at most `num_merges` merges, lexicographic tie-break, no minimum
@@ -92,18 +85,8 @@ impl<'a> Trainer<'a> {
             num_merges,
             tie_break: TieBreak::default(),
             min_frequency: 1,
-            parallel_min_words: PARALLEL_MIN_WORDS,
             progress: None,
         }
-    }
-
-    /// Rounds (lexicographic policy) that visit at least this many distinct words are split
-    /// across two threads; the first, heaviest rounds of a large corpus are. The result is the
-    /// same either way. `usize::MAX` keeps training on one thread; tests lower it to exercise
-    /// the threaded path on small inputs.
-    pub fn parallel_min_words(mut self, words: usize) -> Self {
-        self.parallel_min_words = words;
-        self
     }
 
     /// How ties between equally frequent pairs are broken.
@@ -145,7 +128,7 @@ impl<'a> Trainer<'a> {
 
     /// Trains on a prepared word table.
     pub fn train(&mut self, words: WordCounts) -> Training {
-        let mut engine = Engine::new(words, self.tie_break, self.parallel_min_words);
+        let mut engine = Engine::new(words, self.tie_break);
         let mut merges = Vec::with_capacity(self.num_merges.min(1 << 16));
         let mut merge_counts = Vec::with_capacity(merges.capacity());
         let stop = loop {
@@ -209,14 +192,85 @@ struct Engine {
     origins: Vec<u32>,
     round: u32,
     touched: Vec<u32>,
-    /// Buffers of the word pass; `old_word` holds a copy of the word being rewritten.
-    pass: PassBuffers,
-    old_word: Vec<u32>,
-    /// Lexicographic only: this round's pair changes summed per neighbouring symbol.
+    scratch: Vec<u32>,
+    scratch_origins: Vec<u32>,
+    scratch_merged: Vec<bool>,
+    /// Lexicographic only: this round's pair changes summed per neighbouring symbol (see
+    /// [`NeighbourTotals`]).
     totals: Option<Box<RoundTotals>>,
-    /// Lexicographic only: the second thread's totals and buffers for large rounds.
-    helper: Option<Box<(RoundTotals, PassBuffers)>>,
-    parallel_min_words: usize,
+}
+
+/// The pairs one round destroys and creates, summed per neighbouring symbol. A merge of
+/// `(a, b)` into `c` only ever destroys `(x, a)`, `(a, b)` and `(b, y)` and creates `(x, c)` and
+/// `(c, y)`, so the change to every pair is known from `x` or `y` alone: summing in arrays
+/// indexed by symbol turns one hash-map update per occurrence into one per distinct neighbour
+/// and round. The first merges touch hundreds of thousands of words but only dozens of
+/// distinct neighbours.
+#[derive(Default)]
+struct RoundTotals {
+    destroyed_left: NeighbourTotals,
+    destroyed_right: NeighbourTotals,
+    created_left: NeighbourTotals,
+    created_right: NeighbourTotals,
+    /// Weighted occurrences of the merged pair itself.
+    merged: u64,
+}
+
+/// Weighted counts (and, for created pairs, words) per symbol, for the symbols touched.
+#[derive(Default)]
+struct NeighbourTotals {
+    totals: Vec<u64>,
+    words: Vec<Vec<u32>>,
+    touched: Vec<u32>,
+}
+
+impl NeighbourTotals {
+    fn add(&mut self, symbol: u32, freq: u64, word: Option<u32>) {
+        let s = symbol as usize;
+        if s >= self.totals.len() {
+            self.totals.resize(s + 1, 0);
+            self.words.resize_with(s + 1, Vec::new);
+        }
+        if self.totals[s] == 0 {
+            self.touched.push(symbol); // counts are positive, so 0 means untouched
+        }
+        self.totals[s] += freq;
+        if let Some(w) = word
+            && self.words[s].last() != Some(&w)
+        {
+            self.words[s].push(w);
+        }
+    }
+
+    /// Hands every touched symbol with its total and words to `f`, and resets.
+    fn drain(&mut self, mut f: impl FnMut(u32, u64, &[u32])) {
+        for symbol in self.touched.drain(..) {
+            let s = symbol as usize;
+            f(symbol, self.totals[s], &self.words[s]);
+            self.totals[s] = 0;
+            self.words[s].clear();
+            // The first rounds collect hundreds of thousands of words per symbol; keeping
+            // that capacity for every symbol would hold memory for nothing.
+            if self.words[s].capacity() > 4096 {
+                self.words[s] = Vec::new();
+            }
+        }
+    }
+}
+
+/// A pair destroyed or created by merging `(a, b)` into `c`, named by its other symbol.
+#[derive(Clone, Copy)]
+enum PairChange {
+    /// `(x, a)` destroyed.
+    DestroyedLeft(u32),
+    /// `(a, b)` destroyed.
+    DestroyedMerged,
+    /// `(b, y)` destroyed.
+    DestroyedRight(u32),
+    /// `(x, c)` created.
+    CreatedLeft(u32),
+    /// `(c, y)` created.
+    CreatedRight(u32),
 }
 
 #[inline]
@@ -270,7 +324,7 @@ fn prefix_is_whole(key: u64) -> bool {
 }
 
 impl Engine {
-    fn new(words: WordCounts, policy: TieBreak, parallel_min_words: usize) -> Self {
+    fn new(words: WordCounts, policy: TieBreak) -> Self {
         let first_seen = policy == TieBreak::FirstSeen;
         let mut origins = Vec::new();
         if first_seen {
@@ -288,11 +342,10 @@ impl Engine {
             origins,
             round: 0,
             touched: Vec::new(),
-            pass: PassBuffers::default(),
-            old_word: Vec::new(),
+            scratch: Vec::new(),
+            scratch_origins: Vec::new(),
+            scratch_merged: Vec::new(),
             totals: (policy == TieBreak::Lexicographic).then(Box::default),
-            helper: (policy == TieBreak::Lexicographic).then(Box::default),
-            parallel_min_words,
         };
         for w in 0..engine.words.len() {
             let span = engine.words.spans[w];
@@ -465,10 +518,6 @@ impl Engine {
         slot.min_word = NO_WORD;
         slot.dirty = false;
         let merged = self.words.symbols.intern_concat(left, right);
-        if self.helper.is_some() && words.len() >= self.parallel_min_words.max(2) {
-            self.merge_in_parallel(words, p, left, right, merged);
-            return self.finish_round(left, right);
-        }
         for (k, &w) in words.iter().enumerate() {
             // Visiting a word costs two cache misses (its span, then its symbols), and the
             // words of a list are scattered: fetch both a few words ahead.
@@ -487,15 +536,9 @@ impl Engine {
             }
         }
         if let Some(mut totals) = self.totals.take() {
-            self.apply_created(&mut totals, merged);
-            self.apply_destroyed(&mut totals, p, left, right);
+            self.apply_totals(&mut totals, p, left, right, merged);
             self.totals = Some(totals);
         }
-        self.finish_round(left, right)
-    }
-
-    /// Queues every pair that gained occurrences this round with its true rank.
-    fn finish_round(&mut self, left: u32, right: u32) -> (u32, u32) {
         let touched = std::mem::take(&mut self.touched);
         for &id in &touched {
             if self.pairs[id as usize].count > 0 {
@@ -513,7 +556,13 @@ impl Engine {
     #[inline]
     fn record(&mut self, change: PairChange, a: u32, b: u32, c: u32, w: u32, freq: u64) {
         if let Some(totals) = self.totals.as_mut() {
-            totals.add(change, freq, w);
+            match change {
+                PairChange::DestroyedLeft(x) => totals.destroyed_left.add(x, freq, None),
+                PairChange::DestroyedMerged => totals.merged += freq,
+                PairChange::DestroyedRight(y) => totals.destroyed_right.add(y, freq, None),
+                PairChange::CreatedLeft(x) => totals.created_left.add(x, freq, Some(w)),
+                PairChange::CreatedRight(y) => totals.created_right.add(y, freq, Some(w)),
+            }
             return;
         }
         match change {
@@ -525,20 +574,15 @@ impl Engine {
         }
     }
 
-    /// Applies the creations of a round's [`RoundTotals`]. All creations go before any
-    /// destruction, so that no count dips below zero on the way (a created pair can also be a
-    /// destroyed one when symbols are empty strings).
-    fn apply_created(&mut self, totals: &mut RoundTotals, c: u32) {
+    /// Applies a round's [`RoundTotals`]: creations first, so that no count dips below zero
+    /// on the way (a created pair can also be a destroyed one when symbols are empty strings).
+    fn apply_totals(&mut self, totals: &mut RoundTotals, p: u32, a: u32, b: u32, c: u32) {
         totals
             .created_left
             .drain(|x, total, words| self.add_pair_in(x, c, total, words));
         totals
             .created_right
             .drain(|y, total, words| self.add_pair_in(c, y, total, words));
-    }
-
-    /// Applies the destructions of a round's [`RoundTotals`] (see [`Engine::apply_created`]).
-    fn apply_destroyed(&mut self, totals: &mut RoundTotals, p: u32, a: u32, b: u32) {
         totals
             .destroyed_left
             .drain(|x, total, _| self.subtract(x, a, total));
@@ -572,109 +616,73 @@ impl Engine {
 
     /// One left-to-right merge pass over word `w`, as the oracle does it, with the pair counts
     /// adjusted for exactly the pairs the pass destroys and creates.
-    fn merge_in_word(&mut self, w: u32, a: u32, b: u32, c: u32) {
+    fn merge_in_word(&mut self, w: u32, a: u32, b: u32, merged: u32) {
         let span = self.words.spans[w as usize];
         let (start, n, freq) = (span.start, span.len as usize, span.count);
-        let mut pass = std::mem::take(&mut self.pass);
-        let mut old = std::mem::take(&mut self.old_word);
-        old.clear();
-        old.extend_from_slice(&self.words.arena[start..start + n]);
-        let changed = merge_pass(&old, (a, b, c), &mut pass, |change| {
-            self.record(change, a, b, c, w, freq)
-        });
-        if changed {
-            let m = pass.new.len();
-            self.words.arena[start..start + m].copy_from_slice(&pass.new);
-            if !self.origins.is_empty() {
-                // In place: every source index is at or after its destination.
-                for (j, &source) in pass.sources.iter().enumerate() {
-                    self.origins[start + j] = self.origins[start + source as usize];
+        let track_origins = !self.origins.is_empty();
+        let mut new = std::mem::take(&mut self.scratch);
+        let mut new_origins = std::mem::take(&mut self.scratch_origins);
+        let mut is_merged = std::mem::take(&mut self.scratch_merged);
+        new.clear();
+        new_origins.clear();
+        is_merged.clear();
+
+        let mut i = 0;
+        // Index just past the last merged occurrence: the pair ending there was already
+        // counted as destroyed, as the right neighbour of that occurrence.
+        let mut last_end = usize::MAX;
+        while i < n {
+            let sym = self.words.arena[start + i];
+            if i + 1 < n && sym == a && self.words.arena[start + i + 1] == b {
+                if i > 0 && last_end != i {
+                    let x = self.words.arena[start + i - 1];
+                    self.record(PairChange::DestroyedLeft(x), a, b, merged, w, freq);
+                }
+                self.record(PairChange::DestroyedMerged, a, b, merged, w, freq);
+                if i + 2 < n {
+                    let y = self.words.arena[start + i + 2];
+                    self.record(PairChange::DestroyedRight(y), a, b, merged, w, freq);
+                }
+                new.push(merged);
+                is_merged.push(true);
+                if track_origins {
+                    new_origins.push(self.origins[start + i]);
+                }
+                i += 2;
+                last_end = i;
+            } else {
+                new.push(sym);
+                is_merged.push(false);
+                if track_origins {
+                    new_origins.push(self.origins[start + i]);
+                }
+                i += 1;
+            }
+        }
+        if new.len() != n {
+            // Every pair that touches a merged symbol is new; a pair between two merged
+            // symbols is added once, as the left pair of the second.
+            for j in 0..new.len() {
+                if is_merged[j] {
+                    if j > 0 {
+                        let x = new[j - 1];
+                        self.record(PairChange::CreatedLeft(x), a, b, merged, w, freq);
+                    }
+                    if j + 1 < new.len() && !is_merged[j + 1] {
+                        let y = new[j + 1];
+                        self.record(PairChange::CreatedRight(y), a, b, merged, w, freq);
+                    }
                 }
             }
-            self.words.spans[w as usize].len = m as u32;
-        }
-        self.pass = pass;
-        self.old_word = old;
-    }
-
-    /// Merges `(a, b)` into `c` in `words` (lexicographic policy) on two threads: the words
-    /// are split at a word index, which splits the arena and the spans into two disjoint
-    /// halves, and each thread sums its changes in its own [`RoundTotals`]. The totals are
-    /// sums, so the result does not depend on the order of the words.
-    fn merge_in_parallel(&mut self, mut words: Vec<u32>, p: u32, a: u32, b: u32, c: u32) {
-        words.sort_unstable();
-        words.dedup();
-        let middle = words[words.len() / 2] as usize;
-        let (low, high) = words.split_at(words.partition_point(|&w| (w as usize) < middle));
-        let cut = self.words.spans[middle].start;
-        let (low_arena, high_arena) = self.words.arena.split_at_mut(cut);
-        let (low_spans, high_spans) = self.words.spans.split_at_mut(middle);
-        let mut totals = self
-            .totals
-            .take()
-            .expect("lexicographic rounds keep totals");
-        let mut helper = self
-            .helper
-            .take()
-            .expect("lexicographic rounds keep a helper");
-        let pass = &mut self.pass;
-        std::thread::scope(|scope| {
-            let (helper_totals, helper_pass) = &mut *helper;
-            let high_half = scope.spawn(move || {
-                let part = WordsPart {
-                    arena: high_arena,
-                    arena_start: cut,
-                    spans: high_spans,
-                };
-                part.merge(high, (a, b, c), middle, helper_totals, helper_pass);
-            });
-            let part = WordsPart {
-                arena: low_arena,
-                arena_start: 0,
-                spans: low_spans,
-            };
-            part.merge(low, (a, b, c), 0, &mut totals, pass);
-            high_half.join().expect("the merging thread panicked");
-        });
-        self.apply_created(&mut totals, c);
-        self.apply_created(&mut helper.0, c);
-        self.apply_destroyed(&mut totals, p, a, b);
-        self.apply_destroyed(&mut helper.0, p, a, b);
-        self.totals = Some(totals);
-        self.helper = Some(helper);
-    }
-}
-
-/// A contiguous run of words with their part of the arena, for one thread of
-/// [`Engine::merge_in_parallel`].
-struct WordsPart<'w> {
-    arena: &'w mut [u32],
-    /// Arena index of `arena[0]`.
-    arena_start: usize,
-    spans: &'w mut [WordSpan],
-}
-
-impl WordsPart<'_> {
-    /// Merges in each of `words` (indices into the full table, the first of this part being
-    /// `first_word`), summing the changes into `totals`.
-    fn merge(
-        self,
-        words: &[u32],
-        abc: (u32, u32, u32),
-        first_word: usize,
-        totals: &mut RoundTotals,
-        pass: &mut PassBuffers,
-    ) {
-        for &w in words {
-            let span = &mut self.spans[w as usize - first_word];
-            let start = span.start - self.arena_start;
-            let old = &self.arena[start..start + span.len as usize];
-            let freq = span.count;
-            if merge_pass(old, abc, pass, |change| totals.add(change, freq, w)) {
-                self.arena[start..start + pass.new.len()].copy_from_slice(&pass.new);
-                span.len = pass.new.len() as u32;
+            self.words.arena[start..start + new.len()].copy_from_slice(&new);
+            if track_origins {
+                self.origins[start..start + new.len()].copy_from_slice(&new_origins);
             }
+            self.words.spans[w as usize].len = new.len() as u32;
         }
+        self.scratch = new;
+        self.scratch_origins = new_origins;
+        self.scratch_merged = is_merged;
     }
 }
 
