@@ -18,9 +18,16 @@
 //! ```
 //!
 //! [`train_bpe`] and [`apply_merges`] run the fast engine; [`bpe::reference`] keeps the
-//! literal loops the tests compare it with. [`Trainer`] and [`Encoder`] are the richer API.
+//! literal loops the tests compare it with. [`Trainer`] and [`Encoder`] are the richer API;
+//! [`Tokenizer`] (module [`tokenizer`]) adds a vocabulary with documented ids, encode and
+//! decode, a versioned file, export to Hugging Face `tokenizers`, and seed 000's
+//! round-by-round explanation.
 
 pub mod bpe;
+/// Africa Galore and other corpora as polars DataFrames (feature `dataset`, on by default).
+#[cfg(feature = "dataset")]
+pub mod dataset;
+pub mod tokenizer;
 
 pub use bpe::corpus::bpe_initialize;
 pub use bpe::encode::{Encoder, MergeTable, apply_merges};
@@ -29,6 +36,10 @@ pub use bpe::symbols::SymbolTable;
 pub use bpe::train::{Progress, StopReason, Trainer, Training, learn_bpe, train_bpe};
 pub use bpe::words::WordCounts;
 pub use bpe::{EOW, TieBreak};
+/// polars itself, so a notebook that depends on `bpe-lab` alone can name any polars type.
+#[cfg(feature = "dataset")]
+pub use polars;
+pub use tokenizer::{Split, Tokenizer, TokenizerConfig, TrainingSettings, Vocab, VocabOrder};
 
 /// The README's examples compile and run as doc tests.
 #[cfg(doctest)]

@@ -180,8 +180,10 @@ fn check_against_oracle(text: &str, merges: usize, tie_break: &str, policy: TieB
     );
     assert_eq!(merges_of(&json), expected);
     assert_eq!(counts_of(&json), expected_counts);
-    assert_eq!(json["format"], "bpe-lab-merges");
-    assert_eq!(json["version"], 1);
+    // The tokenizer file (version 2) replaced the merges-only file (version 1); the top-level
+    // "merges" array and the training fields kept their names and meaning.
+    assert_eq!(json["format"], "bpe-lab-tokenizer");
+    assert_eq!(json["version"], 2);
     assert_eq!(json["tie_break"], tie_break);
     assert_eq!(json["merges_requested"], merges);
     assert_eq!(json["min_frequency"], 1);
@@ -539,4 +541,94 @@ fn a_json_corpus_without_the_field_is_refused_naming_the_item() {
         path_str(&output),
     ]);
     assert_failure(&run, 1, &["item 0", "\"name\""]);
+}
+
+/// The file `train` writes is a whole tokenizer: the vocabulary in the documented order
+/// (special tokens, `</w>`, the characters sorted, then each merge's token), loadable by the
+/// library.
+#[test]
+fn train_writes_the_vocabulary_in_merge_order() {
+    let dir = corpus_dir(CORPUS.as_bytes());
+    assert_success(&train(&dir, 25, &[]));
+    let path = dir.path().join("out.json");
+    let json = read_json(&path);
+    let (merges, _) = oracle(CORPUS, 25, TieBreak::Lexicographic);
+    let mut expected = vec!["<PAD>".to_string(), "<UNK>".into(), "</w>".into()];
+    let chars: std::collections::BTreeSet<char> = CORPUS
+        .chars()
+        .filter(|&c| c != ' ' && c != '\n' && c != '\r')
+        .collect();
+    expected.extend(chars.iter().map(|c| c.to_string()));
+    for (a, b) in &merges {
+        let token = format!("{a}{b}");
+        if !expected.contains(&token) {
+            expected.push(token);
+        }
+    }
+    let vocab: Vec<String> = serde_json::from_value(json["vocab"].clone()).unwrap();
+    assert_eq!(vocab, expected);
+    assert_eq!(json["vocab_order"], "merge-order");
+    assert_eq!(
+        json["special_tokens"],
+        serde_json::json!(["<PAD>", "<UNK>"])
+    );
+    let tokenizer = bpe_lab::Tokenizer::load(&path).unwrap();
+    assert_eq!(tokenizer.merges(), merges);
+}
+
+#[test]
+fn train_takes_the_vocabulary_options() {
+    let dir = corpus_dir(CORPUS.as_bytes());
+    let run = train(
+        &dir,
+        10,
+        &[
+            "--vocab-order",
+            "sorted",
+            "--special-tokens",
+            "[PAD],[UNK],[BOS]",
+            "--unk-token",
+            "[UNK]",
+        ],
+    );
+    assert_success(&run);
+    let json = read_json(&dir.path().join("out.json"));
+    let vocab: Vec<String> = serde_json::from_value(json["vocab"].clone()).unwrap();
+    assert_eq!(&vocab[..3], ["[PAD]", "[UNK]", "[BOS]"]);
+    let mut rest = vocab[3..].to_vec();
+    rest.sort();
+    assert_eq!(rest, vocab[3..], "sorted after the special tokens");
+    assert_eq!(json["vocab_order"], "sorted");
+    assert_eq!(json["unk_token"], "[UNK]");
+
+    for (extra, needle) in [
+        (&["--unk-token", "<X>"][..], "<X>"),
+        (&["--special-tokens", "<UNK>,<UNK>"][..], "twice"),
+        (&["--special-tokens", "<PAD>,</w>,<UNK>"][..], "</w>"),
+        (&["--vocab-order", "random"][..], "random"),
+    ] {
+        let run = train(&dir, 5, extra);
+        assert_failure(&run, 2, &[needle]);
+    }
+    assert_eq!(entries(dir.path()), ["corpus.txt", "out.json"]);
+}
+
+#[test]
+fn train_json_prints_a_summary_on_stdout() {
+    let dir = corpus_dir(CORPUS.as_bytes());
+    let run = train(&dir, 10_000, &["--json"]);
+    assert_success(&run);
+    let summary: Value = serde_json::from_slice(&run.stdout).unwrap();
+    let json = read_json(&dir.path().join("out.json"));
+    assert_eq!(
+        summary["merges_learned"],
+        json["merges"].as_array().unwrap().len()
+    );
+    assert_eq!(summary["merges_requested"], 10_000);
+    assert_eq!(summary["stop_reason"], "no_pairs");
+    assert_eq!(
+        summary["vocab_size"],
+        json["vocab"].as_array().unwrap().len()
+    );
+    assert!(summary["distinct_words"].as_u64().unwrap() > 5);
 }

@@ -27,6 +27,26 @@ pub fn read_corpus(path: &Path, field: &str) -> Result<WordCounts, CliError> {
     }
 }
 
+/// The paragraphs of the corpus at `path`, read as [`read_corpus`] reads them (blank lines of
+/// a text file are skipped, a trailing `\r` dropped), for commands that need the text itself.
+pub fn read_paragraphs(path: &Path, field: &str) -> Result<Vec<String>, CliError> {
+    let text = read_text(path)?;
+    let is_json = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+    if is_json {
+        json_paragraphs(&text, field)
+            .map_err(|why| CliError::runtime(format!("'{}': {why}", path.display())))
+    } else {
+        Ok(text
+            .split('\n')
+            .map(|l| l.strip_suffix('\r').unwrap_or(l))
+            .filter(|l| !l.is_empty())
+            .map(str::to_owned)
+            .collect())
+    }
+}
+
 /// The string `field` of every object of a JSON array, in order.
 fn json_paragraphs<'a>(text: &'a str, field: &str) -> Result<Vec<String>, String> {
     let value: Value = serde_json::from_str(text).map_err(|e| {

@@ -1,11 +1,17 @@
 //! The `bpe-lab` command line: the argument definitions (clap derive) and the dispatch to one
 //! module per subcommand. Each subcommand is thin over the library.
 
+#[cfg(feature = "dataset")]
+mod dataset;
+mod decode;
+mod encode;
 mod error;
+mod explain;
+mod export;
 mod input;
-mod merges_file;
 mod output;
 mod progress;
+mod tokenizer_file;
 mod train;
 
 use std::path::PathBuf;
@@ -44,17 +50,32 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Learn BPE merges from a plain-text corpus and save them as JSON
+    /// Learn BPE merges from a corpus and save the tokenizer (merges and vocabulary) as JSON
     #[command(
         long_about = TRAIN_LONG_ABOUT,
         after_help = TRAIN_AFTER_SHORT_HELP,
         after_long_help = TRAIN_AFTER_HELP
     )]
     Train(TrainArgs),
+    /// Encode text into tokens or ids, one output line per input line
+    #[command(long_about = encode::LONG_ABOUT, after_help = encode::AFTER_HELP)]
+    Encode(encode::EncodeArgs),
+    /// Decode lines of token ids back into text
+    #[command(long_about = decode::LONG_ABOUT, after_help = decode::AFTER_HELP)]
+    Decode(decode::DecodeArgs),
+    /// Write the tokenizer in another tool's format (Hugging Face tokenizer.json)
+    #[command(long_about = export::LONG_ABOUT, after_help = export::AFTER_HELP)]
+    Export(export::ExportArgs),
+    /// Show training on a small corpus round by round (seed 000's table)
+    #[command(long_about = explain::LONG_ABOUT, after_help = explain::AFTER_HELP)]
+    Explain(explain::ExplainArgs),
+    /// Show which copy of Africa Galore loads (cache, download or bundled stand-in) and its size
+    #[cfg(feature = "dataset")]
+    Dataset(dataset::DatasetArgs),
 }
 
 const TRAIN_LONG_ABOUT: &str = "\
-Learn BPE merges from a plain-text corpus and save them as JSON.
+Learn BPE merges from a corpus and save the tokenizer (merges and vocabulary) as JSON.
 
 A merge is a rule \"symbol A followed by symbol B becomes the single symbol AB\", e.g. l + o -> lo.
 
@@ -64,26 +85,33 @@ the Africa Galore dataset is published. Each paragraph is split into words at ev
 space, and each word starts as its characters followed by </w>. Training then repeats:
 count every pair of neighbouring symbols in all words, take the most frequent pair, record it
 as the next merge and join it everywhere. It stops after --merges rounds, or earlier when no
-pair is left or the best pair is rarer than --min-frequency.";
+pair is left or the best pair is rarer than --min-frequency.
+
+The vocabulary numbers the tokens: the special tokens first (--special-tokens, <PAD> = 0 and
+<UNK> = 1 by default), then </w>, the corpus' characters sorted, and each merge's token in
+merge order (--vocab-order sorted numbers all but the special tokens in sorted order instead,
+as seed 004 does). `bpe-lab encode` and `decode` use the file.";
 
 const TRAIN_AFTER_SHORT_HELP: &str = "\
 A merge joins two neighbouring symbols into one (l + o -> lo); --help says more.
 
 Example:
-  bpe-lab train --input corpus.txt --merges 500 --output merges.json";
+  bpe-lab train --input corpus.txt --merges 500 --output tokenizer.json";
 
 const TRAIN_AFTER_HELP: &str = "\
 Example:
-  bpe-lab train --input corpus.txt --merges 500 --output merges.json
+  bpe-lab train --input corpus.txt --merges 500 --output tokenizer.json
 
 The output is a JSON object: \"merges\" lists the learned pairs in order as [left, right],
-\"merge_counts\" how often each pair occurred when it was chosen, and \"format\", \"version\",
-\"tie_break\", \"min_frequency\", \"merges_requested\", \"stop_reason\" record how the file was
-made (stop_reason is merges_done, no_pairs or below_min_frequency). The file is replaced
-atomically: after an error it is either absent or as it was before.
+\"vocab\" the tokens in id order, \"merge_counts\" how often each pair occurred when it was
+chosen; \"special_tokens\", \"unk_token\", \"vocab_order\", \"split\" are the tokenizer's
+settings, and \"format\", \"version\", \"tie_break\", \"min_frequency\", \"merges_requested\",
+\"stop_reason\" record how the file was made (stop_reason is merges_done, no_pairs or
+below_min_frequency). The file is replaced atomically: after an error it is either absent
+or as it was before.
 
-Progress is drawn on stderr when it is a terminal; a one-line summary always goes to stderr,
-and nothing to stdout.
+Progress is drawn on stderr when it is a terminal; a one-line summary always goes to stderr;
+stdout stays empty unless --json asks for a summary there.
 
 Exit status: 0 on success, 1 when the work fails, 2 when the command line is wrong.";
 
@@ -109,9 +137,12 @@ pub struct TrainArgs {
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = at_least_one)]
     pub min_frequency: u64,
 
-    /// Where to write the merges as JSON (replaced atomically)
+    /// Where to write the tokenizer as JSON (replaced atomically)
     #[arg(short, long, value_name = "FILE")]
     pub output: PathBuf,
+
+    #[command(flatten)]
+    pub tokenizer: train::TokenizerArgs,
 }
 
 /// `--min-frequency`: a count, 1 or more (1 keeps going while any pair is left).
@@ -145,6 +176,12 @@ impl From<TieBreakArg> for bpe_lab::TieBreak {
 pub fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Command::Train(args) => train::run(&args),
+        Command::Encode(args) => encode::run(&args),
+        Command::Decode(args) => decode::run(&args),
+        Command::Export(args) => export::run(&args),
+        Command::Explain(args) => explain::run(&args),
+        #[cfg(feature = "dataset")]
+        Command::Dataset(args) => dataset::run(&args),
     }
 }
 
@@ -165,7 +202,7 @@ mod tests {
             let name = arg.to_possible_value().unwrap().get_name().to_owned();
             let parsed: bpe_lab::TieBreak = name.parse().unwrap();
             assert_eq!(parsed, bpe_lab::TieBreak::from(*arg));
-            assert_eq!(merges_file::tie_break_name(parsed), name);
+            assert_eq!(bpe_lab::tokenizer::file::tie_break_name(parsed), name);
         }
     }
 }

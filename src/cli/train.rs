@@ -1,17 +1,60 @@
-//! `bpe-lab train`: corpus file in, merges JSON out.
+//! `bpe-lab train`: corpus file in, tokenizer file out (see `bpe_lab::tokenizer::file`).
 
 use std::path::Path;
 use std::time::Instant;
 
+use bpe_lab::tokenizer::file::stop_reason_name;
+use bpe_lab::tokenizer::{DEFAULT_UNK_TOKEN, Tokenizer, TokenizerConfig, TrainingSettings};
 use bpe_lab::{StopReason, TieBreak, Trainer, Training};
+use clap::Args;
+use serde_json::json;
 
 use crate::cli::error::CliError;
-use crate::cli::merges_file::MergesFile;
+use crate::cli::tokenizer_file::VocabOrderArg;
 use crate::cli::{TrainArgs, input, output, progress};
+
+/// The options of `train` about the tokenizer it writes (flattened into `TrainArgs`).
+#[derive(Debug, Args)]
+pub struct TokenizerArgs {
+    /// Special tokens, comma-separated; they get the first ids, in this order
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_delimiter = ',',
+        default_value = "<PAD>,<UNK>"
+    )]
+    pub special_tokens: Vec<String>,
+
+    /// The special token that characters outside the vocabulary become
+    #[arg(long, value_name = "TOKEN", default_value = DEFAULT_UNK_TOKEN)]
+    pub unk_token: String,
+
+    /// How token ids are numbered
+    #[arg(long, value_enum, value_name = "ORDER", default_value_t = VocabOrderArg::MergeOrder)]
+    pub vocab_order: VocabOrderArg,
+
+    /// Also print a summary as one JSON object on stdout
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl TokenizerArgs {
+    fn config(&self) -> Result<TokenizerConfig, CliError> {
+        let config = TokenizerConfig::default()
+            .special_tokens(self.special_tokens.iter().cloned())
+            .unk_token(self.unk_token.clone())
+            .order(self.vocab_order.into());
+        // The checks that do not depend on the corpus, before the long part.
+        Tokenizer::new([], Vec::new(), config.clone())
+            .map_err(|e| CliError::usage(format!("--special-tokens/--unk-token: {e}")))?;
+        Ok(config)
+    }
+}
 
 pub fn run(args: &TrainArgs) -> Result<(), CliError> {
     let started = Instant::now();
     check_not_same_file(&args.input, &args.output)?;
+    let config = args.tokenizer.config()?;
     // Before the long part, so a typo in the output path costs nothing.
     output::check_writable(&args.output)?;
 
@@ -38,15 +81,39 @@ pub fn run(args: &TrainArgs) -> Result<(), CliError> {
         .train(words);
     bar.finish_and_clear();
 
-    let file = MergesFile::new(&training, tie_break, args.min_frequency, args.merges);
-    output::write_atomically(&args.output, |out| file.write_json(out))?;
+    let settings = TrainingSettings {
+        num_merges: args.merges,
+        tie_break,
+        min_frequency: args.min_frequency,
+    };
+    let tokenizer = Tokenizer::from_training(&training, settings, config).map_err(|e| {
+        CliError::runtime(format!(
+            "cannot build a tokenizer from '{}': {e}",
+            args.input.display()
+        ))
+    })?;
+    output::write_atomically(&args.output, |out| tokenizer.write_json(out))?;
 
     eprintln!(
-        "{} from {distinct} distinct words ({total} in all) in {:.2?}; wrote {}",
+        "{} from {distinct} distinct words ({total} in all) in {:.2?}; wrote {} ({} tokens)",
         learned(&training, args),
         started.elapsed(),
-        args.output.display()
+        args.output.display(),
+        tokenizer.vocab().len()
     );
+    if args.tokenizer.json {
+        let summary = json!({
+            "output": args.output,
+            "merges_learned": tokenizer.merges().len(),
+            "merges_requested": args.merges,
+            "stop_reason": stop_reason_name(training.stop),
+            "vocab_size": tokenizer.vocab().len(),
+            "distinct_words": distinct,
+            "total_words": total,
+            "seconds": started.elapsed().as_secs_f64(),
+        });
+        println!("{summary}");
+    }
     Ok(())
 }
 

@@ -1,0 +1,80 @@
+//! Where a downloaded copy is kept, and how it is written: whole or not at all.
+
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use super::source::DEFAULT_URL;
+
+/// The cache directory used when none is configured: the platform's user cache directory
+/// (`$XDG_CACHE_HOME` or `~/.cache` on Linux, `~/Library/Caches` on macOS, `%LOCALAPPDATA%`
+/// on Windows) followed by `bpe-lab`. `None` when the platform has none (no home directory).
+pub fn default_cache_dir() -> Option<PathBuf> {
+    dirs::cache_dir().map(|dir| dir.join("bpe-lab"))
+}
+
+/// The cache file's name for a URL. The default URL gets a readable name; any other URL gets
+/// its own file (named by a hash of the URL), so data from a test server or a mirror never
+/// passes for the real dataset or for each other.
+pub(crate) fn file_name(url: &str) -> String {
+    if url == DEFAULT_URL {
+        "africa_galore.json".to_owned()
+    } else {
+        format!("africa_galore-{:016x}.json", fnv1a(url.as_bytes()))
+    }
+}
+
+/// Writes `bytes` to `path` so that readers see the old file or the new one, never a part:
+/// the bytes go to a temporary file in the same directory (so the rename cannot cross file
+/// systems), are flushed to disk, and the temporary file is renamed over `path`. On failure
+/// the temporary file is removed and `path` is untouched.
+pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    fs::create_dir_all(dir)?;
+    let mut temp = tempfile::Builder::new()
+        .prefix(".africa_galore.")
+        .suffix(".part")
+        .tempfile_in(dir)?;
+    temp.write_all(bytes)?;
+    temp.as_file().sync_all()?;
+    temp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// FNV-1a, 64 bits: stable across Rust versions and platforms (unlike `DefaultHasher`), which a
+/// file name that must be found again next time needs.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
+        (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_url_has_its_own_file() {
+        assert_eq!(file_name(DEFAULT_URL), "africa_galore.json");
+        let a = file_name("http://127.0.0.1:8000/a.json");
+        let b = file_name("http://127.0.0.1:8000/b.json");
+        assert_ne!(a, b);
+        assert_eq!(a, file_name("http://127.0.0.1:8000/a.json"));
+        // The published FNV-1a test vector, so the names stay the same across releases.
+        assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
+    }
+
+    #[test]
+    fn an_atomic_write_replaces_the_file_and_leaves_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sub").join("f.json");
+        write_atomically(&path, b"one").unwrap();
+        write_atomically(&path, b"two").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"two");
+        let names: Vec<_> = fs::read_dir(path.parent().unwrap()).unwrap().collect();
+        assert_eq!(names.len(), 1);
+    }
+}

@@ -1,0 +1,457 @@
+//! Where the Africa Galore dataset comes from: a valid cached copy, else a download (validated,
+//! then cached), else the bundled stand-in — and a record of which one it was and why.
+
+use std::fmt;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use super::error::{DatasetError, DownloadFailure, describe_io};
+use super::formats::{JsonProblem, Records, TEXT_COLUMN, records_from_json_slice};
+use super::{Dataset, STAND_IN_JSON, cache, download};
+
+/// Where the lab publishes Africa Galore.
+pub const DEFAULT_URL: &str =
+    "https://storage.googleapis.com/dm-educational/assets/ai_foundations/africa_galore.json";
+
+/// Environment variable: the cache directory (default: the user cache directory + `bpe-lab`).
+pub const CACHE_DIR_ENV: &str = "BPE_LAB_CACHE_DIR";
+/// Environment variable: the URL to download from instead of [`DEFAULT_URL`].
+pub const URL_ENV: &str = "BPE_LAB_DATASET_URL";
+/// Environment variable: `1` (or `true`, `yes`, `on`) keeps off the network.
+pub const OFFLINE_ENV: &str = "BPE_LAB_OFFLINE";
+
+/// Which copy of the dataset was loaded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// A copy downloaded earlier, read from the cache.
+    Cache { path: PathBuf },
+    /// Downloaded just now; `path` is where it was cached, `None` if it could not be (see the
+    /// notes).
+    Download { url: String, path: Option<PathBuf> },
+    /// The original stand-in bundled with the crate: the same schema, different text.
+    StandIn,
+}
+
+impl Source {
+    /// Whether this is the bundled stand-in rather than the real dataset.
+    pub fn is_stand_in(&self) -> bool {
+        matches!(self, Source::StandIn)
+    }
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Source::Cache { path } => write!(f, "cached copy at {}", path.display()),
+            Source::Download {
+                url,
+                path: Some(path),
+            } => write!(f, "download from {url} (cached at {})", path.display()),
+            Source::Download { url, path: None } => {
+                write!(f, "download from {url} (not cached)")
+            }
+            Source::StandIn => f.write_str("bundled stand-in (not the real Africa Galore)"),
+        }
+    }
+}
+
+/// Something that happened on the way to the [`Source`]: a step that was skipped or failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Note {
+    /// The network was switched off (the builder's `offline` or `BPE_LAB_OFFLINE`).
+    Offline,
+    /// A cached copy exists but could not be used; it was left as it is.
+    CacheUnusable { path: PathBuf, reason: String },
+    /// The download failed.
+    DownloadFailed {
+        url: String,
+        failure: DownloadFailure,
+    },
+    /// The download worked but could not be saved in the cache.
+    NotCached { path: PathBuf, reason: String },
+    /// There is no cache directory (no home directory, and none configured).
+    NoCacheDir,
+}
+
+impl fmt::Display for Note {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Note::Offline => f.write_str("offline: no download was tried"),
+            Note::CacheUnusable { path, reason } => {
+                write!(
+                    f,
+                    "the cached copy at {} is unusable: {reason}",
+                    path.display()
+                )
+            }
+            Note::DownloadFailed { url, failure } => {
+                write!(f, "download failed: {failure} ({url})")
+            }
+            Note::NotCached { path, reason } => write!(
+                f,
+                "the download could not be saved in the cache at {}: {reason}",
+                path.display()
+            ),
+            Note::NoCacheDir => write!(
+                f,
+                "no cache directory is known (set {CACHE_DIR_ENV} to keep a downloaded copy)"
+            ),
+        }
+    }
+}
+
+/// The source of a loaded dataset and what happened on the way.
+///
+/// Its `Display` says both, problems first:
+/// `download failed: timed out after 10 s (https://…); used the bundled stand-in (not the real
+/// Africa Galore)`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Provenance {
+    pub source: Source,
+    pub notes: Vec<Note>,
+}
+
+impl Provenance {
+    pub fn is_stand_in(&self) -> bool {
+        self.source.is_stand_in()
+    }
+}
+
+impl fmt::Display for Provenance {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for note in &self.notes {
+            write!(f, "{note}; ")?;
+        }
+        write!(f, "used the {}", self.source)
+    }
+}
+
+/// Loads Africa Galore: a valid cached copy; else a download over HTTPS (with timeouts, a size
+/// cap and one retry), validated as an array of objects with a string `description` before it
+/// is written to the cache (atomically); else the bundled stand-in. A good cached copy is never
+/// replaced by a bad download, and every failure on the way is kept in the result's
+/// [`Provenance`] instead of being swallowed.
+///
+/// [`AfricaGalore::new`] reads no environment variables (tests and notebooks can be explicit);
+/// [`AfricaGalore::from_env`] applies `BPE_LAB_CACHE_DIR`, `BPE_LAB_DATASET_URL` and
+/// `BPE_LAB_OFFLINE`.
+///
+/// ```
+/// use bpe_lab::dataset::{AfricaGalore, Source};
+/// let data = AfricaGalore::new()
+///     .offline(true)
+///     .cache_dir("/nonexistent/bpe-lab-doc-example")
+///     .load()?;
+/// assert_eq!(data.provenance.source, Source::StandIn);
+/// assert_eq!(data.frame.height(), 40);
+/// println!("{}", data.provenance); // offline: no download was tried; used the bundled stand-in …
+/// # Ok::<(), bpe_lab::dataset::DatasetError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct AfricaGalore {
+    url: String,
+    cache_dir: Option<PathBuf>,
+    offline: bool,
+    refresh: bool,
+    allow_stand_in: bool,
+    limits: download::Limits,
+}
+
+impl Default for AfricaGalore {
+    fn default() -> Self {
+        AfricaGalore {
+            url: DEFAULT_URL.to_owned(),
+            cache_dir: cache::default_cache_dir(),
+            offline: false,
+            refresh: false,
+            allow_stand_in: true,
+            limits: download::Limits {
+                connect_timeout: Duration::from_secs(10),
+                timeout: Duration::from_secs(60),
+                // The real file is a few hundred kilobytes; anything this large is not it.
+                max_bytes: 64 * 1024 * 1024,
+            },
+        }
+    }
+}
+
+impl AfricaGalore {
+    /// The defaults: [`DEFAULT_URL`], the user cache directory, online, the stand-in allowed,
+    /// 10 s to connect, 60 s in all, at most 64 MiB. No environment variable is read.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// [`AfricaGalore::new`] with the environment applied: `BPE_LAB_CACHE_DIR` (a directory),
+    /// `BPE_LAB_DATASET_URL` (a URL), `BPE_LAB_OFFLINE` (offline unless empty, `0`, `false`,
+    /// `no` or `off`). Empty values are ignored.
+    pub fn from_env() -> Self {
+        let var = |name| std::env::var(name).ok().filter(|v| !v.is_empty());
+        let mut loader = Self::new();
+        if let Some(dir) = std::env::var_os(CACHE_DIR_ENV).filter(|v| !v.is_empty()) {
+            loader.cache_dir = Some(PathBuf::from(dir));
+        }
+        if let Some(url) = var(URL_ENV) {
+            loader.url = url;
+        }
+        if let Some(value) = var(OFFLINE_ENV) {
+            loader.offline = !matches!(
+                value.trim().to_ascii_lowercase().as_str(),
+                "" | "0" | "false" | "no" | "off"
+            );
+        }
+        loader
+    }
+
+    /// Download from this URL instead (https; plain http only to 127.0.0.1 or localhost).
+    pub fn url(mut self, url: impl Into<String>) -> Self {
+        self.url = url.into();
+        self
+    }
+
+    /// Keep the downloaded copy in this directory.
+    pub fn cache_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.cache_dir = Some(dir.into());
+        self
+    }
+
+    /// Never use the network: a cached copy, else the stand-in.
+    pub fn offline(mut self, offline: bool) -> Self {
+        self.offline = offline;
+        self
+    }
+
+    /// Ignore the cache and download; a failed download is then an error (the stand-in is not
+    /// used, and the cached copy is left as it was).
+    #[doc(alias = "require_download")]
+    pub fn refresh(mut self, refresh: bool) -> Self {
+        self.refresh = refresh;
+        self
+    }
+
+    /// Whether the stand-in may be used when there is no cached copy and the download fails
+    /// (default `true`). With `false` that is an error: for work that must run on the real data.
+    pub fn allow_stand_in(mut self, allow: bool) -> Self {
+        self.allow_stand_in = allow;
+        self
+    }
+
+    /// How long to wait for a connection (default 10 s).
+    pub fn connect_timeout(mut self, timeout: Duration) -> Self {
+        self.limits.connect_timeout = timeout;
+        self
+    }
+
+    /// How long the whole download may take, per attempt (default 60 s).
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.limits.timeout = timeout;
+        self
+    }
+
+    /// The largest download accepted, in bytes (default 64 MiB).
+    pub fn max_bytes(mut self, max_bytes: u64) -> Self {
+        self.limits.max_bytes = max_bytes;
+        self
+    }
+
+    /// The URL that would be downloaded.
+    pub fn download_url(&self) -> &str {
+        &self.url
+    }
+
+    /// Whether the network is switched off.
+    pub fn is_offline(&self) -> bool {
+        self.offline
+    }
+
+    /// The file a downloaded copy is cached in (one file per URL), if there is a cache
+    /// directory.
+    pub fn cache_path(&self) -> Option<PathBuf> {
+        let dir = self.cache_dir.as_ref()?;
+        Some(dir.join(cache::file_name(&self.url)))
+    }
+
+    /// Loads the dataset. Fails only when the real dataset was required (`refresh`, or
+    /// `allow_stand_in(false)`) and could not be had; otherwise the stand-in is the last resort
+    /// and the [`Provenance`] says why it was used.
+    pub fn load(&self) -> Result<Dataset, DatasetError> {
+        let mut notes = Vec::new();
+        let cache_path = self.cache_path();
+        if cache_path.is_none() {
+            notes.push(Note::NoCacheDir);
+        }
+
+        if !self.refresh
+            && let Some(path) = &cache_path
+        {
+            match read_cached(path) {
+                Ok(Some(records)) => {
+                    return Ok(found(records, Source::Cache { path: path.clone() }, notes));
+                }
+                Ok(None) => {}
+                Err(reason) => notes.push(Note::CacheUnusable {
+                    path: path.clone(),
+                    reason,
+                }),
+            }
+        }
+
+        if self.offline {
+            if self.refresh {
+                return Err(offline_error(
+                    "a refresh downloads the dataset, but the network is switched off",
+                ));
+            }
+            if !self.allow_stand_in {
+                return Err(offline_error(
+                    "the real dataset was required, but there is no valid cached copy and the \
+                     network is switched off",
+                ));
+            }
+            notes.push(Note::Offline);
+        } else {
+            match self.download() {
+                Ok((bytes, records)) => {
+                    let path =
+                        cache_path.and_then(|path| match cache::write_atomically(&path, &bytes) {
+                            Ok(()) => Some(path),
+                            Err(e) => {
+                                notes.push(Note::NotCached {
+                                    path,
+                                    reason: describe_io(&e),
+                                });
+                                None
+                            }
+                        });
+                    let source = Source::Download {
+                        url: self.url.clone(),
+                        path,
+                    };
+                    return Ok(found(records, source, notes));
+                }
+                Err(failure) if self.refresh || !self.allow_stand_in => {
+                    return Err(DatasetError::Download {
+                        url: self.url.clone(),
+                        failure,
+                    });
+                }
+                Err(failure) => notes.push(Note::DownloadFailed {
+                    url: self.url.clone(),
+                    failure,
+                }),
+            }
+        }
+
+        // Reached only when the stand-in is allowed: every other way out returned above.
+        Ok(found(stand_in_records(), Source::StandIn, notes))
+    }
+
+    /// The body at the URL, validated; the bytes are what gets cached, unchanged.
+    fn download(&self) -> Result<(Vec<u8>, Records), DownloadFailure> {
+        let bytes = download::fetch(&self.url, self.limits)?;
+        let records = validate(&bytes).map_err(|problem| match problem {
+            JsonProblem::Syntax {
+                line,
+                column,
+                message,
+            } => DownloadFailure::NotJson {
+                line,
+                column,
+                message,
+            },
+            JsonProblem::Shape(why) => DownloadFailure::WrongShape(why),
+        })?;
+        Ok((bytes, records))
+    }
+}
+
+fn offline_error(reason: &str) -> DatasetError {
+    DatasetError::Offline {
+        reason: format!("{reason} (the offline option or {OFFLINE_ENV})"),
+    }
+}
+
+fn found(records: Records, source: Source, notes: Vec<Note>) -> Dataset {
+    Dataset {
+        frame: records.into_frame(),
+        provenance: Provenance { source, notes },
+    }
+}
+
+/// The dataset's shape: a JSON array of objects with a string `description`, at least one.
+fn validate(bytes: &[u8]) -> Result<Records, JsonProblem> {
+    let records = records_from_json_slice(bytes, TEXT_COLUMN)?;
+    if records.is_empty() {
+        return Err(JsonProblem::Shape(
+            "an empty array (expected at least one paragraph)".to_owned(),
+        ));
+    }
+    Ok(records)
+}
+
+/// The cached copy: `Ok(None)` when there is none, `Err(reason)` when it is there but unusable.
+fn read_cached(path: &Path) -> Result<Option<Records>, String> {
+    let bytes = match fs::read(path) {
+        Ok(bytes) => bytes,
+        // No file, or a path through something that is not a directory: no cached copy (a
+        // cache that cannot be written is reported when the download is saved).
+        Err(e)
+            if matches!(
+                e.kind(),
+                io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+            ) =>
+        {
+            return Ok(None);
+        }
+        Err(e) => return Err(describe_io(&e)),
+    };
+    validate(&bytes).map(Some).map_err(|problem| match problem {
+        JsonProblem::Syntax {
+            line,
+            column,
+            message,
+        } => format!("not valid JSON (line {line}, column {column}: {message})"),
+        JsonProblem::Shape(why) => format!("not the dataset: {why}"),
+    })
+}
+
+fn stand_in_records() -> Records {
+    validate(STAND_IN_JSON.as_bytes()).expect("the bundled stand-in is valid (tested)")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_stand_in_is_the_dataset_shape() {
+        let frame = stand_in_records().into_frame();
+        assert_eq!(frame.height(), 40);
+        let names: Vec<&str> = frame
+            .get_column_names()
+            .iter()
+            .map(|n| n.as_str())
+            .collect();
+        assert_eq!(names, ["category", "name", "description"]);
+    }
+
+    #[test]
+    fn the_stand_in_says_so() {
+        let text = Provenance {
+            source: Source::StandIn,
+            notes: vec![Note::DownloadFailed {
+                url: "https://x.test/a.json".into(),
+                failure: DownloadFailure::Timeout(Duration::from_secs(10)),
+            }],
+        }
+        .to_string();
+        assert_eq!(
+            text,
+            "download failed: timed out after 10 s (https://x.test/a.json); \
+             used the bundled stand-in (not the real Africa Galore)"
+        );
+    }
+}

@@ -1,0 +1,42 @@
+//! The tokenizer around the engine: a vocabulary with documented ids, text to ids and back,
+//! files, export to Hugging Face `tokenizers`, and training explained round by round.
+//!
+//! ```
+//! use bpe_lab::tokenizer::{Tokenizer, TokenizerConfig, TrainingSettings, VocabOrder};
+//! let paragraphs = ["the lowest tower", "the slow flower"];
+//! let tokenizer = Tokenizer::train_with(
+//!     &paragraphs,
+//!     TrainingSettings::new(20),
+//!     TokenizerConfig::default().order(VocabOrder::MergeOrder),
+//! )
+//! .unwrap();
+//! let ids = tokenizer.encode("the flow");
+//! assert_eq!(tokenizer.decode(&ids).unwrap(), "the flow");
+//! assert_eq!(tokenizer.vocab().token(0), Some("<PAD>"));
+//! ```
+//!
+//! - [`vocab`]: [`Vocab`] and the id orders ([`VocabOrder`]).
+//! - [`split`]: how text is cut into words ([`Split`]).
+//! - [`codec`]: [`Tokenizer`], encode and decode.
+//! - [`file`]: the versioned JSON file (save, load, checks).
+//! - [`hf`]: export to a Hugging Face `tokenizer.json` with the same ids.
+//! - [`explain`]: seed 000's round-by-round table.
+
+pub mod codec;
+pub mod error;
+pub mod explain;
+pub mod file;
+pub mod hf;
+pub mod split;
+pub mod vocab;
+
+pub use codec::{
+    DEFAULT_SPECIAL_TOKENS, DEFAULT_UNK_TOKEN, Tokenizer, TokenizerConfig, TrainingInfo,
+    TrainingSettings,
+};
+pub use error::{DecodeError, TokenizerError};
+pub use explain::{Explanation, explain};
+pub use file::{FileError, FileProblem};
+pub use hf::HfExportError;
+pub use split::{Split, is_python_whitespace};
+pub use vocab::{Vocab, VocabOrder};
