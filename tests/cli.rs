@@ -632,3 +632,32 @@ fn train_json_prints_a_summary_on_stdout() {
     );
     assert!(summary["distinct_words"].as_u64().unwrap() > 5);
 }
+
+/// Without `--input`, `train` learns from Africa Galore; offline, that is the bundled stand-in,
+/// and it says so. The merges are the oracle's on the stand-in's descriptions.
+#[cfg(feature = "dataset")]
+#[test]
+fn without_input_train_uses_the_dataset_and_says_which_source() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/africa_galore_stand_in.json");
+    let items = read_json(&data);
+    let paragraphs: Vec<&str> = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["description"].as_str().unwrap())
+        .collect();
+    let (mut corpus, _) = bpe_initialize(&paragraphs);
+    let expected = train_bpe_naive(&mut corpus, 60, TieBreak::Lexicographic);
+
+    let dir = tempfile::tempdir().unwrap();
+    let output = dir.path().join("out.json");
+    let run = Command::new(env!("CARGO_BIN_EXE_bpe-lab"))
+        .args(["train", "--merges", "60", "--output", path_str(&output)])
+        .env("BPE_LAB_OFFLINE", "1")
+        .env("BPE_LAB_CACHE_DIR", dir.path().join("cache"))
+        .output()
+        .unwrap();
+    assert_success(&run);
+    assert!(stderr(&run).contains("stand-in"), "{}", stderr(&run));
+    assert_eq!(merges_of(&read_json(&output)), expected);
+}

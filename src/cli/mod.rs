@@ -117,9 +117,10 @@ Exit status: 0 on success, 1 when the work fails, 2 when the command line is wro
 
 #[derive(Debug, Args)]
 pub struct TrainArgs {
-    /// Corpus to learn from: UTF-8 text, one paragraph per line, or a .json array of objects
+    /// Corpus to learn from: UTF-8 text, one paragraph per line, or a .json array of objects;
+    /// without it, the Africa Galore dataset (downloaded and cached, or the bundled stand-in)
     #[arg(short, long, value_name = "FILE")]
-    pub input: PathBuf,
+    pub input: Option<PathBuf>,
 
     /// For a .json corpus: the field of each object that holds a paragraph
     #[arg(long, value_name = "NAME", default_value = "description")]

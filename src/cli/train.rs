@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use bpe_lab::tokenizer::file::stop_reason_name;
 use bpe_lab::tokenizer::{DEFAULT_UNK_TOKEN, Tokenizer, TokenizerConfig, TrainingSettings};
-use bpe_lab::{StopReason, TieBreak, Trainer, Training};
+use bpe_lab::{StopReason, TieBreak, Trainer, Training, WordCounts};
 use clap::Args;
 use serde_json::json;
 
@@ -53,23 +53,20 @@ impl TokenizerArgs {
 
 pub fn run(args: &TrainArgs) -> Result<(), CliError> {
     let started = Instant::now();
-    check_not_same_file(&args.input, &args.output)?;
+    if let Some(input) = &args.input {
+        check_not_same_file(input, &args.output)?;
+    }
     let config = args.tokenizer.config()?;
     // Before the long part, so a typo in the output path costs nothing.
     output::check_writable(&args.output)?;
 
-    let spinner = progress::spinner(format!("reading {}", args.input.display()));
-    let words = input::read_corpus(&args.input, &args.field);
-    spinner.finish_and_clear();
-    let words = words?;
-    if words.is_empty() {
-        return Err(CliError::runtime(format!(
-            "'{}' contains no words: it is empty or has only blank lines (expected UTF-8 text, \
-             one paragraph per line, or a JSON array of objects with a \"{}\" field)",
-            args.input.display(),
-            args.field
-        )));
-    }
+    let (words, corpus_name) = match &args.input {
+        Some(path) => (
+            read_file(path, &args.field)?,
+            format!("'{}'", path.display()),
+        ),
+        None => (read_dataset()?, "the Africa Galore dataset".to_owned()),
+    };
     let (distinct, total) = (words.len(), words.total());
 
     let tie_break = TieBreak::from(args.tie_break);
@@ -87,10 +84,7 @@ pub fn run(args: &TrainArgs) -> Result<(), CliError> {
         min_frequency: args.min_frequency,
     };
     let tokenizer = Tokenizer::from_training(&training, settings, config).map_err(|e| {
-        CliError::runtime(format!(
-            "cannot build a tokenizer from '{}': {e}",
-            args.input.display()
-        ))
+        CliError::runtime(format!("cannot build a tokenizer from {corpus_name}: {e}"))
     })?;
     output::write_atomically(&args.output, |out| tokenizer.write_json(out))?;
 
@@ -132,6 +126,42 @@ fn learned(training: &Training, args: &TrainArgs) -> String {
             args.merges, args.min_frequency
         ),
     }
+}
+
+/// The words of a corpus file; an empty corpus is an error.
+fn read_file(path: &Path, field: &str) -> Result<WordCounts, CliError> {
+    let spinner = progress::spinner(format!("reading {}", path.display()));
+    let words = input::read_corpus(path, field);
+    spinner.finish_and_clear();
+    let words = words?;
+    if words.is_empty() {
+        return Err(CliError::runtime(format!(
+            "'{}' contains no words: it is empty or has only blank lines (expected UTF-8 text, \
+             one paragraph per line, or a JSON array of objects with a \"{field}\" field)",
+            path.display()
+        )));
+    }
+    Ok(words)
+}
+
+/// The words of Africa Galore as `bpe_lab::dataset` finds it (cache, download or stand-in),
+/// saying on stderr which source was used.
+#[cfg(feature = "dataset")]
+fn read_dataset() -> Result<WordCounts, CliError> {
+    let spinner = progress::spinner("loading the Africa Galore dataset");
+    let loaded = bpe_lab::dataset::paragraphs_for_training(false);
+    spinner.finish_and_clear();
+    let (paragraphs, provenance) =
+        loaded.map_err(|e| CliError::runtime(format!("cannot load the dataset: {e}")))?;
+    eprintln!("no --input: training on Africa Galore ({provenance})");
+    Ok(WordCounts::from_paragraphs(&paragraphs))
+}
+
+#[cfg(not(feature = "dataset"))]
+fn read_dataset() -> Result<WordCounts, CliError> {
+    Err(CliError::usage(
+        "--input is required: this build has no dataset support (the `dataset` feature)",
+    ))
 }
 
 /// Refuses to overwrite the corpus with its own merges.
