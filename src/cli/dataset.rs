@@ -55,16 +55,6 @@ pub fn run(args: &DatasetArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// For `bpe-lab train` without `--input`: the dataset's paragraphs, after saying on stderr
-/// which copy they come from (so results on the stand-in are never taken for the real thing).
-#[allow(dead_code)] // wired into `train` by the owner of src/cli/train.rs
-pub fn paragraphs_for_training(offline: bool) -> Result<Vec<String>, CliError> {
-    let (paragraphs, provenance) = bpe_lab::dataset::paragraphs_for_training(offline)
-        .map_err(|e| CliError::runtime(e.to_string()))?;
-    eprintln!("training on Africa Galore: {provenance}");
-    Ok(paragraphs)
-}
-
 fn load_error(err: &DatasetError, refresh: bool) -> CliError {
     let hint = if refresh {
         " (without --refresh the cached copy or the bundled stand-in is used)"
