@@ -7,6 +7,8 @@
 //! import `tokenizers` ≥ 0.20 fails the tests; when it is unset (a plain `cargo test`), the
 //! tests that need the library say they are skipped and pass.
 
+mod support;
+
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -18,6 +20,7 @@ use bpe_lab::tokenizer::{
 };
 use bpe_lab::{TieBreak, Trainer, WordCounts};
 use serde_json::{Value, json};
+use support::{Rng, python_reference_text};
 
 /// The Python with `tokenizers`, or `None` (with a note) when the variable is unset.
 fn hf_python() -> Option<PathBuf> {
@@ -154,41 +157,6 @@ fn tokens(tokenizer: &Tokenizer, ids: &[u32]) -> Vec<String> {
     ids.iter()
         .map(|&id| tokenizer.vocab().token(id).unwrap_or("?").to_owned())
         .collect()
-}
-
-/// A small seeded generator (splitmix64), so the cases are the same on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn text(&mut self, alphabet: &[&str], max_len: usize) -> String {
-        (0..self.below(max_len + 1))
-            .map(|_| alphabet[self.below(alphabet.len())])
-            .collect()
-    }
-}
-
-fn python_reference_text() -> String {
-    let output = Command::new("python3")
-        .args([
-            "-c",
-            "import pydoc_data.topics as t, sys; sys.stdout.write('\\n'.join(t.topics.values()))",
-        ])
-        .output()
-        .expect("python3 is needed for this test");
-    assert!(output.status.success());
-    String::from_utf8(output.stdout).unwrap()
 }
 
 fn africa_descriptions() -> Vec<String> {

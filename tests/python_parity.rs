@@ -3,53 +3,14 @@
 //! too. Needs `python3` on the PATH, which every machine this project runs on has; without it
 //! the test fails rather than pretending to pass.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod support;
 
 use bpe_lab::{apply_merges, learn_bpe, train_bpe};
 use serde_json::{Value, json};
-
-/// A small seeded generator (splitmix64) so the cases are the same on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len())]
-    }
-}
+use support::{Rng, python_script};
 
 fn python(cases: &Value) -> Vec<Value> {
-    let script = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/python/seed_semantics.py"
-    );
-    let mut child = Command::new("python3")
-        .arg(script)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("python3 is needed for this test and could not be started");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(cases.to_string().as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
-    assert!(output.status.success(), "python3 failed: {output:?}");
-    serde_json::from_slice(&output.stdout).expect("python3 printed JSON")
+    serde_json::from_value(python_script("seed_semantics.py", cases)).expect("a JSON list")
 }
 
 fn to_pairs(merges: &[(String, String)]) -> Value {

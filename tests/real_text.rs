@@ -2,33 +2,16 @@
 //! CPython (`pydoc_data.topics`, about 460 KB of prose and examples), trained by the fast
 //! engine and by the literal naive loop. Needs `python3`; without it the test fails.
 
-use std::process::Command;
+mod support;
 
 use bpe_lab::bpe::reference::{apply_merges_naive, train_naive};
 use bpe_lab::{Encoder, TieBreak, Trainer, WordCounts, bpe_initialize};
+use support::python_reference_text;
 
 const MERGES: usize = 150;
 
-fn real_text() -> String {
-    let output = Command::new("python3")
-        .args([
-            "-c",
-            "import pydoc_data.topics as t, sys; sys.stdout.write('\\n'.join(t.topics.values()))",
-        ])
-        .output()
-        .expect("python3 is needed for this test and could not be started");
-    assert!(output.status.success(), "python3 failed: {output:?}");
-    let text = String::from_utf8(output.stdout).expect("the topics text is UTF-8");
-    assert!(
-        text.len() > 300_000,
-        "expected a few hundred KB of text, got {} bytes",
-        text.len()
-    );
-    text
-}
-
 fn check(policy: TieBreak) {
-    let text = real_text();
+    let text = python_reference_text();
     let paragraphs: Vec<&str> = text.lines().filter(|l| !l.is_empty()).collect();
     let training = Trainer::new(MERGES)
         .tie_break(policy)

@@ -2,9 +2,10 @@
 //! the literal oracle's merges and `apply_merges_naive`, vocabularies assembled here by the
 //! documented rule, seed 004's printed output and its code run in Python.
 
+mod support;
+
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use bpe_lab::bpe::reference::{apply_merges_naive, train_bpe_naive};
 use bpe_lab::tokenizer::{
@@ -13,7 +14,8 @@ use bpe_lab::tokenizer::{
 };
 use bpe_lab::{EOW, TieBreak, bpe_initialize};
 use proptest::prelude::*;
-use serde_json::{Value, json};
+use serde_json::json;
+use support::{Rng, python_script};
 
 /// Python's `str.isspace()` characters, as Python 3 lists them (checked live in
 /// `python_whitespace_is_pythons`).
@@ -29,25 +31,6 @@ fn python_split(text: &str) -> Vec<&str> {
     text.split(|c| PYTHON_WHITESPACE.contains(&c))
         .filter(|w| !w.is_empty())
         .collect()
-}
-
-fn python3(script: &str, input: &Value) -> Value {
-    let path = format!("{}/tests/python/{script}", env!("CARGO_MANIFEST_DIR"));
-    let mut child = Command::new("python3")
-        .arg(path)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("python3 is needed for this test");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.to_string().as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
-    assert!(output.status.success(), "{script} failed");
-    serde_json::from_slice(&output.stdout).unwrap()
 }
 
 #[test]
@@ -99,26 +82,6 @@ fn characters(paragraphs: &[String]) -> BTreeSet<char> {
         .flat_map(|p| p.chars())
         .filter(|&c| c != ' ')
         .collect()
-}
-
-/// A small seeded generator (splitmix64), so the cases are the same on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn text(&mut self, alphabet: &[&str], max_len: u64) -> String {
-        let len = self.next() % (max_len + 1);
-        (0..len)
-            .map(|_| alphabet[(self.next() % alphabet.len() as u64) as usize])
-            .collect()
-    }
 }
 
 /// Merge-order ids on many small trained corpora.
@@ -313,7 +276,7 @@ fn encode_and_decode_are_seed_004s_run_in_python() {
         "This is a zebra.", // 'a', 'z', 'b' are not in the vocabulary
         "",
     ];
-    let theirs = python3(
+    let theirs = python_script(
         "seed004.py",
         &json!({"corpus": corpus, "num_merges": 15, "texts": texts}),
     );

@@ -1,0 +1,77 @@
+//! Helpers shared by the integration tests: a seeded generator, and running Python.
+#![allow(dead_code)] // each test file uses a different part
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+/// A small seeded generator (splitmix64), so generated cases are the same on every run.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    pub fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+
+    /// Up to `max_len` items of `alphabet`, concatenated.
+    pub fn text(&mut self, alphabet: &[&str], max_len: usize) -> String {
+        (0..self.below(max_len + 1))
+            .map(|_| alphabet[self.below(alphabet.len())])
+            .collect()
+    }
+}
+
+/// Runs `tests/python/<script>` with `input` as JSON on stdin and returns its JSON stdout.
+/// Fails (never skips) when python3 cannot run.
+pub fn python_script(script: &str, input: &Value) -> Value {
+    let path = format!("{}/tests/python/{script}", env!("CARGO_MANIFEST_DIR"));
+    let mut child = Command::new("python3")
+        .arg(path)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3 is needed for this test and could not be started");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.to_string().as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{script} failed: {output:?}");
+    serde_json::from_slice(&output.stdout).expect("the script printed JSON")
+}
+
+/// Real English: the Python language reference that ships with every CPython
+/// (`pydoc_data.topics`, about 460 KB of prose and examples).
+pub fn python_reference_text() -> String {
+    let output = Command::new("python3")
+        .args([
+            "-c",
+            "import pydoc_data.topics as t, sys; sys.stdout.write('\\n'.join(t.topics.values()))",
+        ])
+        .output()
+        .expect("python3 is needed for this test and could not be started");
+    assert!(output.status.success(), "python3 failed: {output:?}");
+    let text = String::from_utf8(output.stdout).expect("the topics text is UTF-8");
+    assert!(
+        text.len() > 300_000,
+        "expected a few hundred KB of text, got {} bytes",
+        text.len()
+    );
+    text
+}
