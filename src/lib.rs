@@ -27,6 +27,7 @@ pub mod bpe;
 /// Africa Galore and other corpora as polars DataFrames (feature `dataset`, on by default).
 #[cfg(feature = "dataset")]
 pub mod dataset;
+pub mod files;
 pub mod tokenizer;
 
 pub use bpe::corpus::bpe_initialize;

@@ -49,13 +49,5 @@ impl std::error::Error for CliError {}
 
 /// The reason behind an I/O error in plain words; the OS text for the rarer kinds.
 pub fn describe(err: &io::Error) -> String {
-    match err.kind() {
-        io::ErrorKind::NotFound => "no such file or directory".to_owned(),
-        io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
-        io::ErrorKind::IsADirectory => "it is a directory, not a file".to_owned(),
-        io::ErrorKind::NotADirectory => "a part of the path is not a directory".to_owned(),
-        io::ErrorKind::StorageFull => "no space left on the device".to_owned(),
-        io::ErrorKind::ReadOnlyFilesystem => "the file system is read-only".to_owned(),
-        _ => err.to_string(),
-    }
+    bpe_lab::files::describe_io_error(err)
 }

@@ -7,6 +7,7 @@ use std::fs;
 use std::path::Path;
 
 use bpe_lab::WordCounts;
+use bpe_lab::files::json_kind as kind;
 use serde_json::Value;
 
 use crate::cli::error::CliError;
@@ -73,17 +74,6 @@ fn json_paragraphs<'a>(text: &'a str, field: &str) -> Result<Vec<String>, String
             other => Err(format!("item {i} is {}, expected an object", kind(&other))),
         })
         .collect()
-}
-
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 /// The whole file as text. Fails with a message naming the file when it is missing, a

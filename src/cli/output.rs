@@ -5,7 +5,7 @@
 //! existing file at the destination is left as it was.
 
 use std::fs;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::Path;
 
 use tempfile::NamedTempFile;
@@ -49,20 +49,13 @@ fn why_not_writable(path: &Path) -> Option<String> {
     ))
 }
 
-/// Writes `path` atomically with what `write` produces.
+/// Writes `path` atomically with what `write` produces (see [`bpe_lab::files::write_atomically`]).
 pub fn write_atomically(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> Result<(), CliError> {
-    let fail = |e: io::Error| CliError::io("cannot write", path, &e);
-    let temp = temp_file_for(path).map_err(fail)?;
-    {
-        let mut out = BufWriter::new(temp.as_file());
-        write(&mut out).map_err(fail)?;
-        out.flush().map_err(fail)?;
-    }
-    temp.as_file().sync_all().map_err(fail)?;
-    temp.persist(path).map_err(|e| fail(e.error))?;
+    bpe_lab::files::write_atomically(path, write)
+        .map_err(|e| CliError::io("cannot write", path, &e))?;
     // Make the rename itself durable; a failure here loses nothing already written.
     #[cfg(unix)]
     if let Ok(dir) = fs::File::open(parent_dir(path)) {

@@ -1,7 +1,7 @@
 //! Where a downloaded copy is kept, and how it is written: whole or not at all.
 
 use std::fs;
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 
 use super::source::DEFAULT_URL;
@@ -29,19 +29,10 @@ pub(crate) fn file_name(url: &str) -> String {
 /// systems), are flushed to disk, and the temporary file is renamed over `path`. On failure
 /// the temporary file is removed and `path` is untouched.
 pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    fs::create_dir_all(dir)?;
-    let mut temp = tempfile::Builder::new()
-        .prefix(".africa_galore.")
-        .suffix(".part")
-        .tempfile_in(dir)?;
-    temp.write_all(bytes)?;
-    temp.as_file().sync_all()?;
-    temp.persist(path).map_err(|e| e.error)?;
-    Ok(())
+    if let Some(dir) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        fs::create_dir_all(dir)?;
+    }
+    crate::files::write_atomically(path, |out| out.write_all(bytes))
 }
 
 /// FNV-1a, 64 bits: stable across Rust versions and platforms (unlike `DefaultHasher`), which a

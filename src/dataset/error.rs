@@ -230,15 +230,7 @@ pub(crate) fn seconds(d: Duration) -> String {
 
 /// The reason behind an I/O error in plain words; the OS text for the rarer kinds.
 pub(crate) fn describe_io(err: &io::Error) -> String {
-    match err.kind() {
-        io::ErrorKind::NotFound => "no such file or directory".to_owned(),
-        io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
-        io::ErrorKind::IsADirectory => "it is a directory, not a file".to_owned(),
-        io::ErrorKind::NotADirectory => "a part of the path is not a directory".to_owned(),
-        io::ErrorKind::StorageFull => "no space left on the device".to_owned(),
-        io::ErrorKind::ReadOnlyFilesystem => "the file system is read-only".to_owned(),
-        _ => err.to_string(),
-    }
+    crate::files::describe_io_error(err)
 }
 
 fn quoted_list(names: &[String]) -> String {

@@ -54,10 +54,11 @@
 
 use std::fmt;
 use std::fs;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::files::json_kind as kind;
+pub(crate) use crate::files::write_atomically;
 use serde_json::{Map, Value};
 
 use crate::bpe::train::StopReason;
@@ -614,17 +615,6 @@ impl<'a> Fields<'a> {
     }
 }
 
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
 /// A short description of a value for an error message: the value itself when it is small.
 fn describe(value: &Value) -> String {
     let text = value.to_string();
@@ -633,49 +623,6 @@ fn describe(value: &Value) -> String {
     } else {
         kind(value).to_owned()
     }
-}
-
-/// Writes `path` atomically with what `write` produces: into a new temporary file in the same
-/// directory (a rename is only atomic within one file system), flushed to disk, then renamed
-/// over `path`. On failure the temporary file is removed and `path` is left as it was.
-pub(crate) fn write_atomically(
-    path: &Path,
-    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-) -> io::Result<()> {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    let name = path
-        .file_name()
-        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "the path has no file name"))?
-        .to_string_lossy();
-    let (temp, file) = loop {
-        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let temp = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
-        match fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&temp)
-        {
-            Ok(file) => break (temp, file),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(e),
-        }
-    };
-    let result = (|| {
-        let mut out = BufWriter::new(&file);
-        write(&mut out)?;
-        out.flush()?;
-        drop(out);
-        file.sync_all()?;
-        fs::rename(&temp, path)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&temp);
-    }
-    result
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader};
 use std::path::Path;
 
+use crate::files::json_kind as kind;
 use serde::de::{self, DeserializeSeed, SeqAccess, Visitor};
 use serde_json::Value;
 
@@ -228,17 +229,6 @@ fn strip_bom(line: &str, number: usize) -> &str {
         line.strip_prefix('\u{feff}').unwrap_or(line)
     } else {
         line
-    }
-}
-
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 
