@@ -4,6 +4,8 @@
 
 #![cfg(feature = "cli")]
 
+mod support;
+
 use std::fs;
 use std::path::Path;
 use std::process::{Command, Output};
@@ -12,37 +14,13 @@ use bpe_lab::TieBreak;
 use bpe_lab::bpe::reference::train_bpe_naive;
 use bpe_lab::{bpe_initialize, get_pair_frequencies, merge_pair_in_word};
 use serde_json::Value;
+use support::cli::{assert_failure, assert_success, bpe_lab, entries, path_str, stderr};
 use tempfile::TempDir;
 
 /// Blank lines, CRLF, a double space (an empty word), non-ASCII, repeated words: the cases
 /// where reading lines could go wrong. Lexicographic and first-seen learn different merges on
 /// it (checked in `the_corpus_tells_the_tie_breaks_apart`).
 const CORPUS: &str = "zebra  zoo über über the\r\n\nthe cat sat on the mat\n  \nthe end ünd\r\n\n";
-
-fn bpe_lab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bpe-lab"))
-        .args(args)
-        .output()
-        .expect("the bpe-lab binary runs")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-fn path_str(path: &Path) -> &str {
-    path.to_str().expect("temp paths are UTF-8")
-}
-
-/// Names in `dir`, sorted: to see that nothing (such as a temp file) was left behind.
-fn entries(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
 
 /// A temp dir holding `corpus.txt` with `content`.
 fn corpus_dir(content: &[u8]) -> TempDir {
@@ -67,26 +45,6 @@ fn train(dir: &TempDir, merges: usize, extra: &[&str]) -> Output {
     ];
     args.extend_from_slice(extra);
     bpe_lab(&args)
-}
-
-fn assert_success(output: &Output) {
-    assert!(
-        output.status.success(),
-        "exit {:?}, stderr: {}",
-        output.status.code(),
-        stderr(output)
-    );
-}
-
-/// A failure with exit status `code` whose `error: ...` message contains every one of `needles`.
-fn assert_failure(output: &Output, code: i32, needles: &[&str]) {
-    let err = stderr(output);
-    assert_eq!(output.status.code(), Some(code), "stderr: {err}");
-    assert!(err.starts_with("error: "), "stderr: {err}");
-    for needle in needles {
-        assert!(err.contains(needle), "expected {needle:?} in stderr: {err}");
-    }
-    assert!(output.stdout.is_empty(), "stdout should stay empty");
 }
 
 fn read_json(path: &Path) -> Value {

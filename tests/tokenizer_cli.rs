@@ -4,66 +4,21 @@
 
 #![cfg(feature = "cli")]
 
+mod support;
+
 use std::collections::HashMap;
 use std::fs;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
 use bpe_lab::EOW;
 use bpe_lab::bpe::reference::apply_merges_naive;
 use serde_json::Value;
+use support::cli::{
+    assert_failure, assert_success, bpe_lab, bpe_lab_with_stdin, path_str as p, stderr, stdout,
+};
 use tempfile::TempDir;
-
-fn bpe_lab(args: &[&str]) -> Output {
-    bpe_lab_with_stdin(args, b"")
-}
-
-fn bpe_lab_with_stdin(args: &[&str], input: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bpe-lab"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the bpe-lab binary runs");
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_vec();
-    let writer = std::thread::spawn(move || stdin.write_all(&input));
-    let output = child.wait_with_output().unwrap();
-    writer.join().unwrap().unwrap();
-    output
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-fn assert_success(output: &Output) {
-    assert!(
-        output.status.success(),
-        "exit {:?}, stderr: {}",
-        output.status.code(),
-        stderr(output)
-    );
-}
-
-fn assert_failure(output: &Output, code: i32, needles: &[&str]) {
-    let err = stderr(output);
-    assert_eq!(output.status.code(), Some(code), "stderr: {err}");
-    assert!(err.starts_with("error: "), "stderr: {err}");
-    for needle in needles {
-        assert!(err.contains(needle), "expected {needle:?} in stderr: {err}");
-    }
-}
-
-fn p(path: &Path) -> &str {
-    path.to_str().unwrap()
-}
 
 /// Training text: lowercase words, tabs and non-ASCII inside words, repeated words.
 const CORPUS: &str = "the lowest tower stood by the slow river\nlow lower lowest\tnewest widest\n\

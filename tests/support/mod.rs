@@ -1,6 +1,9 @@
 //! Helpers shared by the integration tests: a seeded generator, and running Python.
 #![allow(dead_code)] // each test file uses a different part
 
+#[cfg(feature = "cli")]
+pub mod cli;
+
 use std::io::Write;
 use std::process::{Command, Stdio};
 

@@ -1,0 +1,70 @@
+//! Running the built `bpe-lab` binary as a user would, and checking what it says.
+
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+/// Runs `bpe-lab` with `args` and an empty standard input.
+pub fn bpe_lab(args: &[&str]) -> Output {
+    bpe_lab_with_stdin(args, b"")
+}
+
+/// Runs `bpe-lab` with `args`, feeding `input` to its standard input.
+pub fn bpe_lab_with_stdin(args: &[&str], input: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bpe-lab"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the bpe-lab binary runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    // Written from another thread so a large input cannot deadlock against a full stdout.
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    output
+}
+
+pub fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
+}
+
+pub fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+pub fn path_str(path: &Path) -> &str {
+    path.to_str().expect("temp paths are UTF-8")
+}
+
+/// Names in `dir`, sorted: to see that nothing (such as a temp file) was left behind.
+pub fn entries(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+pub fn assert_success(output: &Output) {
+    assert!(
+        output.status.success(),
+        "exit {:?}, stderr: {}",
+        output.status.code(),
+        stderr(output)
+    );
+}
+
+/// A failure with exit status `code` whose `error: ...` message contains every one of `needles`.
+pub fn assert_failure(output: &Output, code: i32, needles: &[&str]) {
+    let err = stderr(output);
+    assert_eq!(output.status.code(), Some(code), "stderr: {err}");
+    assert!(err.starts_with("error: "), "stderr: {err}");
+    for needle in needles {
+        assert!(err.contains(needle), "expected {needle:?} in stderr: {err}");
+    }
+}
