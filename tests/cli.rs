@@ -29,6 +29,20 @@ fn corpus_dir(content: &[u8]) -> TempDir {
     dir
 }
 
+/// Runs `train -i input -m merges -o output`.
+fn train_paths(input: &Path, merges: usize, output: &Path) -> Output {
+    let merges = merges.to_string();
+    bpe_lab(&[
+        "train",
+        "-i",
+        path_str(input),
+        "-m",
+        &merges,
+        "-o",
+        path_str(output),
+    ])
+}
+
 /// Runs `train` on `dir/corpus.txt` into `dir/out.json` with `extra` arguments.
 fn train(dir: &TempDir, merges: usize, extra: &[&str]) -> Output {
     let input = dir.path().join("corpus.txt");
@@ -248,15 +262,7 @@ fn a_missing_input_is_named() {
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("no-such-corpus.txt");
     let output = dir.path().join("out.json");
-    let run = bpe_lab(&[
-        "train",
-        "-i",
-        path_str(&input),
-        "-m",
-        "5",
-        "-o",
-        path_str(&output),
-    ]);
+    let run = train_paths(&input, 5, &output);
     assert_failure(&run, 1, &[path_str(&input), "no such file"]);
     assert!(entries(dir.path()).is_empty());
 }
@@ -267,15 +273,7 @@ fn a_directory_as_input_is_refused() {
     let input = dir.path().join("folder");
     fs::create_dir(&input).unwrap();
     let output = dir.path().join("out.json");
-    let run = bpe_lab(&[
-        "train",
-        "-i",
-        path_str(&input),
-        "-m",
-        "5",
-        "-o",
-        path_str(&output),
-    ]);
+    let run = train_paths(&input, 5, &output);
     assert_failure(&run, 1, &[path_str(&input), "directory"]);
     assert_eq!(entries(dir.path()), ["folder"]);
 }
@@ -286,15 +284,7 @@ fn an_unreadable_input_is_refused() {
     let dir = corpus_dir(CORPUS.as_bytes());
     let input = dir.path().join("corpus.txt").join("inner.txt");
     let output = dir.path().join("out.json");
-    let run = bpe_lab(&[
-        "train",
-        "--input",
-        path_str(&input),
-        "--merges",
-        "5",
-        "--output",
-        path_str(&output),
-    ]);
+    let run = train_paths(&input, 5, &output);
     assert_failure(&run, 1, &[path_str(&input), "not a directory"]);
     assert_eq!(entries(dir.path()), ["corpus.txt"]);
 }
@@ -337,15 +327,7 @@ fn output_into_a_missing_directory_fails_cleanly() {
     let dir = corpus_dir(CORPUS.as_bytes());
     let input = dir.path().join("corpus.txt");
     let output = dir.path().join("missing").join("out.json");
-    let run = bpe_lab(&[
-        "train",
-        "-i",
-        path_str(&input),
-        "-m",
-        "5",
-        "-o",
-        path_str(&output),
-    ]);
+    let run = train_paths(&input, 5, &output);
     assert_failure(&run, 1, &[path_str(&output), "does not exist"]);
     assert_eq!(entries(dir.path()), ["corpus.txt"]);
 }
@@ -356,15 +338,7 @@ fn a_directory_as_output_is_left_alone() {
     let input = dir.path().join("corpus.txt");
     let output = dir.path().join("out.json");
     fs::create_dir(&output).unwrap();
-    let run = bpe_lab(&[
-        "train",
-        "-i",
-        path_str(&input),
-        "-m",
-        "5",
-        "-o",
-        path_str(&output),
-    ]);
+    let run = train_paths(&input, 5, &output);
     assert_failure(&run, 1, &[path_str(&output), "directory"]);
     assert!(output.is_dir() && entries(&output).is_empty());
     assert_eq!(entries(dir.path()), ["corpus.txt", "out.json"]);
@@ -400,15 +374,7 @@ fn an_existing_output_survives_a_failed_run() {
 fn the_corpus_is_never_overwritten_with_its_merges() {
     let dir = corpus_dir(CORPUS.as_bytes());
     let input = dir.path().join("corpus.txt");
-    let run = bpe_lab(&[
-        "train",
-        "-i",
-        path_str(&input),
-        "-m",
-        "5",
-        "-o",
-        path_str(&input),
-    ]);
+    let run = train_paths(&input, 5, &input);
     assert_failure(&run, 2, &["corpus.txt"]);
     assert_eq!(fs::read_to_string(&input).unwrap(), CORPUS);
     assert_eq!(entries(dir.path()), ["corpus.txt"]);
@@ -451,15 +417,7 @@ fn a_json_corpus_trains_on_its_description_field() {
 
     let dir = tempfile::tempdir().unwrap();
     let output = dir.path().join("out.json");
-    let run = bpe_lab(&[
-        "train",
-        "--input",
-        path_str(&data),
-        "--merges",
-        "120",
-        "--output",
-        path_str(&output),
-    ]);
+    let run = train_paths(&data, 120, &output);
     assert_success(&run);
     assert_eq!(merges_of(&read_json(&output)), expected);
 }
@@ -474,15 +432,7 @@ fn a_json_corpus_without_the_field_is_refused_naming_the_item() {
     )
     .unwrap();
     let output = dir.path().join("out.json");
-    let run = bpe_lab(&[
-        "train",
-        "--input",
-        path_str(&input),
-        "--merges",
-        "3",
-        "--output",
-        path_str(&output),
-    ]);
+    let run = train_paths(&input, 3, &output);
     assert_failure(&run, 1, &[path_str(&input), "item 1", "\"description\""]);
     assert_eq!(entries(dir.path()), ["corpus.json"]);
 

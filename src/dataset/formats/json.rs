@@ -33,33 +33,30 @@ pub(crate) fn records_from_json_slice(
     bytes: &[u8],
     text_field: &str,
 ) -> Result<Records, JsonProblem> {
+    parse_records(serde_json::Deserializer::from_slice(bytes), text_field).map_err(|e| classify(&e))
+}
+
+/// Reads one JSON array of records from `de`, requiring nothing after it.
+fn parse_records<'de, R: serde_json::de::Read<'de>>(
+    mut de: serde_json::Deserializer<R>,
+    text_field: &str,
+) -> Result<Records, serde_json::Error> {
     let mut records = Records::default();
-    let mut de = serde_json::Deserializer::from_slice(bytes);
-    let parsed = RecordArray {
+    RecordArray {
         text_field,
         records: &mut records,
     }
-    .deserialize(&mut de)
-    .and_then(|()| de.end());
-    match parsed {
-        Ok(()) => Ok(records),
-        Err(e) => Err(classify(&e)),
-    }
+    .deserialize(&mut de)?;
+    de.end()?;
+    Ok(records)
 }
 
 /// The records of a JSON array file, parsed as a stream.
 pub(crate) fn read_json_file(path: &Path, text_field: &str) -> Result<Records, DatasetError> {
     let file = File::open(path).map_err(|e| DatasetError::io(path, e))?;
-    let mut records = Records::default();
-    let mut de = serde_json::Deserializer::from_reader(BufReader::new(file));
-    let parsed = RecordArray {
-        text_field,
-        records: &mut records,
-    }
-    .deserialize(&mut de)
-    .and_then(|()| de.end());
-    match parsed {
-        Ok(()) => Ok(records),
+    let de = serde_json::Deserializer::from_reader(BufReader::new(file));
+    match parse_records(de, text_field) {
+        Ok(records) => Ok(records),
         Err(e) if e.is_io() => Err(DatasetError::io(path, io::Error::from(e))),
         Err(e) => Err(match classify(&e) {
             JsonProblem::Syntax {
