@@ -28,6 +28,10 @@ pub mod bpe;
 #[cfg(feature = "dataset")]
 pub mod dataset;
 pub mod files;
+/// Instructor tools: release, verify, grade (feature `cli`).
+#[cfg(feature = "cli")]
+pub mod instructor;
+pub mod lab;
 pub mod tokenizer;
 
 pub use bpe::corpus::bpe_initialize;

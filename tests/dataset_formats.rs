@@ -1,7 +1,7 @@
 //! Corpus loaders (JSON, JSON Lines, CSV, Parquet, text) and (word, count) tables, on small
 //! fixtures each test writes itself; the Parquet ones are written with polars.
 
-#![cfg(feature = "dataset")]
+#![cfg(feature = "columnar")]
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -35,9 +35,9 @@ mod formats;
 mod source;
 mod summary;
 
-pub use polars::prelude::{
-    Column, DataFrame, DataType, IntoLazy, LazyFrame, PolarsError, PolarsResult, Series, col, lit,
-};
+pub use polars::prelude::{Column, DataFrame, DataType, PolarsError, PolarsResult, Series};
+#[cfg(feature = "columnar")]
+pub use polars::prelude::{IntoLazy, LazyFrame, col, lit};
 
 pub use cache::default_cache_dir;
 pub use error::{DatasetError, DownloadFailure};

@@ -15,6 +15,7 @@
 //! Parquet through polars' lazy scans with only the needed columns projected, run on the
 //! streaming engine.
 
+#[cfg(feature = "columnar")]
 mod columnar;
 mod json;
 mod text;
@@ -148,7 +149,10 @@ impl CorpusReader {
             Format::Json => json::read_json_file(path, text).map(Records::into_frame),
             Format::JsonLines => json::read_json_lines_file(path, text).map(Records::into_frame),
             Format::Text => text::read_text_file(path).map(Records::into_frame),
+            #[cfg(feature = "columnar")]
             Format::Csv | Format::Parquet => columnar::read_corpus(path, format, text),
+            #[cfg(not(feature = "columnar"))]
+            Format::Csv | Format::Parquet => Err(columnar_disabled(path, format)),
         }
     }
 }
@@ -183,14 +187,29 @@ pub fn read_word_counts(
 ) -> Result<WordCounts, DatasetError> {
     let path = path.as_ref();
     match Format::from_path(path) {
+        #[cfg(feature = "columnar")]
         Some(format @ (Format::Csv | Format::Parquet)) => {
             columnar::read_word_counts(path, format, word_column, count_column)
+        }
+        #[cfg(not(feature = "columnar"))]
+        Some(format @ (Format::Csv | Format::Parquet)) => {
+            let _ = (word_column, count_column);
+            Err(columnar_disabled(path, format))
         }
         _ => Err(DatasetError::shape(
             path.display().to_string(),
             "a (word, count) table is read from a .csv or .parquet file",
         )),
     }
+}
+
+/// CSV and Parquet need polars' lazy engine, which builds only with the `columnar` feature.
+#[cfg(not(feature = "columnar"))]
+fn columnar_disabled(path: &Path, format: Format) -> DatasetError {
+    DatasetError::shape(
+        path.display().to_string(),
+        format!("reading {format} needs bpe-lab's `columnar` feature (on by default)"),
+    )
 }
 
 /// Paragraphs with their optional category and name, in the order read: what every format

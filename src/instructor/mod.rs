@@ -1,0 +1,9 @@
+//! What instructors use (feature `cli`): student versions from the sources with solutions
+//! ([`release`]), executing notebooks with the real kernel ([`runner`]), reading the check
+//! results ([`results`]), verifying every solution passes ([`verify`]), grading submissions
+//! ([`grade`]) and checking the machine ([`doctor`]).
+
+pub mod notebook;
+pub mod release;
+pub mod results;
+pub mod runner;

@@ -1,0 +1,283 @@
+//! Student versions from the instructor sources: solutions replaced by `todo!()`, outputs
+//! cleared, and every cell marked as nbgrader marks it (`grade_id`, `locked`, `points`,
+//! `solution`, and a checksum of each protected cell) so grading can restore what a student
+//! changed.
+
+use super::notebook::{
+    BEGIN_SOLUTION, END_SOLUTION, Notebook, NotebookError, Role, cell_id, clear_outputs,
+    metadata_mut, role, set_source, source,
+};
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+/// nbgrader's metadata schema version that these fields follow.
+const NBGRADER_SCHEMA: u32 = 3;
+
+/// The text students get in place of each solution region.
+pub const STUB: &str = "todo!()";
+
+/// `text` with every `// BEGIN SOLUTION` … `// END SOLUTION` region (markers included)
+/// replaced by `todo!()` at the BEGIN line's indentation.
+///
+/// ```
+/// use bpe_lab::instructor::release::strip_solutions;
+/// let source = "fn f() -> u8 {\n    // BEGIN SOLUTION\n    7\n    // END SOLUTION\n}\n";
+/// assert_eq!(strip_solutions(source).unwrap(), "fn f() -> u8 {\n    todo!()\n}\n");
+/// ```
+pub fn strip_solutions(text: &str) -> Result<String, String> {
+    let mut out = String::with_capacity(text.len());
+    let mut inside: Option<usize> = None;
+    for (number, line) in text.split_inclusive('\n').enumerate() {
+        let trimmed = line.trim();
+        match (trimmed, inside) {
+            (BEGIN_SOLUTION, None) => {
+                let indent = &line[..line.len() - line.trim_start().len()];
+                out.push_str(indent);
+                out.push_str(STUB);
+                out.push('\n');
+                inside = Some(number + 1);
+            }
+            (BEGIN_SOLUTION, Some(open)) => {
+                return Err(format!(
+                    "line {}: {BEGIN_SOLUTION} inside the region opened on line {open}",
+                    number + 1
+                ));
+            }
+            (END_SOLUTION, Some(_)) => inside = None,
+            (END_SOLUTION, None) => {
+                return Err(format!(
+                    "line {}: {END_SOLUTION} without a {BEGIN_SOLUTION}",
+                    number + 1
+                ));
+            }
+            (_, Some(_)) => {}
+            (_, None) => out.push_str(line),
+        }
+    }
+    if let Some(open) = inside {
+        return Err(format!("line {open}: {BEGIN_SOLUTION} is never closed"));
+    }
+    if !text.ends_with('\n') && out.ends_with('\n') {
+        out.pop();
+    }
+    Ok(out)
+}
+
+/// The hex SHA-256 of a cell's source: what `checksum` holds for protected cells (nbgrader
+/// itself uses MD5 over more fields; this tool only compares its own checksums).
+pub fn checksum(text: &str) -> String {
+    Sha256::digest(text.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The lab name of a notebook file: its stem (`01-initialize`).
+pub fn lab_name(path: &Path) -> String {
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// The student version of `source_nb` (read from `path`, which names it in errors).
+pub fn student_version(source_nb: &Notebook, path: &Path) -> Result<Notebook, NotebookError> {
+    let fail = |problem: String| NotebookError {
+        path: path.to_owned(),
+        problem,
+    };
+    let mut nb = source_nb.clone();
+    let lab = source_nb
+        .lab()
+        .map(str::to_owned)
+        .unwrap_or_else(|| lab_name(path));
+    nb.json["metadata"]["bpe_lab"] = json!({ "lab": lab, "version": "student" });
+    let mut seen = HashSet::new();
+    let mut exercises = HashSet::new();
+    for (index, cell) in nb.cells_mut().iter_mut().enumerate() {
+        let Some(id) = cell_id(cell).map(str::to_owned) else {
+            return Err(fail(format!(
+                "cell {}: has no \"id\" (nbformat 4.5 cell ids are needed to restore cells when grading)",
+                index + 1
+            )));
+        };
+        if !seen.insert(id.clone()) {
+            return Err(fail(format!(
+                "cell {}: the id {id:?} is used twice",
+                index + 1
+            )));
+        }
+        clear_outputs(cell);
+        let text = source(cell);
+        let nbgrader = match role(cell) {
+            Role::Solution => {
+                let stub = strip_solutions(&text)
+                    .map_err(|e| fail(format!("cell {} ({id}): {e}", index + 1)))?;
+                set_source(cell, &stub);
+                json!({
+                    "grade": false, "grade_id": id, "locked": false, "solution": true,
+                    "schema_version": NBGRADER_SCHEMA,
+                })
+            }
+            Role::Check { exercise, points } => {
+                if !exercises.insert(exercise.clone()) {
+                    return Err(fail(format!(
+                        "cell {} ({id}): a second check cell for the exercise {exercise:?}",
+                        index + 1
+                    )));
+                }
+                if text.contains(BEGIN_SOLUTION) {
+                    return Err(fail(format!(
+                        "cell {} ({id}): a check cell cannot hold a solution",
+                        index + 1
+                    )));
+                }
+                json!({
+                    "grade": true, "grade_id": id, "locked": true, "solution": false,
+                    "points": points, "checksum": checksum(&text),
+                    "schema_version": NBGRADER_SCHEMA,
+                })
+            }
+            Role::Content => {
+                if text.contains(END_SOLUTION) {
+                    return Err(fail(format!(
+                        "cell {} ({id}): {END_SOLUTION} without a {BEGIN_SOLUTION}",
+                        index + 1
+                    )));
+                }
+                json!({
+                    "grade": false, "grade_id": id, "locked": true, "solution": false,
+                    "checksum": checksum(&text), "schema_version": NBGRADER_SCHEMA,
+                })
+            }
+        };
+        let meta = metadata_mut(cell);
+        meta.insert("nbgrader".to_owned(), nbgrader);
+        // JupyterLab honours these: protected cells cannot be edited or deleted by accident.
+        let locked = meta["nbgrader"]["locked"] == Value::Bool(true);
+        meta.insert("editable".to_owned(), Value::Bool(!locked));
+        meta.insert("deletable".to_owned(), Value::Bool(!locked));
+    }
+    Ok(nb)
+}
+
+/// The instructor sources in `dir`: every `*.ipynb`, sorted by name.
+pub fn sources(dir: &Path) -> Result<Vec<PathBuf>, NotebookError> {
+    let entries = std::fs::read_dir(dir).map_err(|e| NotebookError {
+        path: dir.to_owned(),
+        problem: crate::files::describe_io_error(&e),
+    })?;
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ipynb"))
+        .collect();
+    paths.sort();
+    Ok(paths)
+}
+
+/// What releasing one source did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Released {
+    pub source: PathBuf,
+    pub student: PathBuf,
+    /// Whether the file on disk changed (false: it was already up to date).
+    pub changed: bool,
+}
+
+/// The student file for a source: same name in `out_dir`.
+pub fn student_path(source: &Path, out_dir: &Path) -> PathBuf {
+    out_dir.join(source.file_name().unwrap_or_default())
+}
+
+/// The bytes a student version is written as.
+fn rendered(nb: &Notebook) -> String {
+    let mut text = super::notebook::to_jupyter_json(&nb.json);
+    text.push('\n');
+    text
+}
+
+/// Writes the student version of every source in `source_dir` into `out_dir`. Every source
+/// is checked before anything is written, so a bad one leaves all files as they were.
+pub fn release(source_dir: &Path, out_dir: &Path) -> Result<Vec<Released>, NotebookError> {
+    let mut planned = Vec::new();
+    for path in sources(source_dir)? {
+        let student = student_version(&Notebook::read(&path)?, &path)?;
+        planned.push((path, student));
+    }
+    std::fs::create_dir_all(out_dir).map_err(|e| NotebookError {
+        path: out_dir.to_owned(),
+        problem: crate::files::describe_io_error(&e),
+    })?;
+    let mut released = Vec::new();
+    for (path, student) in planned {
+        let target = student_path(&path, out_dir);
+        let text = rendered(&student);
+        let changed = std::fs::read_to_string(&target).ok().as_deref() != Some(text.as_str());
+        if changed {
+            student.write(&target)?;
+        }
+        released.push(Released {
+            source: path,
+            student: target,
+            changed,
+        });
+    }
+    Ok(released)
+}
+
+/// Student files in `out_dir` that differ from what [`release`] would write (or are
+/// missing), with the reason.
+pub fn stale(source_dir: &Path, out_dir: &Path) -> Result<Vec<(PathBuf, String)>, NotebookError> {
+    let mut out = Vec::new();
+    for path in sources(source_dir)? {
+        let expected = rendered(&student_version(&Notebook::read(&path)?, &path)?);
+        let target = student_path(&path, out_dir);
+        match std::fs::read_to_string(&target) {
+            Ok(text) if text == expected => {}
+            Ok(_) => out.push((target, "differs from its source".to_owned())),
+            Err(e) => out.push((target, crate::files::describe_io_error(&e))),
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unbalanced_markers_are_refused() {
+        assert!(
+            strip_solutions("// BEGIN SOLUTION\n")
+                .unwrap_err()
+                .contains("never closed")
+        );
+        assert!(
+            strip_solutions("x\n// END SOLUTION\n")
+                .unwrap_err()
+                .contains("line 2")
+        );
+        assert!(
+            strip_solutions("// BEGIN SOLUTION\n// BEGIN SOLUTION\n// END SOLUTION\n")
+                .unwrap_err()
+                .contains("inside")
+        );
+    }
+
+    #[test]
+    fn text_outside_regions_is_kept() {
+        let text = "a\n  // BEGIN SOLUTION\n  b\n  // END SOLUTION\nc";
+        assert_eq!(strip_solutions(text).unwrap(), "a\n  todo!()\nc");
+        assert_eq!(strip_solutions("no markers").unwrap(), "no markers");
+    }
+
+    #[test]
+    fn checksums_are_sha256() {
+        assert_eq!(
+            checksum(""),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        );
+    }
+}

@@ -1,0 +1,511 @@
+//! One check per exercise of the lab notebooks, each comparing the student's function with
+//! the crate's literal reference on the seeds' examples and on generated cases.
+
+use super::Check;
+use super::cases::{self, Rng};
+use super::run::{Spec, run};
+use crate::bpe::reference::{self as oracle, best_pair};
+use crate::lab::display::{python_pair, python_str};
+use crate::{EOW, TieBreak};
+use std::collections::{BTreeSet, HashMap};
+
+/// Generated cases per check, on top of the fixed examples.
+const GENERATED: usize = 300;
+
+fn strings(items: &[&str]) -> Vec<String> {
+    items.iter().map(|s| s.to_string()).collect()
+}
+
+fn chars(word: &str) -> Vec<String> {
+    word.chars().map(String::from).collect()
+}
+
+fn pair(a: &str, b: &str) -> (String, String) {
+    (a.to_owned(), b.to_owned())
+}
+
+fn generated<I>(seed: u64, make: impl Fn(&mut Rng) -> I) -> impl Iterator<Item = I> {
+    let mut rng = Rng::new(seed);
+    (0..GENERATED).map(move |_| make(&mut rng))
+}
+
+fn show_list(items: &[String]) -> String {
+    let shown: Vec<String> = items.iter().map(|s| python_str(s)).collect();
+    format!("[{}]", shown.join(", "))
+}
+
+fn show_corpus(corpus: &[Vec<String>]) -> String {
+    let words: Vec<String> = corpus.iter().map(|w| show_list(w)).collect();
+    format!("[{}]", words.join(", "))
+}
+
+fn show_pairs(pairs: &[(String, String)]) -> String {
+    let shown: Vec<String> = pairs.iter().map(python_pair).collect();
+    format!("[{}]", shown.join(", "))
+}
+
+fn show_set(set: &BTreeSet<String>) -> String {
+    let shown: Vec<String> = set.iter().map(|s| python_str(s)).collect();
+    format!("{{{}}}", shown.join(", "))
+}
+
+/// A pair-count map in a stable order (most frequent first, then by pair).
+fn show_counts(counts: &HashMap<(String, String), usize>) -> String {
+    let mut entries: Vec<_> = counts.iter().collect();
+    entries.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));
+    let shown: Vec<String> = entries
+        .iter()
+        .map(|(p, c)| format!("{}: {c}", python_pair(p)))
+        .collect();
+    format!("{{{}}}", shown.join(", "))
+}
+
+/// The lab's datasets: the first words of Africa Galore's first paragraph, the lab's `desert`
+/// sample, seed 004's corpus, and the edge cases of `split(" ")`.
+fn fixed_datasets() -> Vec<Vec<String>> {
+    vec![
+        strings(&["The Lagos air was thick with humidity, but the energy"]),
+        strings(&[
+            "desert",
+            "deserted",
+            "deserts",
+            "desert",
+            "tested",
+            "test",
+            "deserted",
+            "desert",
+            "desertion",
+            "desertion",
+            "function",
+        ]),
+        strings(&[
+            "This is the first document.",
+            "This document is the second document.",
+            "And this is the third one.",
+            "Is this the first document?",
+        ]),
+        strings(&["a  b"]),
+        strings(&[""]),
+        strings(&[]),
+        strings(&[" leading", "trailing "]),
+        strings(&["café naïve 日本 🙂"]),
+    ]
+}
+
+/// Checks `bpe_initialize(dataset) -> (corpus, vocabulary)`: every `split(" ")` word as its
+/// characters plus `"</w>"`, and the set of all symbols (with `"</w>"`).
+pub fn bpe_initialize<F>(student: F) -> Check
+where
+    F: Fn(&[String]) -> (Vec<Vec<String>>, BTreeSet<String>) + Send + 'static,
+{
+    let cases = fixed_datasets()
+        .into_iter()
+        .chain(generated(1, cases::paragraphs))
+        .collect();
+    show(run(
+        Spec {
+            exercise: "bpe_initialize",
+            hint: "Cut each paragraph with `paragraph.split(' ')`: two spaces in a row give an \
+                   empty word, and that word counts too (it becomes just [\"</w>\"]). Turn each \
+                   word into its characters with `word.chars().map(|c| c.to_string())`, push \
+                   EOW, and put every symbol into the vocabulary, which starts out holding EOW.",
+            cases,
+            reference: |d: &Vec<String>| crate::bpe_initialize(d),
+            show_input: |d| show_list(d),
+            show_output: |(corpus, vocab)| {
+                format!(
+                    "corpus = {}\nvocabulary = {}",
+                    show_corpus(corpus),
+                    show_set(vocab)
+                )
+            },
+        },
+        move |d: &Vec<String>| student(d),
+    ))
+}
+
+/// Checks `get_pair_frequencies(corpus) -> counts`: every adjacent pair in every word,
+/// overlapping ones too.
+pub fn get_pair_frequencies<F>(student: F) -> Check
+where
+    F: Fn(&[Vec<String>]) -> HashMap<(String, String), usize> + Send + 'static,
+{
+    let mut cases: Vec<Vec<Vec<String>>> = vec![
+        vec![chars("rice")],
+        vec![strings(&["a", "a", "a"])],
+        vec![
+            strings(&["T", "h", "e", EOW]),
+            strings(&["t", "h", "e", EOW]),
+        ],
+        vec![strings(&[EOW]), vec![]],
+        vec![],
+        vec![strings(&["ab", "c"]), strings(&["a", "bc"])],
+    ];
+    cases.extend(generated(2, cases::corpus));
+    show(run(
+        Spec {
+            exercise: "get_pair_frequencies",
+            hint: "For each word, look at every position i from 0 to len - 2 and count \
+                   (word[i], word[i + 1]). Pairs overlap: [\"a\", \"a\", \"a\"] holds (a, a) \
+                   twice. A word with fewer than two symbols has no pairs. \
+                   `*counts.entry(pair).or_insert(0) += 1` does the counting.",
+            cases,
+            reference: |c: &Vec<Vec<String>>| oracle::get_pair_frequencies(c),
+            show_input: |c| show_corpus(c),
+            show_output: show_counts,
+        },
+        move |c: &Vec<Vec<String>>| student(c),
+    ))
+}
+
+/// Checks `most_frequent_pair(counts) -> Option<(pair, count)>`: the highest count; among
+/// equal counts the smallest pair (seed 000's rule); `None` for an empty map.
+pub fn most_frequent_pair<F>(student: F) -> Check
+where
+    F: Fn(&HashMap<(String, String), usize>) -> Option<((String, String), usize)> + Send + 'static,
+{
+    let mut cases: Vec<Vec<Vec<String>>> = vec![
+        vec![strings(&["a", "b", "c", "a", "b"])],
+        vec![strings(&["b", "a"]), strings(&["a", "b"])],
+        vec![
+            strings(&["x", "y"]),
+            strings(&["a", "b"]),
+            strings(&["x", "y"]),
+        ],
+        vec![],
+        vec![strings(&["B", "a"]), strings(&["a", "b"])],
+    ];
+    cases.extend(generated(3, cases::corpus));
+    show(run(
+        Spec {
+            exercise: "most_frequent_pair",
+            hint: "Look at every (pair, count). Keep the best so far and replace it when the \
+                   count is higher, or when the count is equal and the pair is smaller \
+                   (`pair < best_pair` compares the first strings, then the second). A HashMap \
+                   has no order you can rely on, which is why ties need this rule. Return None \
+                   when the map is empty.",
+            cases,
+            reference: |c: &Vec<Vec<String>>| best_pair(c, TieBreak::Lexicographic),
+            show_input: |c| show_counts(&oracle::get_pair_frequencies(c)),
+            show_output: |best| match best {
+                Some((p, count)) => format!("Some(({}, {count}))", python_pair(p)),
+                None => "None".to_owned(),
+            },
+        },
+        move |c: &Vec<Vec<String>>| student(&oracle::get_pair_frequencies(c)),
+    ))
+}
+
+/// Checks `merge_pair_in_word(word, pair) -> word`: one left-to-right pass, merging each
+/// non-overlapping occurrence of the pair.
+pub fn merge_pair_in_word<F>(student: F) -> Check
+where
+    F: Fn(&[String], &(String, String)) -> Vec<String> + Send + 'static,
+{
+    let mut cases: Vec<(Vec<String>, (String, String))> = vec![
+        (strings(&["T", "h", "e", EOW]), pair("e", EOW)),
+        (strings(&["a", "a", "a"]), pair("a", "a")),
+        (strings(&["a", "a", "a", "a"]), pair("a", "a")),
+        (strings(&["a", "b", "a", "b"]), pair("a", "b")),
+        (strings(&["ab", "c"]), pair("a", "bc")),
+        (strings(&["d", "e", "s"]), pair("x", "y")),
+        (vec![], pair("a", "b")),
+    ];
+    cases.extend(generated(4, cases::word_and_pair));
+    show(run(
+        Spec {
+            exercise: "merge_pair_in_word",
+            hint: "Walk i from 0 with a while loop. If i + 1 < len and (word[i], word[i + 1]) \
+                   equals the pair, push the two joined and move i on by 2; otherwise push \
+                   word[i] and move on by 1. So [\"a\", \"a\", \"a\"] with (a, a) becomes \
+                   [\"aa\", \"a\"]. Compare symbols, never search the joined string: \
+                   [\"ab\", \"c\"] has no pair (a, bc).",
+            cases,
+            reference: |(w, p): &(Vec<String>, (String, String))| oracle::merge_pair_in_word(w, p),
+            show_input: |(w, p)| format!("word = {}, pair = {}", show_list(w), python_pair(p)),
+            show_output: |w| show_list(w),
+        },
+        move |(w, p): &(Vec<String>, (String, String))| student(w, p),
+    ))
+}
+
+/// Checks `train_bpe(&mut corpus, num_merges) -> merges` (seed 000): the merges in order and
+/// the corpus left behind.
+pub fn train_bpe<F>(student: F) -> Check
+where
+    F: Fn(&mut Vec<Vec<String>>, usize) -> Vec<(String, String)> + Send + 'static,
+{
+    let mut cases: Vec<(Vec<Vec<String>>, usize)> = vec![
+        (vec![strings(&["a", "b", "c", "a", "b"])], 3),
+        (vec![strings(&["b", "a"]), strings(&["a", "b"])], 1),
+        (vec![chars("lower"), chars("low")], 2),
+        (vec![strings(&["a"]), vec![]], 5),
+        (
+            crate::bpe_initialize(&strings(&[
+                "desert",
+                "deserted",
+                "deserts",
+                "desert",
+                "tested",
+                "test",
+                "deserted",
+                "desert",
+                "desertion",
+                "desertion",
+                "function",
+            ]))
+            .0,
+            10,
+        ),
+    ];
+    cases.extend(generated(5, |rng| (cases::corpus(rng), rng.below(8))));
+    show(run(
+        Spec {
+            exercise: "train_bpe",
+            hint: "Repeat num_merges times: count the pairs of the current corpus; stop early if \
+                   there are none; pick the best with your most_frequent_pair rule (highest \
+                   count, then the smallest pair); replace every word by merge_pair_in_word(word, \
+                   &best); push best onto the merges. The corpus you were given must end up \
+                   merged too.",
+            cases,
+            reference: |(c, n): &(Vec<Vec<String>>, usize)| {
+                let mut corpus = c.clone();
+                let merges = oracle::train_bpe_naive(&mut corpus, *n, TieBreak::Lexicographic);
+                (merges, corpus)
+            },
+            show_input: |(c, n)| format!("corpus = {}, num_merges = {n}", show_corpus(c)),
+            show_output: |(merges, corpus)| {
+                format!(
+                    "merges = {}\ncorpus after = {}",
+                    show_pairs(merges),
+                    show_corpus(corpus)
+                )
+            },
+        },
+        move |(c, n): &(Vec<Vec<String>>, usize)| {
+            let mut corpus = c.clone();
+            let merges = student(&mut corpus, *n);
+            (merges, corpus)
+        },
+    ))
+}
+
+/// Checks `apply_merges(tokens, merges) -> tokens` (seed 002): repeatedly merge the leftmost
+/// occurrence of the adjacent pair with the lowest rank.
+pub fn apply_merges<F>(student: F) -> Check
+where
+    F: Fn(&[String], &[(String, String)]) -> Vec<String> + Send + 'static,
+{
+    let p = |list: &[(&str, &str)]| -> Vec<(String, String)> {
+        list.iter().map(|(a, b)| pair(a, b)).collect()
+    };
+    let mut cases: Vec<(Vec<String>, Vec<(String, String)>)> = vec![
+        (
+            chars("lower"),
+            p(&[("l", "o"), ("lo", "w"), ("e", "r"), ("low", "er")]),
+        ),
+        (chars("abc"), p(&[("b", "c"), ("a", "b")])),
+        (chars("abcd"), p(&[("c", "d"), ("b", "cd"), ("a", "b")])),
+        (chars("aaaa"), p(&[("a", "a")])),
+        (chars("abab"), p(&[("b", "a"), ("a", "b")])),
+        (chars("xyz"), vec![]),
+        (vec![], p(&[("a", "b")])),
+    ];
+    cases.extend(generated(6, cases::tokens_and_merges));
+    show(run(
+        Spec {
+            exercise: "apply_merges",
+            hint: "A merge's rank is its index in the list (the first one if a pair is listed \
+                   twice). Loop: among the adjacent pairs of the current tokens, find the one \
+                   with the lowest rank; if none has a rank, stop; merge only its leftmost \
+                   occurrence, then look again. Going down the merge list in order and merging \
+                   everywhere gives a different answer when a later merge's pair appears first.",
+            cases,
+            reference: |(t, m): &(Vec<String>, Vec<(String, String)>)| {
+                oracle::apply_merges_naive(t, m)
+            },
+            show_input: |(t, m)| format!("tokens = {}, merges = {}", show_list(t), show_pairs(m)),
+            show_output: |t| show_list(t),
+        },
+        move |(t, m): &(Vec<String>, Vec<(String, String)>)| student(t, m),
+    ))
+}
+
+/// What the encode and decode checks train on: merges (seed 000's rule), ids numbered as seed
+/// 004 does (the sorted vocabulary) and `<UNK>` after them.
+pub(crate) struct TinyTokenizer {
+    pub merges: Vec<(String, String)>,
+    pub token_to_id: HashMap<String, u32>,
+    pub id_to_token: HashMap<u32, String>,
+    pub unk_id: u32,
+}
+
+/// The unknown token's text.
+pub const UNK: &str = "<UNK>";
+
+impl TinyTokenizer {
+    pub(crate) fn train(paragraphs: &[String], num_merges: usize) -> TinyTokenizer {
+        let (mut corpus, mut vocabulary) = crate::bpe_initialize(paragraphs);
+        let merges = oracle::train_bpe_naive(&mut corpus, num_merges, TieBreak::Lexicographic);
+        for (a, b) in &merges {
+            vocabulary.insert(format!("{a}{b}"));
+        }
+        let token_to_id: HashMap<String, u32> = vocabulary
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.clone(), i as u32))
+            .collect();
+        let unk_id = vocabulary.len() as u32;
+        let mut id_to_token: HashMap<u32, String> =
+            token_to_id.iter().map(|(t, &i)| (i, t.clone())).collect();
+        id_to_token.insert(unk_id, UNK.to_owned());
+        TinyTokenizer {
+            merges,
+            token_to_id,
+            id_to_token,
+            unk_id,
+        }
+    }
+
+    /// The reference encoder: each `split(" ")` word as characters plus `</w>`, merged by
+    /// rank, each token's id or `unk_id`.
+    pub(crate) fn encode(&self, text: &str) -> Vec<u32> {
+        let mut ids = Vec::new();
+        for word in text.split(' ') {
+            let mut symbols = chars(word);
+            symbols.push(EOW.to_owned());
+            for token in oracle::apply_merges_naive(&symbols, &self.merges) {
+                ids.push(self.token_to_id.get(&token).copied().unwrap_or(self.unk_id));
+            }
+        }
+        ids
+    }
+
+    /// The vocabulary in id order, for showing.
+    fn show(&self) -> String {
+        let mut entries: Vec<(&u32, &String)> = self.id_to_token.iter().collect();
+        entries.sort();
+        let shown: Vec<String> = entries
+            .iter()
+            .map(|(i, t)| format!("{i}: {}", python_str(t)))
+            .collect();
+        format!("{{{}}}", shown.join(", "))
+    }
+}
+
+/// The reference decoder: tokens one after another, each final `</w>` a space, except after
+/// the last word.
+pub(crate) fn decode_reference(ids: &[u32], id_to_token: &HashMap<u32, String>) -> String {
+    let mut text = String::new();
+    let mut boundary = false;
+    for id in ids {
+        if boundary {
+            text.push(' ');
+        }
+        let token = id_to_token.get(id).map(String::as_str).unwrap_or(UNK);
+        match token.strip_suffix(EOW) {
+            Some(body) => {
+                text.push_str(body);
+                boundary = true;
+            }
+            None => {
+                text.push_str(token);
+                boundary = false;
+            }
+        }
+    }
+    text
+}
+
+type EncodeCase = (Vec<String>, usize, String);
+
+fn encode_cases(seed: u64) -> Vec<EncodeCase> {
+    let seed004 = strings(&[
+        "This is the first document.",
+        "This document is the second document.",
+        "And this is the third one.",
+        "Is this the first document?",
+    ]);
+    let mut cases: Vec<EncodeCase> = vec![
+        (seed004.clone(), 15, "This is the first document.".into()),
+        (seed004.clone(), 15, "the  third Zebra".into()),
+        (seed004, 15, String::new()),
+        (strings(&["ab ab ab"]), 1, "ab b".into()),
+    ];
+    cases.extend(generated(seed, cases::encode_case));
+    cases
+}
+
+/// Checks `encode(text, merges, token_to_id, unk_id) -> ids`: each `split(" ")` word as its
+/// characters plus `"</w>"`, merged with `apply_merges`, each token's id, `unk_id` for a token
+/// not in the vocabulary.
+pub fn encode<F>(student: F) -> Check
+where
+    F: Fn(&str, &[(String, String)], &HashMap<String, u32>, u32) -> Vec<u32> + Send + 'static,
+{
+    show(run(
+        Spec {
+            exercise: "encode",
+            hint: "For each word of text.split(' '): make its symbols (characters, then EOW), \
+                   merge them with your apply_merges (or bpe_lab::apply_merges), then look each \
+                   token up in token_to_id — `.get(&token).copied().unwrap_or(unk_id)` keeps an \
+                   unknown character as one <UNK> instead of dropping it.",
+            cases: encode_cases(7),
+            reference: |(training, n, text): &EncodeCase| {
+                TinyTokenizer::train(training, *n).encode(text)
+            },
+            show_input: |(training, n, text)| {
+                let t = TinyTokenizer::train(training, *n);
+                format!(
+                    "text = {}\nmerges = {}\nvocabulary = {}\nunk_id = {}",
+                    python_str(text),
+                    show_pairs(&t.merges),
+                    t.show(),
+                    t.unk_id
+                )
+            },
+            show_output: |ids| format!("{ids:?}"),
+        },
+        move |(training, n, text): &EncodeCase| {
+            let t = TinyTokenizer::train(training, *n);
+            student(text, &t.merges, &t.token_to_id, t.unk_id)
+        },
+    ))
+}
+
+/// Checks `decode(ids, id_to_token) -> text`: tokens one after another, each `"</w>"` a space,
+/// no space after the last word.
+pub fn decode<F>(student: F) -> Check
+where
+    F: Fn(&[u32], &HashMap<u32, String>) -> String + Send + 'static,
+{
+    show(run(
+        Spec {
+            exercise: "decode",
+            hint: "Look each id up in id_to_token and join the tokens. A token ending in EOW \
+                   ends a word: write it without the marker and put a space before the next \
+                   token. Nothing follows the last word, so \"a</w>\" \"b</w>\" decodes to \
+                   \"a b\", and a lone \"</w>\" (an empty word) still makes a space.",
+            cases: encode_cases(8),
+            reference: |(training, n, text): &EncodeCase| {
+                let t = TinyTokenizer::train(training, *n);
+                decode_reference(&t.encode(text), &t.id_to_token)
+            },
+            show_input: |(training, n, text)| {
+                let t = TinyTokenizer::train(training, *n);
+                format!("ids = {:?}\nid_to_token = {}", t.encode(text), t.show())
+            },
+            show_output: |text| python_str(text),
+        },
+        move |(training, n, text): &EncodeCase| {
+            let t = TinyTokenizer::train(training, *n);
+            student(&t.encode(text), &t.id_to_token)
+        },
+    ))
+}
+
+/// Shows a result as the cell's output and hands it back.
+fn show(check: Check) -> Check {
+    check.show();
+    check
+}

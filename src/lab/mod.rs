@@ -1,0 +1,24 @@
+//! What the lab notebooks use inside the evcxr kernel: exercise checks with instant feedback
+//! ([`check`]), rich output ([`display`], [`tokens`], [`plot`]) and the fallback that lets a
+//! stuck student move on ([`student_or_reference`]).
+//!
+//! A notebook depends on the crate alone and starts with
+//!
+//! ```text
+//! :dep bpe-lab = { path = "..", default-features = false, features = ["dataset"] }
+//! use bpe_lab::lab::prelude::*;
+//! ```
+//!
+//! Everything here prints evcxr's display protocol (`EVCXR_BEGIN_CONTENT <mime>` … `EVCXR_END_CONTENT`
+//! on stdout). evcxr keeps one output per MIME type and cell, so each helper shows one rich
+//! output; a cell that calls two of them shows the last.
+
+pub mod check;
+pub mod display;
+mod fallback;
+pub mod plot;
+pub mod prelude;
+pub mod tokens;
+
+pub use check::{Check, Status};
+pub use fallback::student_or_reference;
