@@ -9,6 +9,7 @@ mod error;
 mod explain;
 mod export;
 mod input;
+mod lab;
 mod output;
 mod progress;
 mod tokenizer_file;
@@ -72,6 +73,9 @@ pub enum Command {
     /// Show which copy of Africa Galore loads (cache, download or bundled stand-in) and its size
     #[cfg(feature = "dataset")]
     Dataset(dataset::DatasetArgs),
+    #[command(long_about = lab::LONG_ABOUT)]
+    /// Instructor tools: release, verify and grade the lab notebooks; check the machine
+    Lab(lab::LabArgs),
 }
 
 const TRAIN_LONG_ABOUT: &str = "\
@@ -183,6 +187,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Explain(args) => explain::run(&args),
         #[cfg(feature = "dataset")]
         Command::Dataset(args) => dataset::run(&args),
+        Command::Lab(args) => lab::run(&args),
     }
 }
 

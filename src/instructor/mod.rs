@@ -3,7 +3,11 @@
 //! results ([`results`]), verifying every solution passes ([`verify`]), grading submissions
 //! ([`grade`]) and checking the machine ([`doctor`]).
 
+pub mod doctor;
+pub mod grade;
 pub mod notebook;
 pub mod release;
+pub mod restore;
 pub mod results;
 pub mod runner;
+pub mod verify;

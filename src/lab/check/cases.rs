@@ -2,6 +2,7 @@
 //! `aaaa`, empty words and paragraphs, double spaces, multi-character symbols whose
 //! concatenations collide, and non-ASCII text. Seeded, so every student sees the same cases.
 
+use super::shrink::Text;
 use crate::EOW;
 
 /// splitmix64: tiny, seedable and good enough to vary test inputs.
@@ -88,6 +89,11 @@ pub(super) fn paragraphs(rng: &mut Rng) -> Vec<String> {
         .collect()
 }
 
+/// [`paragraphs`] as shrinkable text.
+pub(super) fn texts(rng: &mut Rng) -> Vec<Text> {
+    paragraphs(rng).into_iter().map(Text).collect()
+}
+
 /// A corpus of words as symbol lists. Half the time it is an initialized dataset (characters
 /// and `</w>`); otherwise words over multi-character symbols that collide when joined
 /// (`a`+`ab` and `aa`+`b` both spell `aab`).
@@ -140,19 +146,26 @@ pub(super) fn tokens_and_merges(rng: &mut Rng) -> (Vec<String>, Vec<(String, Str
         pool.push(format!("{}{}", pair.0, pair.1));
         merges.push(pair);
     }
+    // Often a merge uses a token that only a later merge makes: rank order and list order
+    // then disagree (seed 002's point).
+    if merges.len() > 1 && rng.chance(50) {
+        let i = rng.below(merges.len());
+        let j = rng.below(merges.len());
+        merges.swap(i, j);
+    }
     (tokens, merges)
 }
 
 /// Training paragraphs, a merge count and a text to encode, mostly over the training
 /// alphabet, sometimes with characters the vocabulary has never seen.
-pub(super) fn encode_case(rng: &mut Rng) -> (Vec<String>, usize, String) {
+pub(super) fn encode_case(rng: &mut Rng) -> (Vec<Text>, usize, Text) {
     let alphabet = alphabet(rng);
-    let training: Vec<String> = (0..1 + rng.below(4))
-        .map(|_| paragraph(rng, alphabet))
+    let training: Vec<Text> = (0..1 + rng.below(4))
+        .map(|_| Text(paragraph(rng, alphabet)))
         .collect();
     let mut text = paragraph(rng, alphabet);
     if rng.chance(25) {
         text.push_str(if rng.chance(50) { " Z" } else { "日x" });
     }
-    (training, rng.below(10), text)
+    (training, rng.below(10), Text(text))
 }

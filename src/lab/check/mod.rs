@@ -33,7 +33,7 @@ pub use exercises::{
 };
 pub use report::RESULT_MIME;
 pub(crate) use run::quietly;
-pub use shrink::Shrink;
+pub use shrink::{Shrink, Text};
 
 /// The grader's per-run secret, repeated in every result so printed imitations do not count.
 pub const NONCE_ENV: &str = "BPE_LAB_GRADER_NONCE";

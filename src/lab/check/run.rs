@@ -270,8 +270,9 @@ mod tests {
     #[test]
     fn shrinking_finds_a_minimal_failing_input() {
         // Fails whenever the list holds a "b": the smallest failing input is ["b"].
-        let start: Vec<String> = vec!["ab".into(), "cab".into(), "x".into()];
-        let fails = |v: &Vec<String>| v.iter().any(|s| s.contains('b'));
+        use crate::lab::check::shrink::Text;
+        let start: Vec<Text> = ["ab", "cab", "x"].map(|s| Text(s.into())).to_vec();
+        let fails = |v: &Vec<Text>| v.iter().any(|s| s.0.contains('b'));
         let (smallest, _) = shrink(start, Outcome::<()>::Wrong(()), |v| {
             Some(if fails(v) {
                 Outcome::Wrong(())
@@ -279,6 +280,6 @@ mod tests {
                 Outcome::Right
             })
         });
-        assert_eq!(smallest, vec!["b".to_string()]);
+        assert_eq!(smallest, vec![Text("b".into())]);
     }
 }

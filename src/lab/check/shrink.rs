@@ -7,9 +7,21 @@ pub trait Shrink: Sized {
     fn shrink(&self) -> Vec<Self>;
 }
 
+/// A symbol (`"a"`, `"ab"`, `"</w>"`) is shrunk only by leaving it out of its list: cutting
+/// it into pieces would show the student symbols no corpus has, like `""` or `"/w>"`.
 impl Shrink for String {
     fn shrink(&self) -> Vec<String> {
-        let chars: Vec<char> = self.chars().collect();
+        Vec::new()
+    }
+}
+
+/// Text (a paragraph, a sentence to encode): shrunk character by character.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Text(pub String);
+
+impl Shrink for Text {
+    fn shrink(&self) -> Vec<Text> {
+        let chars: Vec<char> = self.0.chars().collect();
         let mut out = Vec::new();
         if chars.len() > 1 {
             let half = chars.len() / 2;
@@ -26,7 +38,7 @@ impl Shrink for String {
                 out.push(simpler.into_iter().collect());
             }
         }
-        out
+        out.into_iter().map(Text).collect()
     }
 }
 
@@ -121,7 +133,7 @@ mod tests {
     fn candidates_are_smaller() {
         for s in ["", "a", "ab", "héllo", "日本"] {
             let s = s.to_string();
-            for c in s.shrink() {
+            for Text(c) in Text(s.clone()).shrink() {
                 let moved = c.chars().filter(|&x| x != 'a').count()
                     < s.chars().filter(|&x| x != 'a').count();
                 assert!(
@@ -133,5 +145,6 @@ mod tests {
         assert!(0usize.shrink().is_empty());
         assert_eq!(5usize.shrink(), [0, 2, 4]);
         assert!(Vec::<String>::new().shrink().is_empty());
+        assert!("</w>".to_string().shrink().is_empty());
     }
 }

@@ -1,0 +1,386 @@
+//! `bpe-lab lab …`: what instructors run — release student versions, verify every notebook
+//! with the real kernel, grade submissions, and check the machine.
+
+use super::CliError;
+use bpe_lab::files::write_atomically;
+use bpe_lab::instructor::doctor::diagnose;
+use bpe_lab::instructor::grade::{
+    GradeOptions, feedback_markdown, feedback_path, find_submissions, grade_one, gradebook_csv,
+    labs,
+};
+use bpe_lab::instructor::release::{release, stale};
+use bpe_lab::instructor::runner::{RunOptions, find_python};
+use bpe_lab::instructor::verify::{VerifyOptions, verify};
+use clap::{Args, Subcommand};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+pub const LONG_ABOUT: &str = "\
+Instructor tools for the lab notebooks.
+
+The instructor sources (instructor/*.ipynb) hold the solutions between `// BEGIN SOLUTION` and
+`// END SOLUTION`; check cells carry metadata {\"bpe_lab\": {\"exercise\": NAME, \"points\": N}}.
+`release` writes the student versions (notebooks/), `verify` runs every notebook with the real
+evcxr kernel, `grade` scores submitted notebooks, `doctor` says what is missing to run them.";
+
+#[derive(Debug, Args)]
+pub struct LabArgs {
+    #[command(subcommand)]
+    pub command: LabCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum LabCommand {
+    /// Write the student notebooks from the instructor sources
+    Release(ReleaseArgs),
+    /// Run every notebook with the real kernel: sources must pass every check, student
+    /// versions must say "not implemented" and fail nowhere else
+    Verify(VerifyArgs),
+    /// Grade submitted notebooks into a gradebook (CSV) and one feedback file per student
+    Grade(GradeArgs),
+    /// Check that Jupyter, the Rust kernel and the crate build are present
+    Doctor(DoctorArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ReleaseArgs {
+    /// Instructor sources
+    #[arg(long, value_name = "DIR", default_value = "instructor")]
+    pub sources: PathBuf,
+    /// Where the student versions go
+    #[arg(long, value_name = "DIR", default_value = "notebooks")]
+    pub out: PathBuf,
+    /// Write nothing; exit 1 if any student version is missing or out of date
+    #[arg(long)]
+    pub check: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct KernelArgs {
+    /// Python with nbclient (default: $BPE_LAB_PYTHON, else .venv/bin/python, else python3)
+    #[arg(long, value_name = "PATH")]
+    pub python: Option<PathBuf>,
+    /// Seconds one cell may run
+    #[arg(long, value_name = "SECONDS", default_value_t = 600)]
+    pub cell_timeout: u64,
+    /// Seconds one notebook may run
+    #[arg(long, value_name = "SECONDS", default_value_t = 1800)]
+    pub timeout: u64,
+}
+
+impl KernelArgs {
+    fn options(&self, cwd: &Path) -> RunOptions {
+        let python = self
+            .python
+            .clone()
+            .unwrap_or_else(|| find_python(&std::env::current_dir().unwrap_or_default()));
+        let mut options = RunOptions::new(python, cwd.to_owned());
+        options.cell_timeout = Duration::from_secs(self.cell_timeout);
+        options.total_timeout = Duration::from_secs(self.timeout);
+        options
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    #[arg(long, value_name = "DIR", default_value = "instructor")]
+    pub sources: PathBuf,
+    #[arg(long, value_name = "DIR", default_value = "notebooks")]
+    pub students: PathBuf,
+    /// Executed notebooks are kept here (source/ and student/)
+    #[arg(long, value_name = "DIR", default_value = "target/lab/verify")]
+    pub work_dir: PathBuf,
+    /// Only notebooks whose file name contains this
+    #[arg(long, value_name = "TEXT")]
+    pub only: Option<String>,
+    /// Run the instructor sources only
+    #[arg(long)]
+    pub sources_only: bool,
+    /// Also render each executed notebook to HTML (next to it) with nbconvert
+    #[arg(long)]
+    pub html: bool,
+    #[command(flatten)]
+    pub kernel: KernelArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct GradeArgs {
+    /// Submitted notebooks, or folders of them (one sub-folder per student)
+    #[arg(required = true, value_name = "SUBMISSION")]
+    pub submissions: Vec<PathBuf>,
+    /// The gradebook to write
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Feedback files (Markdown) and executed notebooks, one folder per student
+    #[arg(long, value_name = "DIR")]
+    pub feedback: PathBuf,
+    #[arg(long, value_name = "DIR", default_value = "instructor")]
+    pub sources: PathBuf,
+    /// Grade every submission as this lab (default: the lab its file name or content names)
+    #[arg(long, value_name = "NAME")]
+    pub lab: Option<String>,
+    /// Where kernels start (one level below the crate, so the notebooks' `:dep` path works)
+    #[arg(long, value_name = "DIR", default_value = "notebooks")]
+    pub kernel_dir: PathBuf,
+    /// Address-space limit for each submission's kernel, in MiB
+    #[arg(long, value_name = "MIB", default_value_t = 8192)]
+    pub memory_mb: u64,
+    /// Python with nbclient (default: $BPE_LAB_PYTHON, else .venv/bin/python, else python3)
+    #[arg(long, value_name = "PATH")]
+    pub python: Option<PathBuf>,
+    /// Seconds one cell may run
+    #[arg(long, value_name = "SECONDS", default_value_t = 120)]
+    pub cell_timeout: u64,
+    /// Seconds one submission may run
+    #[arg(long, value_name = "SECONDS", default_value_t = 900)]
+    pub timeout: u64,
+}
+
+#[derive(Debug, Args)]
+pub struct DoctorArgs {
+    /// Skip starting a kernel to build the crate
+    #[arg(long)]
+    pub quick: bool,
+    /// Where kernels start (the student notebooks' folder)
+    #[arg(long, value_name = "DIR", default_value = "notebooks")]
+    pub kernel_dir: PathBuf,
+    #[arg(long, value_name = "PATH")]
+    pub python: Option<PathBuf>,
+}
+
+pub fn run(args: &LabArgs) -> Result<(), CliError> {
+    match &args.command {
+        LabCommand::Release(a) => run_release(a),
+        LabCommand::Verify(a) => run_verify(a),
+        LabCommand::Grade(a) => run_grade(a),
+        LabCommand::Doctor(a) => run_doctor(a),
+    }
+}
+
+fn run_release(args: &ReleaseArgs) -> Result<(), CliError> {
+    if args.check {
+        let stale =
+            stale(&args.sources, &args.out).map_err(|e| CliError::runtime(e.to_string()))?;
+        if stale.is_empty() {
+            eprintln!("student versions in {} are up to date", args.out.display());
+            return Ok(());
+        }
+        let list: Vec<String> = stale
+            .iter()
+            .map(|(p, why)| format!("  {}: {why}", p.display()))
+            .collect();
+        return Err(CliError::runtime(format!(
+            "student versions are stale; run `bpe-lab lab release`:\n{}",
+            list.join("\n")
+        )));
+    }
+    let released =
+        release(&args.sources, &args.out).map_err(|e| CliError::runtime(e.to_string()))?;
+    for r in &released {
+        eprintln!(
+            "{} {} -> {}",
+            if r.changed { "wrote    " } else { "unchanged" },
+            r.source.display(),
+            r.student.display()
+        );
+    }
+    Ok(())
+}
+
+fn run_verify(args: &VerifyArgs) -> Result<(), CliError> {
+    if !args.sources_only {
+        let stale =
+            stale(&args.sources, &args.students).map_err(|e| CliError::runtime(e.to_string()))?;
+        if !stale.is_empty() {
+            return Err(CliError::runtime(format!(
+                "student versions are stale ({}); run `bpe-lab lab release` first",
+                stale
+                    .iter()
+                    .map(|(p, _)| p.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
+    }
+    let options = VerifyOptions {
+        sources: args.sources.clone(),
+        students: args.students.clone(),
+        work_dir: args.work_dir.clone(),
+        run: args.kernel.options(&args.sources),
+        students_too: !args.sources_only,
+        only: args.only.clone(),
+    };
+    let started = Instant::now();
+    let mut html_failures = Vec::new();
+    let outcomes = verify(&options, |o| {
+        let checks: Vec<String> = o
+            .exercises
+            .iter()
+            .map(|e| {
+                format!(
+                    "{} {} ({:.1} s)",
+                    e.exercise,
+                    e.status.map_or("no result", |s| s.as_str()),
+                    e.seconds
+                )
+            })
+            .collect();
+        eprintln!(
+            "{} {:<7} {} — {:.0} s{}{}",
+            if o.ok() { "ok  " } else { "FAIL" },
+            o.version.name(),
+            o.notebook.display(),
+            o.seconds,
+            if checks.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", checks.join(", "))
+            },
+            if o.ok() {
+                String::new()
+            } else {
+                format!("\n      {}", o.problems.join("\n      "))
+            }
+        );
+        if args.html && o.executed.exists() {
+            let status = std::process::Command::new(&options.run.python)
+                .args(["-m", "nbconvert", "--to", "html", "--log-level", "WARN"])
+                .arg(&o.executed)
+                .status();
+            if !status.is_ok_and(|s| s.success()) {
+                html_failures.push(o.executed.display().to_string());
+            }
+        }
+    })
+    .map_err(CliError::runtime)?;
+    let failed = outcomes.iter().filter(|o| !o.ok()).count();
+    eprintln!(
+        "{} notebooks, {} failed, {:.0} s; executed copies in {}",
+        outcomes.len(),
+        failed,
+        started.elapsed().as_secs_f64(),
+        args.work_dir.display()
+    );
+    if !html_failures.is_empty() {
+        return Err(CliError::runtime(format!(
+            "could not render to HTML: {}",
+            html_failures.join(", ")
+        )));
+    }
+    if failed > 0 {
+        return Err(CliError::runtime(format!(
+            "{failed} notebook(s) failed verification"
+        )));
+    }
+    Ok(())
+}
+
+fn run_grade(args: &GradeArgs) -> Result<(), CliError> {
+    let labs = labs(&args.sources).map_err(CliError::runtime)?;
+    if labs.is_empty() {
+        return Err(CliError::runtime(format!(
+            "{}: no lab notebooks to grade against",
+            args.sources.display()
+        )));
+    }
+    if let Some(name) = &args.lab
+        && !labs.iter().any(|l| &l.name == name)
+    {
+        let known: Vec<&str> = labs.iter().map(|l| l.name.as_str()).collect();
+        return Err(CliError::usage(format!(
+            "--lab {name}: no such lab (known: {})",
+            known.join(", ")
+        )));
+    }
+    let python = args
+        .python
+        .clone()
+        .unwrap_or_else(|| find_python(&std::env::current_dir().unwrap_or_default()));
+    let mut run = RunOptions::new(python, args.kernel_dir.clone());
+    run.cell_timeout = Duration::from_secs(args.cell_timeout);
+    run.total_timeout = Duration::from_secs(args.timeout);
+    run.memory_mb = Some(args.memory_mb);
+    let options = GradeOptions {
+        labs: labs.clone(),
+        expected_lab: args.lab.clone(),
+        run,
+        feedback_dir: args.feedback.clone(),
+    };
+    let (submissions, notes) = find_submissions(&args.submissions);
+    for note in &notes {
+        eprintln!("note: {note}");
+    }
+    let started = Instant::now();
+    let mut grades = Vec::new();
+    for (i, submission) in submissions.iter().enumerate() {
+        let grade = grade_one(submission, &options);
+        let path = feedback_path(&grade, &args.feedback);
+        let written = path
+            .parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|_| {
+                write_atomically(&path, |w| w.write_all(feedback_markdown(&grade).as_bytes()))
+            });
+        if let Err(e) = written {
+            return Err(CliError::io("could not write the feedback", &path, &e));
+        }
+        eprintln!(
+            "[{}/{}] {} {}: {} / {} ({:.0} s){}",
+            i + 1,
+            submissions.len(),
+            grade.student,
+            grade.file.display(),
+            grade.total,
+            grade.max,
+            grade.seconds,
+            if grade.notes.is_empty() {
+                String::new()
+            } else {
+                format!(" — {}", grade.notes.join("; "))
+            }
+        );
+        grades.push(grade);
+    }
+    let csv = gradebook_csv(&grades, &labs);
+    write_atomically(&args.out, |w| w.write_all(csv.as_bytes()))
+        .map_err(|e| CliError::io("could not write the gradebook", &args.out, &e))?;
+    eprintln!(
+        "graded {} submission(s) in {:.0} s; gradebook {}, feedback in {}",
+        grades.len(),
+        started.elapsed().as_secs_f64(),
+        args.out.display(),
+        args.feedback.display()
+    );
+    if submissions.is_empty() {
+        eprintln!("note: no submissions were found, so the gradebook has no rows");
+    }
+    Ok(())
+}
+
+fn run_doctor(args: &DoctorArgs) -> Result<(), CliError> {
+    let python = args
+        .python
+        .clone()
+        .unwrap_or_else(|| find_python(&std::env::current_dir().unwrap_or_default()));
+    if !args.quick {
+        eprintln!(
+            "starting a kernel to build bpe-lab (seconds when warm, minutes the first time)…"
+        );
+    }
+    let findings = diagnose(&python, &args.kernel_dir, args.quick);
+    let mut missing = 0;
+    for f in &findings {
+        println!("{} {}: {}", if f.ok { "✔" } else { "✘" }, f.what, f.detail);
+        if let Some(fix) = &f.fix {
+            missing += 1;
+            println!("    run: {fix}");
+        }
+    }
+    if missing > 0 {
+        return Err(CliError::runtime(format!(
+            "{missing} problem(s) found; run the commands above"
+        )));
+    }
+    println!("ready: open the lab with scripts/lab");
+    Ok(())
+}
