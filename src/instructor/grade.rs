@@ -180,12 +180,14 @@ pub fn new_nonce() -> String {
     out
 }
 
-/// Which lab a notebook is: its metadata, else the lab sharing most cell ids with it.
-fn identify<'a>(nb: &Notebook, labs: &'a [Lab]) -> Option<&'a Lab> {
-    if let Some(name) = nb.lab()
-        && let Some(lab) = labs.iter().find(|l| l.name == name)
-    {
-        return Some(lab);
+/// Which lab a notebook is: the one its metadata names (`Err` with that name when it is not
+/// among `labs`), else the lab sharing most cell ids with it (`Err(None)` when none does).
+fn identify<'a>(nb: &Notebook, labs: &'a [Lab]) -> Result<&'a Lab, Option<String>> {
+    if let Some(name) = nb.lab() {
+        return labs
+            .iter()
+            .find(|l| l.name == name)
+            .ok_or_else(|| Some(name.to_owned()));
     }
     let ids: Vec<&str> = nb.cells().iter().filter_map(cell_id).collect();
     labs.iter()
@@ -202,6 +204,7 @@ fn identify<'a>(nb: &Notebook, labs: &'a [Lab]) -> Option<&'a Lab> {
         .filter(|(shared, lab)| *shared * 2 >= lab.released.cells().len() && *shared > 0)
         .max_by_key(|(shared, _)| *shared)
         .map(|(_, lab)| lab)
+        .ok_or(None)
 }
 
 /// Grades one submission; never fails — what went wrong is in the grade's notes.
@@ -238,12 +241,19 @@ pub fn grade_one(submission: &Submission, options: &GradeOptions) -> Grade {
             return grade;
         }
     };
-    let Some(lab) = identify(&nb, &options.labs) else {
-        grade.notes.push(
-            "could not be graded: this notebook is none of the labs (no known lab name or cell ids)"
-                .to_owned(),
-        );
-        return grade;
+    let lab = match identify(&nb, &options.labs) {
+        Ok(lab) => lab,
+        Err(named) => {
+            let known: Vec<&str> = options.labs.iter().map(|l| l.name.as_str()).collect();
+            grade.notes.push(match named {
+                Some(name) => format!(
+                    "could not be graded: this is the notebook of lab {name}, which is not one of the labs graded here ({})",
+                    known.join(", ")
+                ),
+                None => "could not be graded: this notebook is none of the labs (no lab name in its metadata, too few known cell ids)".to_owned(),
+            });
+            return grade;
+        }
     };
     if let Some(expected) = expected_lab
         && expected.name != lab.name

@@ -1,0 +1,287 @@
+//! `bpe-lab lab release` and the parts of `lab grade` that need no kernel: student versions
+//! made from a source, refusals that name the file and cell, and submissions that cannot be
+//! graded (not JSON, not a notebook, the wrong lab, an empty folder) each getting a zero and a
+//! note without stopping the run. The kernel-backed tests are in lab_kernel.rs.
+#![cfg(feature = "cli")]
+
+mod support;
+
+use serde_json::{Value, json};
+use std::fs;
+use std::path::Path;
+use support::cli::{assert_success, bpe_lab, entries, path_str, stderr};
+
+fn code(id: &str, source: &str, bpe_lab_meta: Value) -> Value {
+    json!({"cell_type": "code", "id": id, "metadata": {"bpe_lab": bpe_lab_meta}, "source": source,
+           "outputs": [{"output_type": "stream", "name": "stdout", "text": "old output"}], "execution_count": 7})
+}
+
+fn notebook(lab: &str, cells: Vec<Value>) -> String {
+    json!({"nbformat": 4, "nbformat_minor": 5, "cells": cells,
+           "metadata": {"kernelspec": {"name": "rust", "display_name": "Rust", "language": "rust"}, "bpe_lab": {"lab": lab}}})
+    .to_string()
+}
+
+const SOLUTION: &str =
+    "fn double(x: u32) -> u32 {\n    // BEGIN SOLUTION\n    x * 2\n    // END SOLUTION\n}";
+
+fn write_source(dir: &Path, name: &str) {
+    fs::create_dir_all(dir).unwrap();
+    let cells = vec![
+        json!({"cell_type": "markdown", "id": "intro", "metadata": {}, "source": "# Doubling"}),
+        code(
+            "setup",
+            ":dep bpe-lab = { path = \"..\" }",
+            json!({"role": "setup"}),
+        ),
+        code("double-solution", SOLUTION, json!({})),
+        code(
+            "double-check",
+            "let c = check::double(double);",
+            json!({"exercise": "double", "points": 2}),
+        ),
+    ];
+    fs::write(dir.join(format!("{name}.ipynb")), notebook(name, cells)).unwrap();
+}
+
+fn read_json(path: &Path) -> Value {
+    serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn release_writes_student_versions_with_protected_cells() {
+    let dir = tempfile::tempdir().unwrap();
+    let (sources, out) = (dir.path().join("src"), dir.path().join("out"));
+    write_source(&sources, "01-double");
+    let run = bpe_lab(&[
+        "lab",
+        "release",
+        "--sources",
+        path_str(&sources),
+        "--out",
+        path_str(&out),
+    ]);
+    assert_success(&run);
+    let student = read_json(&out.join("01-double.ipynb"));
+    let cells = student["cells"].as_array().unwrap();
+    let source_of = |i: usize| -> String {
+        cells[i]["source"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l.as_str().unwrap())
+            .collect()
+    };
+    assert_eq!(source_of(2), "fn double(x: u32) -> u32 {\n    todo!()\n}");
+    assert!(
+        !student.to_string().contains("x * 2"),
+        "the solution leaked"
+    );
+    for cell in cells.iter().filter(|c| c["cell_type"] == "code") {
+        assert_eq!(cell["outputs"], json!([]));
+        assert_eq!(cell["execution_count"], Value::Null);
+    }
+    let check = &cells[3]["metadata"]["nbgrader"];
+    assert_eq!(check["grade"], true);
+    assert_eq!(check["locked"], true);
+    assert_eq!(check["points"], 2.0);
+    assert_eq!(check["grade_id"], "double-check");
+    assert_eq!(check["checksum"].as_str().unwrap().len(), 64);
+    assert_eq!(cells[2]["metadata"]["nbgrader"]["solution"], true);
+    assert_eq!(cells[2]["metadata"]["nbgrader"]["locked"], false);
+    assert_eq!(cells[0]["metadata"]["nbgrader"]["locked"], true);
+    assert_eq!(cells[3]["metadata"]["editable"], false);
+    // --check agrees they are up to date; a changed source makes them stale.
+    assert_success(&bpe_lab(&[
+        "lab",
+        "release",
+        "--check",
+        "--sources",
+        path_str(&sources),
+        "--out",
+        path_str(&out),
+    ]));
+    let text = fs::read_to_string(sources.join("01-double.ipynb")).unwrap();
+    fs::write(
+        sources.join("01-double.ipynb"),
+        text.replace("# Doubling", "# Doubling numbers"),
+    )
+    .unwrap();
+    let stale = bpe_lab(&[
+        "lab",
+        "release",
+        "--check",
+        "--sources",
+        path_str(&sources),
+        "--out",
+        path_str(&out),
+    ]);
+    assert_eq!(stale.status.code(), Some(1));
+    assert!(
+        stderr(&stale).contains("01-double.ipynb: differs from its source"),
+        "{}",
+        stderr(&stale)
+    );
+}
+
+#[test]
+fn release_refuses_a_bad_source_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let (sources, out) = (dir.path().join("src"), dir.path().join("out"));
+    write_source(&sources, "01-good");
+    let bad = notebook(
+        "02-bad",
+        vec![code("open", "fn f() {\n// BEGIN SOLUTION\n}", json!({}))],
+    );
+    fs::write(sources.join("02-bad.ipynb"), bad).unwrap();
+    let run = bpe_lab(&[
+        "lab",
+        "release",
+        "--sources",
+        path_str(&sources),
+        "--out",
+        path_str(&out),
+    ]);
+    assert_eq!(run.status.code(), Some(1));
+    let err = stderr(&run);
+    assert!(
+        err.contains("02-bad.ipynb: cell 1 (open): line 2: // BEGIN SOLUTION is never closed"),
+        "{err}"
+    );
+    assert!(
+        !out.exists() || entries(&out).is_empty(),
+        "something was written"
+    );
+    fs::write(sources.join("02-bad.ipynb"), "{\"cells\": 3}").unwrap();
+    let err = stderr(&bpe_lab(&[
+        "lab",
+        "release",
+        "--sources",
+        path_str(&sources),
+        "--out",
+        path_str(&out),
+    ]));
+    assert!(
+        err.contains("02-bad.ipynb: not a notebook: no \"cells\" list"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_committed_student_notebooks_are_up_to_date() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let stale = bpe_lab_lib_stale(&root.join("instructor"), &root.join("notebooks"));
+    assert!(
+        stale.is_empty(),
+        "stale student notebooks (run `bpe-lab lab release`): {stale:?}"
+    );
+    let sources = fs::read_dir(root.join("instructor")).unwrap().count();
+    assert!(
+        sources >= 7,
+        "expected the seven lab notebooks 00–06, found {sources}"
+    );
+}
+
+fn bpe_lab_lib_stale(sources: &Path, out: &Path) -> Vec<String> {
+    bpe_lab::instructor::release::stale(sources, out)
+        .unwrap()
+        .into_iter()
+        .map(|(p, why)| format!("{}: {why}", p.display()))
+        .collect()
+}
+
+#[test]
+fn ungradable_submissions_get_zero_and_a_note_without_a_kernel() {
+    let dir = tempfile::tempdir().unwrap();
+    let sources = dir.path().join("src");
+    write_source(&sources, "01-double");
+    write_source(&dir.path().join("other"), "09-other");
+    let subs = dir.path().join("subs");
+    for student in ["ivan", "judy", "heidi"] {
+        fs::create_dir_all(subs.join(student)).unwrap();
+    }
+    fs::write(subs.join("ivan/01-double.ipynb"), "this is not JSON").unwrap();
+    fs::write(subs.join("judy/01-double.ipynb"), "{\"cells\": \"none\"}").unwrap();
+    fs::copy(
+        dir.path().join("other/09-other.ipynb"),
+        subs.join("heidi/01-double.ipynb"),
+    )
+    .unwrap();
+    let empty = dir.path().join("empty");
+    fs::create_dir_all(&empty).unwrap();
+    let (grades, feedback) = (dir.path().join("grades.csv"), dir.path().join("feedback"));
+    let run = bpe_lab(&[
+        "lab",
+        "grade",
+        path_str(&subs),
+        path_str(&empty),
+        "--sources",
+        path_str(&sources),
+        "--out",
+        path_str(&grades),
+        "--feedback",
+        path_str(&feedback),
+        "--python",
+        "/nonexistent/python", // nothing here may need a kernel
+    ]);
+    assert_success(&run);
+    assert!(
+        stderr(&run).contains("no notebooks (*.ipynb) found"),
+        "{}",
+        stderr(&run)
+    );
+    let csv = fs::read_to_string(&grades).unwrap();
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(rows[0], "student,file,lab,double,total,max,notes");
+    assert_eq!(rows.len(), 4, "{csv}");
+    let row = |student: &str| {
+        rows.iter()
+            .find(|r| r.starts_with(student))
+            .copied()
+            .unwrap()
+    };
+    assert!(
+        row("heidi").contains(",0,0,2,") && row("heidi").contains("notebook of lab 09-other"),
+        "{csv}"
+    );
+    assert!(
+        row("ivan").contains(",0,0,2,") && row("ivan").contains("not JSON"),
+        "{csv}"
+    );
+    assert!(
+        row("judy").contains(",0,0,2,") && row("judy").contains("not a notebook"),
+        "{csv}"
+    );
+    let note = fs::read_to_string(feedback.join("ivan/01-double.md")).unwrap();
+    assert!(
+        note.contains("**Score: 0 / 2**") && note.contains("not JSON"),
+        "{note}"
+    );
+}
+
+#[test]
+fn grading_an_empty_folder_writes_an_empty_gradebook() {
+    let dir = tempfile::tempdir().unwrap();
+    let sources = dir.path().join("src");
+    write_source(&sources, "01-double");
+    let empty = dir.path().join("empty");
+    fs::create_dir_all(&empty).unwrap();
+    let grades = dir.path().join("grades.csv");
+    let run = bpe_lab(&[
+        "lab",
+        "grade",
+        path_str(&empty),
+        "--sources",
+        path_str(&sources),
+        "--out",
+        path_str(&grades),
+        "--feedback",
+        path_str(&dir.path().join("fb")),
+    ]);
+    assert_success(&run);
+    assert!(stderr(&run).contains("no submissions were found"));
+    assert_eq!(
+        fs::read_to_string(&grades).unwrap(),
+        "student,file,lab,double,total,max,notes\n"
+    );
+}
