@@ -122,8 +122,8 @@ pub struct GradeArgs {
     /// Where kernels start (one level below the crate, so the notebooks' `:dep` path works)
     #[arg(long, value_name = "DIR", default_value = "notebooks")]
     pub kernel_dir: PathBuf,
-    /// Address-space limit for each submission's kernel, in MiB
-    #[arg(long, value_name = "MIB", default_value_t = 8192)]
+    /// Address-space limit for the submission's code (evcxr's user-code process), in MiB
+    #[arg(long, value_name = "MIB", default_value_t = 2048)]
     pub memory_mb: u64,
     /// Python with nbclient (default: $BPE_LAB_PYTHON, else .venv/bin/python, else python3)
     #[arg(long, value_name = "PATH")]

@@ -3,6 +3,7 @@
 Usage:
     python run_notebook.py --input IN.ipynb --output OUT.ipynb [--kernel NAME] [--cwd DIR]
         [--cell-timeout S] [--total-timeout S] [--startup-timeout S] [--memory-mb MB]
+        [--user-memory-mb MB] [--kernel-log PATH]
         [--env KEY=VALUE]...
 
 The code cells of IN run in order in one kernel (NAME, else the notebook's
@@ -12,6 +13,16 @@ stop the run. A cell that runs past --cell-timeout is interrupted (evcxr kills i
 subprocess and the kernel carries on); if the kernel does not answer the interrupt within
 10 s, the run stops there. Past --total-timeout, or when the kernel dies, the remaining cells
 are not run. OUT is written atomically with every output collected so far, whatever happened.
+
+How evcxr's failures show: a compile error is an "error" output (ename "Error", evalue the
+message) and an error reply; std::process::exit(n), an abort (out of memory) or the runner's
+interrupt kill evcxr's user-code subprocess: an "error" output "Subprocess terminated with
+status: ..." (variables are lost, later cells run in a new subprocess). A panic is caught by
+evcxr, which prints it on stderr and replies "ok": the runner finds "thread '...' panicked at"
+in the cell's stderr and reports the cell as an error ("panic: MESSAGE ...").
+
+--memory-mb limits the kernel and all it starts (rust-analyzer inside the kernel, cargo, rustc),
+so it must leave room for them; --user-memory-mb limits only the code of the cells.
 
 stdout gets exactly one JSON object, at the end:
     {"notebook", "output", "kernel", "seconds", "kernel_start_seconds", "stopped": null | reason,
@@ -83,6 +94,16 @@ def parse_args(argv):
         help="address-space limit (RLIMIT_AS) of the kernel and everything it starts",
     )
     parser.add_argument(
+        "--user-memory-mb", type=int, metavar="MB",
+        help="address-space limit (RLIMIT_AS) of evcxr's user-code subprocess only, set with "
+        "prlimit before each cell (Linux); the kernel, cargo and rustc stay unlimited",
+    )
+    parser.add_argument(
+        "--kernel-log", metavar="PATH",
+        help="keep the kernel's own stdout and stderr (cargo's progress, evcxr's messages) in "
+        "PATH; by default they are dropped, but their last lines are shown if the kernel dies",
+    )
+    parser.add_argument(
         "--env", action="append", default=[], metavar="KEY=VALUE",
         help="add to the kernel's environment (repeatable)",
     )
@@ -90,8 +111,12 @@ def parse_args(argv):
     for name in ("cell_timeout", "total_timeout", "startup_timeout"):
         if not getattr(args, name) > 0:
             parser.error(f"--{name.replace('_', '-')} must be a positive number of seconds")
-    if args.memory_mb is not None and args.memory_mb <= 0:
-        parser.error("--memory-mb must be a positive number of megabytes")
+    for name in ("memory_mb", "user_memory_mb"):
+        value = getattr(args, name)
+        if value is not None and value <= 0:
+            parser.error(f"--{name.replace('_', '-')} must be a positive number of megabytes")
+    if args.user_memory_mb is not None and not hasattr(resource, "prlimit"):
+        parser.error("--user-memory-mb needs Linux (resource.prlimit)")
     env = {}
     for item in args.env:
         key, sep, value = item.partition("=")
@@ -128,7 +153,8 @@ def load_notebook(path):
         with warnings.catch_warnings():
             # Cells without ids (nbformat < 4.5) are fine here; report them with "id": null.
             warnings.simplefilter("ignore")
-            nb = nbformat.from_dict(data)
+            # reads() also joins sources and outputs stored as lists of lines, as on disk.
+            nb = nbformat.reads(text, as_version=4)
             nbformat.validate(nb)
     except nbformat.ValidationError as e:
         first = str(e.message if hasattr(e, "message") else e).splitlines()[0]
@@ -166,9 +192,11 @@ def short_error(ename, evalue, traceback, limit_lines=6, limit_chars=1200):
     head = ": ".join(x for x in (ename, evalue) if x)
     if head:
         lines.extend(ANSI.sub("", head).splitlines()[:limit_lines])
+    seen = {line.strip() for line in lines} | {ANSI.sub("", evalue or "").strip()}
     for entry in traceback or []:
         for line in ANSI.sub("", entry).splitlines():
-            if line.strip() and line not in lines:
+            if line.strip() and line.strip() not in seen:
+                seen.add(line.strip())
                 lines.append(line)
             if len(lines) >= limit_lines:
                 break
@@ -183,12 +211,24 @@ PANIC = re.compile(r"thread '([^']*)'(?: \(\d+\))? panicked at ([^\n]*?):?\n([^\
 
 def find_panic(cell):
     """A short description of the first Rust panic reported on the cell's stderr, or None."""
-    text = "".join(o.get("text", "") for o in cell.outputs
-                   if o.get("output_type") == "stream" and o.get("name") == "stderr")
-    m = PANIC.search(ANSI.sub("", text))
+    m = PANIC.search(stderr_text(cell))
     if not m:
         return None
     return f"panic: {m.group(3).strip()}\n(thread '{m.group(1)}' panicked at {m.group(2)})"
+
+
+OOM = re.compile(r"memory allocation of \d+ bytes failed")
+
+
+def find_oom(cell):
+    """Rust's out-of-memory abort message on the cell's stderr, or None."""
+    m = OOM.search(stderr_text(cell))
+    return m.group(0) + " (out of memory)" if m else None
+
+
+def stderr_text(cell):
+    return ANSI.sub("", "".join(o.get("text", "") for o in cell.outputs
+                                if o.get("output_type") == "stream" and o.get("name") == "stderr"))
 
 
 def coalesce_streams(cell):
@@ -224,6 +264,60 @@ def set_limits(memory_mb):
     return preexec
 
 
+def user_code_processes(kernel_pid):
+    """evcxr's user-code subprocesses: children of the kernel started with no arguments (cargo,
+    rustc and evcxr's rustc wrapper always have some)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                stat = f.read().decode("utf-8", "replace")
+            ppid = int(stat.rsplit(")", 1)[1].split()[1])
+            if ppid != kernel_pid:
+                continue
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                argv = f.read().split(b"\0")
+        except (OSError, ValueError, IndexError):
+            continue
+        argv = [a for a in argv if a]
+        if len(argv) == 1 and os.path.basename(argv[0]).startswith(b"evcxr"):
+            found.append(int(entry))
+    return found
+
+
+# A separate process, in its own session, that SIGKILLs the kernel's process group when the
+# runner goes away without cleaning up (SIGKILL, a crash): evcxr's user-code subprocess outlives
+# the kernel otherwise (a `loop {}` would spin on). The runner says "done" when it has cleaned up.
+WATCHDOG = r"""
+import os, signal, sys
+pgid = int(sys.stdin.readline() or 0)
+rest = sys.stdin.read()
+if pgid > 1 and "done" not in rest:
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except OSError:
+        pass
+"""
+
+
+def start_watchdog(pgid):
+    import subprocess
+
+    try:
+        watchdog = subprocess.Popen(
+            [sys.executable, "-c", WATCHDOG], stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        )
+        watchdog.stdin.write(f"{pgid}\n".encode())
+        watchdog.stdin.flush()
+        return watchdog
+    except OSError as e:
+        log(f"warning: no watchdog for the kernel: {e}")
+        return None
+
+
 def write_atomically(nb, path):
     import nbformat
 
@@ -255,6 +349,8 @@ class Runner:
         self.km = None
         self.kc = None
         self.pgid = None
+        self.watchdog = None
+        self.kernel_log = None
         self.client = None
         self.stopped = None
         self.kernel_start_seconds = None
@@ -283,12 +379,19 @@ class Runner:
         env.update(self.args.env)
         t0 = time.monotonic()
         self.km = AsyncKernelManager(kernel_name=self.kernel_name)
-        # The kernel's own stdout goes to our stderr: our stdout carries only the JSON summary.
+        # The kernel's own output (cargo's "Compiling ..." lines among it) goes to a log, not to
+        # our stdout, which carries only the JSON summary.
+        if self.args.kernel_log:
+            self.kernel_log = open(self.args.kernel_log, "w+b")
+        else:
+            self.kernel_log = tempfile.TemporaryFile(prefix="run_notebook-kernel-")
         await self.km.start_kernel(
             cwd=self.cwd, env=env, preexec_fn=set_limits(self.args.memory_mb),
-            stdout=sys.stderr.fileno(),
+            stdout=self.kernel_log.fileno(), stderr=self.kernel_log.fileno(),
         )
         self.pgid = getattr(self.km.provisioner, "pgid", None)
+        if self.pgid and self.pgid != os.getpgrp():
+            self.watchdog = start_watchdog(self.pgid)
         self.kc = self.km.client()
         self.kc.start_channels()
         try:
@@ -303,6 +406,20 @@ class Runner:
         self.client.kc = self.kc
         log(f"kernel {self.kernel_name} started in {self.kernel_start_seconds:.1f} s "
             f"(pid {self.km.provisioner.pid}, cwd {self.cwd})")
+
+    def show_kernel_log(self, lines=15):
+        """The last lines the kernel printed, to stderr: why it died or did not start."""
+        if self.kernel_log is None:
+            return
+        try:
+            self.kernel_log.flush()
+            self.kernel_log.seek(0)
+            tail = self.kernel_log.read().decode("utf-8", "replace").splitlines()
+        except (OSError, ValueError):
+            return
+        tail = [line for line in tail if not line.lstrip().startswith("Compiling ")][-lines:]
+        if tail:
+            log("the kernel's last output:\n  " + "\n  ".join(tail))
 
     async def kernel_alive(self):
         try:
@@ -330,15 +447,19 @@ class Runner:
 
     def kill_group(self):
         """SIGKILL what is left of the kernel's process group (evcxr's subprocess, cargo, rustc)."""
-        process = getattr(getattr(self.km, "provisioner", None), "process", None)
+        provisioner = getattr(self.km, "provisioner", None)
+        process = getattr(provisioner, "process", None)
+        # The kernel leads its own session and process group (jupyter_client starts it with
+        # start_new_session), so its group id is its pid.
+        pgid = self.pgid or getattr(provisioner, "pgid", None) or getattr(process, "pid", None)
         if process is not None and process.poll() is None:
             try:
                 process.kill()
             except OSError:
                 pass
-        if self.pgid and self.pgid != os.getpgrp():
+        if pgid and pgid != os.getpgrp():
             try:
-                os.killpg(self.pgid, signal.SIGKILL)
+                os.killpg(pgid, signal.SIGKILL)
             except OSError:
                 pass
         if process is not None:
@@ -346,6 +467,14 @@ class Runner:
                 process.wait(timeout=5)
             except Exception:  # noqa: BLE001
                 pass
+        if self.watchdog is not None:
+            try:
+                self.watchdog.stdin.write(b"done\n")
+                self.watchdog.stdin.close()
+                self.watchdog.wait(timeout=5)
+            except Exception:  # noqa: BLE001
+                pass
+            self.watchdog = None
 
     # -- cells ----------------------------------------------------------------------------
 
@@ -392,11 +521,27 @@ class Runner:
             if msg["parent_header"].get("msg_id") == msg_id:
                 return msg
 
+    def limit_user_code(self):
+        """--user-memory-mb: evcxr restarts its subprocess after a crash or an interrupt, so the
+        limit is (re)applied to whatever subprocess is there before each cell."""
+        if self.args.user_memory_mb is None:
+            return
+        limit = self.args.user_memory_mb * 1024 * 1024
+        pids = user_code_processes(self.km.provisioner.pid)
+        for pid in pids:
+            try:
+                resource.prlimit(pid, resource.RLIMIT_AS, (limit, limit))
+            except OSError as e:
+                log(f"warning: cannot limit the memory of process {pid}: {e}")
+        if not pids and DEBUG:
+            log("debug: no user-code subprocess found to limit")
+
     async def run_cell(self, index, cell):
         result = self.results[index]
         if not cell.source.strip():
             result.update(status="ok", reason="empty cell, not sent to the kernel")
             return
+        self.limit_user_code()
         cell.metadata["execution"] = {}
         self.client.clear_before_next_output = False
         t0 = time.monotonic()
@@ -408,11 +553,16 @@ class Runner:
             try:
                 reply = await self.wait_reply(msg_id, until)
             except DeadKernel:
+                from nbformat.v4 import new_output
+
                 code = await self.exit_code()
+                self.show_kernel_log()
                 result.update(
                     status="error",
                     error=f"the kernel died while running this cell (exit code {code})",
                 )
+                cell.outputs.append(new_output(
+                    "error", ename="KernelDied", evalue=result["error"], traceback=[]))
                 self.stopped = f"the kernel died (exit code {code})"
                 return
             if reply is None:
@@ -423,6 +573,7 @@ class Runner:
             await self.drain(iopub, IOPUB_DRAIN_SECONDS + LATE_OUTPUT_SECONDS)
             self.record(cell, reply, result)
         finally:
+            coalesce_streams(cell)
             if not result["seconds"]:
                 result["seconds"] = round(time.monotonic() - t0, 2)
             if not iopub.done():
@@ -468,7 +619,11 @@ class Runner:
         panic = find_panic(cell)
         if errors:
             e = errors[0]
-            result.update(status="error", error=short_error(e.get("ename"), e.get("evalue"), e.get("traceback")))
+            text = short_error(e.get("ename"), e.get("evalue"), e.get("traceback"))
+            # "Subprocess terminated with status: signal: 6 (SIGABRT)" says little by itself:
+            # add what the user code printed on its way down.
+            hints = [h for h in (panic, find_oom(cell)) if h]
+            result.update(status="error", error="\n".join([text] + hints))
         elif content.get("status") == "error":
             result.update(
                 status="error",
@@ -548,6 +703,7 @@ async def main_async(runner):
         except asyncio.CancelledError:
             raise
         except Exception as e:  # noqa: BLE001
+            runner.show_kernel_log()
             runner.stopped = "kernel could not be started"
             runner.mark_not_run()
             runner.stopped = f"kernel could not be started: {e}"

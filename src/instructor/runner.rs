@@ -24,7 +24,9 @@ pub struct RunOptions {
     pub cwd: PathBuf,
     pub cell_timeout: Duration,
     pub total_timeout: Duration,
-    /// Address-space limit for the kernel and everything it starts, in MiB.
+    /// Address-space limit, in MiB, for evcxr's user-code process (where the notebook's code
+    /// runs; re-applied when evcxr restarts it). The kernel and the compiler are not limited:
+    /// they need several GiB of address space to compile the crate.
     pub memory_mb: Option<u64>,
     /// Extra environment for the kernel.
     pub env: Vec<(String, String)>,
@@ -131,7 +133,7 @@ pub fn run_notebook(input: &Path, output: &Path, options: &RunOptions) -> Result
         command.arg("--kernel").arg(kernel);
     }
     if let Some(mb) = options.memory_mb {
-        command.arg("--memory-mb").arg(mb.to_string());
+        command.arg("--user-memory-mb").arg(mb.to_string());
     }
     for (key, value) in &options.env {
         command.arg("--env").arg(format!("{key}={value}"));

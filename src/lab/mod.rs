@@ -18,6 +18,7 @@ pub mod display;
 mod fallback;
 pub mod plot;
 pub mod prelude;
+pub mod reference;
 pub mod tokens;
 
 pub use check::{Check, Status};

@@ -355,8 +355,7 @@ pub(crate) struct TinyTokenizer {
     pub unk_id: u32,
 }
 
-/// The unknown token's text.
-pub const UNK: &str = "<UNK>";
+use crate::lab::reference::UNK;
 
 impl TinyTokenizer {
     pub(crate) fn train(paragraphs: &[String], num_merges: usize) -> TinyTokenizer {
@@ -382,18 +381,9 @@ impl TinyTokenizer {
         }
     }
 
-    /// The reference encoder: each `split(" ")` word as characters plus `</w>`, merged by
-    /// rank, each token's id or `unk_id`.
+    /// The reference encoder ([`crate::lab::reference::encode`]) on this tokenizer.
     pub(crate) fn encode(&self, text: &str) -> Vec<u32> {
-        let mut ids = Vec::new();
-        for word in text.split(' ') {
-            let mut symbols = chars(word);
-            symbols.push(EOW.to_owned());
-            for token in oracle::apply_merges_naive(&symbols, &self.merges) {
-                ids.push(self.token_to_id.get(&token).copied().unwrap_or(self.unk_id));
-            }
-        }
-        ids
+        crate::lab::reference::encode(text, &self.merges, &self.token_to_id, self.unk_id)
     }
 
     /// The vocabulary in id order, for showing.
@@ -406,30 +396,6 @@ impl TinyTokenizer {
             .collect();
         format!("{{{}}}", shown.join(", "))
     }
-}
-
-/// The reference decoder: tokens one after another, each final `</w>` a space, except after
-/// the last word.
-pub(crate) fn decode_reference(ids: &[u32], id_to_token: &HashMap<u32, String>) -> String {
-    let mut text = String::new();
-    let mut boundary = false;
-    for id in ids {
-        if boundary {
-            text.push(' ');
-        }
-        let token = id_to_token.get(id).map(String::as_str).unwrap_or(UNK);
-        match token.strip_suffix(EOW) {
-            Some(body) => {
-                text.push_str(body);
-                boundary = true;
-            }
-            None => {
-                text.push_str(token);
-                boundary = false;
-            }
-        }
-    }
-    text
 }
 
 type EncodeCase = (Vec<Text>, usize, Text);
@@ -509,7 +475,7 @@ where
             cases: encode_cases(8),
             reference: |(training, n, text): &EncodeCase| {
                 let t = TinyTokenizer::train(&plain(training), *n);
-                decode_reference(&t.encode(&text.0), &t.id_to_token)
+                crate::lab::reference::decode(&t.encode(&text.0), &t.id_to_token)
             },
             show_input: |(training, n, text)| {
                 let t = TinyTokenizer::train(&plain(training), *n);

@@ -1,0 +1,69 @@
+//! Reference answers with the exercises' own signatures, for the cells after an exercise to
+//! fall back on (through [`student_or_reference`](super::student_or_reference)) and for the
+//! checks to compare with. The other exercises' references are the crate's fixed API
+//! (`bpe_lab::bpe_initialize`, `bpe_lab::get_pair_frequencies`, …).
+
+use crate::EOW;
+use crate::bpe::reference::apply_merges_naive;
+use std::collections::HashMap;
+
+/// The unknown token's text in the notebooks' vocabularies (seed 004's numbering plus it).
+pub const UNK: &str = "<UNK>";
+
+/// Ids of `text`: each `split(' ')` word as its characters plus `</w>`, merged by rank (seed
+/// 002), each token's id from `token_to_id`, or `unk_id` for a token not in it.
+///
+/// ```
+/// use std::collections::HashMap;
+/// let ids: HashMap<String, u32> = [("a", 0), ("b</w>", 1), ("</w>", 2)]
+///     .into_iter().map(|(t, i)| (t.to_string(), i)).collect();
+/// let merges = vec![("b".to_string(), "</w>".to_string())];
+/// assert_eq!(bpe_lab::lab::reference::encode("ab x", &merges, &ids, 9), [0, 1, 9, 2]);
+/// ```
+pub fn encode(
+    text: &str,
+    merges: &[(String, String)],
+    token_to_id: &HashMap<String, u32>,
+    unk_id: u32,
+) -> Vec<u32> {
+    let mut ids = Vec::new();
+    for word in text.split(' ') {
+        let mut symbols: Vec<String> = word.chars().map(String::from).collect();
+        symbols.push(EOW.to_owned());
+        for token in apply_merges_naive(&symbols, merges) {
+            ids.push(token_to_id.get(&token).copied().unwrap_or(unk_id));
+        }
+    }
+    ids
+}
+
+/// Text of `ids`: tokens one after another, each final `</w>` a space, none after the last
+/// word. An id missing from `id_to_token` reads as `<UNK>`.
+///
+/// ```
+/// use std::collections::HashMap;
+/// let tokens: HashMap<u32, String> = [(0, "a"), (1, "b</w>"), (2, "</w>")]
+///     .into_iter().map(|(i, t)| (i, t.to_string())).collect();
+/// assert_eq!(bpe_lab::lab::reference::decode(&[0, 1, 2, 0, 1], &tokens), "ab  ab");
+/// ```
+pub fn decode(ids: &[u32], id_to_token: &HashMap<u32, String>) -> String {
+    let mut text = String::new();
+    let mut boundary = false;
+    for id in ids {
+        if boundary {
+            text.push(' ');
+        }
+        let token = id_to_token.get(id).map(String::as_str).unwrap_or(UNK);
+        match token.strip_suffix(EOW) {
+            Some(body) => {
+                text.push_str(body);
+                boundary = true;
+            }
+            None => {
+                text.push_str(token);
+                boundary = false;
+            }
+        }
+    }
+    text
+}
