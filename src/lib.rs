@@ -23,6 +23,9 @@
 //! decode, a versioned file, export to Hugging Face `tokenizers`, and seed 000's
 //! round-by-round explanation.
 
+/// This crate's version (`0.1.0`), for notebooks and reports to say which one they ran.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
 pub mod bpe;
 /// Africa Galore and other corpora as polars DataFrames (feature `dataset`, on by default).
 #[cfg(feature = "dataset")]

@@ -351,3 +351,9 @@ fn results_are_machine_readable() {
         Some(Status::Failed)
     );
 }
+
+#[test]
+fn the_notebooks_fallback_for_the_tie_rule_passes_its_check() {
+    let result = check::most_frequent_pair(bpe_lab::lab::reference::most_frequent_pair);
+    assert_eq!(result.status, Status::Passed, "{}", result.message);
+}

@@ -190,12 +190,10 @@ pub fn run_notebook(input: &Path, output: &Path, options: &RunOptions) -> Result
             options.total_timeout.as_secs()
         )));
     }
-    let last_line = stdout
-        .lines()
-        .rev()
-        .find(|l| l.trim_start().starts_with('{'));
-    match (status.code(), last_line) {
-        (Some(0), Some(line)) => serde_json::from_str(line)
+    // The summary is the one JSON object the executor prints on stdout (possibly indented).
+    let summary = stdout.find('{').map(|start| &stdout[start..]);
+    match (status.code(), summary) {
+        (Some(0), Some(text)) => serde_json::from_str(text.trim_end())
             .map_err(|e| fail(format!("could not read the executor's summary: {e}"))),
         _ => {
             let tail: Vec<&str> = stderr.lines().rev().take(6).collect();

@@ -175,14 +175,21 @@ impl Plot {
                     );
                 }
             }
+            // Legend at the top right, wide enough for the longest name (about 7 px a char).
+            let longest = visible
+                .iter()
+                .map(|(n, _)| n.chars().count())
+                .max()
+                .unwrap_or(0);
+            let legend_x = LEFT + plot_w - 30.0 - 7.0 * longest as f64;
             let ly = TOP + 14.0 + 16.0 * i as f64;
             let _ = write!(
                 svg,
                 "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"12\" height=\"3\" fill=\"{colour}\"/>\
                  <text x=\"{:.1}\" y=\"{:.1}\">{}</text>",
-                LEFT + plot_w - 150.0,
+                legend_x,
                 ly - 4.0,
-                LEFT + plot_w - 132.0,
+                legend_x + 18.0,
                 ly,
                 escape(name)
             );

@@ -7,6 +7,26 @@ use crate::EOW;
 use crate::bpe::reference::apply_merges_naive;
 use std::collections::HashMap;
 
+/// The most frequent pair of `pair_freqs` and its count; among equal counts the smallest pair
+/// (seed 000's rule); `None` when the map is empty.
+///
+/// ```
+/// use std::collections::HashMap;
+/// let counts: HashMap<(String, String), usize> =
+///     [(("b", "a"), 2), (("a", "b"), 2), (("c", "d"), 1)]
+///         .into_iter().map(|((a, b), n)| ((a.to_string(), b.to_string()), n)).collect();
+/// let best = bpe_lab::lab::reference::most_frequent_pair(&counts);
+/// assert_eq!(best, Some((("a".to_string(), "b".to_string()), 2)));
+/// ```
+pub fn most_frequent_pair(
+    pair_freqs: &HashMap<(String, String), usize>,
+) -> Option<((String, String), usize)> {
+    pair_freqs
+        .iter()
+        .max_by(|(p, c), (q, d)| c.cmp(d).then_with(|| q.cmp(p)))
+        .map(|(pair, &count)| (pair.clone(), count))
+}
+
 /// The unknown token's text in the notebooks' vocabularies (seed 004's numbering plus it).
 pub const UNK: &str = "<UNK>";
 
