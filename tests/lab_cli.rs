@@ -44,6 +44,22 @@ fn write_source(dir: &Path, name: &str) {
     fs::write(dir.join(format!("{name}.ipynb")), notebook(name, cells)).unwrap();
 }
 
+/// Runs `bpe-lab lab release` (with `--check` when `check`) from `sources` into `out`.
+fn release(sources: &Path, out: &Path, check: bool) -> std::process::Output {
+    let mut args = vec![
+        "lab",
+        "release",
+        "--sources",
+        path_str(sources),
+        "--out",
+        path_str(out),
+    ];
+    if check {
+        args.push("--check");
+    }
+    bpe_lab(&args)
+}
+
 fn read_json(path: &Path) -> Value {
     serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
 }
@@ -53,14 +69,7 @@ fn release_writes_student_versions_with_protected_cells() {
     let dir = tempfile::tempdir().unwrap();
     let (sources, out) = (dir.path().join("src"), dir.path().join("out"));
     write_source(&sources, "01-double");
-    let run = bpe_lab(&[
-        "lab",
-        "release",
-        "--sources",
-        path_str(&sources),
-        "--out",
-        path_str(&out),
-    ]);
+    let run = release(&sources, &out, false);
     assert_success(&run);
     let student = read_json(&out.join("01-double.ipynb"));
     let cells = student["cells"].as_array().unwrap();
@@ -92,30 +101,14 @@ fn release_writes_student_versions_with_protected_cells() {
     assert_eq!(cells[0]["metadata"]["nbgrader"]["locked"], true);
     assert_eq!(cells[3]["metadata"]["editable"], false);
     // --check agrees they are up to date; a changed source makes them stale.
-    assert_success(&bpe_lab(&[
-        "lab",
-        "release",
-        "--check",
-        "--sources",
-        path_str(&sources),
-        "--out",
-        path_str(&out),
-    ]));
+    assert_success(&release(&sources, &out, true));
     let text = fs::read_to_string(sources.join("01-double.ipynb")).unwrap();
     fs::write(
         sources.join("01-double.ipynb"),
         text.replace("# Doubling", "# Doubling numbers"),
     )
     .unwrap();
-    let stale = bpe_lab(&[
-        "lab",
-        "release",
-        "--check",
-        "--sources",
-        path_str(&sources),
-        "--out",
-        path_str(&out),
-    ]);
+    let stale = release(&sources, &out, true);
     assert_eq!(stale.status.code(), Some(1));
     assert!(
         stderr(&stale).contains("01-double.ipynb: differs from its source"),
@@ -134,14 +127,7 @@ fn release_refuses_a_bad_source_and_writes_nothing() {
         vec![code("open", "fn f() {\n// BEGIN SOLUTION\n}", json!({}))],
     );
     fs::write(sources.join("02-bad.ipynb"), bad).unwrap();
-    let run = bpe_lab(&[
-        "lab",
-        "release",
-        "--sources",
-        path_str(&sources),
-        "--out",
-        path_str(&out),
-    ]);
+    let run = release(&sources, &out, false);
     assert_eq!(run.status.code(), Some(1));
     let err = stderr(&run);
     assert!(
@@ -153,14 +139,7 @@ fn release_refuses_a_bad_source_and_writes_nothing() {
         "something was written"
     );
     fs::write(sources.join("02-bad.ipynb"), "{\"cells\": 3}").unwrap();
-    let err = stderr(&bpe_lab(&[
-        "lab",
-        "release",
-        "--sources",
-        path_str(&sources),
-        "--out",
-        path_str(&out),
-    ]));
+    let err = stderr(&release(&sources, &out, false));
     assert!(
         err.contains("02-bad.ipynb: not a notebook: no \"cells\" list"),
         "{err}"

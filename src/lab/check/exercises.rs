@@ -69,30 +69,36 @@ fn show_counts(counts: &HashMap<(String, String), usize>) -> String {
     format!("{{{}}}", shown.join(", "))
 }
 
+/// The lab's `sample_text`.
+const DESERT: [&str; 11] = [
+    "desert",
+    "deserted",
+    "deserts",
+    "desert",
+    "tested",
+    "test",
+    "deserted",
+    "desert",
+    "desertion",
+    "desertion",
+    "function",
+];
+
+/// Seed 004's training corpus.
+const SEED004: [&str; 4] = [
+    "This is the first document.",
+    "This document is the second document.",
+    "And this is the third one.",
+    "Is this the first document?",
+];
+
 /// The lab's datasets: the first words of Africa Galore's first paragraph, the lab's `desert`
 /// sample, seed 004's corpus, and the edge cases of `split(" ")`.
 fn fixed_datasets() -> Vec<Vec<String>> {
     vec![
         strings(&["The Lagos air was thick with humidity, but the energy"]),
-        strings(&[
-            "desert",
-            "deserted",
-            "deserts",
-            "desert",
-            "tested",
-            "test",
-            "deserted",
-            "desert",
-            "desertion",
-            "desertion",
-            "function",
-        ]),
-        strings(&[
-            "This is the first document.",
-            "This document is the second document.",
-            "And this is the third one.",
-            "Is this the first document?",
-        ]),
+        strings(&DESERT),
+        strings(&SEED004),
         strings(&["a  b"]),
         strings(&[""]),
         strings(&[]),
@@ -250,23 +256,7 @@ where
         (vec![strings(&["b", "a"]), strings(&["a", "b"])], 1),
         (vec![chars("lower"), chars("low")], 2),
         (vec![strings(&["a"]), vec![]], 5),
-        (
-            crate::bpe_initialize(&strings(&[
-                "desert",
-                "deserted",
-                "deserts",
-                "desert",
-                "tested",
-                "test",
-                "deserted",
-                "desert",
-                "desertion",
-                "desertion",
-                "function",
-            ]))
-            .0,
-            10,
-        ),
+        (crate::bpe_initialize(&DESERT).0, 10),
     ];
     cases.extend(generated(5, |rng| (cases::corpus(rng), rng.below(8))));
     show(run(
@@ -401,12 +391,7 @@ impl TinyTokenizer {
 type EncodeCase = (Vec<Text>, usize, Text);
 
 fn encode_cases(seed: u64) -> Vec<EncodeCase> {
-    let seed004 = strings(&[
-        "This is the first document.",
-        "This document is the second document.",
-        "And this is the third one.",
-        "Is this the first document?",
-    ]);
+    let seed004 = strings(&SEED004);
     let text = |s: &str| Text(s.to_owned());
     let mut cases: Vec<EncodeCase> = vec![
         (
