@@ -244,7 +244,7 @@ fn run_verify(args: &VerifyArgs) -> Result<(), CliError> {
         );
         if args.html && o.executed.exists() {
             let status = std::process::Command::new(&options.run.python)
-                .args(["-m", "nbconvert", "--to", "html", "--log-level", "WARN"])
+                .args(["-m", "nbconvert", "--to", "html", "--log-level", "ERROR"])
                 .arg(&o.executed)
                 .status();
             if !status.is_ok_and(|s| s.success()) {
@@ -341,7 +341,18 @@ fn run_grade(args: &GradeArgs) -> Result<(), CliError> {
         );
         grades.push(grade);
     }
-    let csv = gradebook_csv(&grades, &labs);
+    // Columns for the lab asked for, else for the labs the submissions turned out to be.
+    let graded: Vec<_> = labs
+        .iter()
+        .filter(|l| match &args.lab {
+            Some(name) => &l.name == name,
+            None => grades
+                .iter()
+                .any(|g| g.lab.as_deref() == Some(l.name.as_str())),
+        })
+        .cloned()
+        .collect();
+    let csv = gradebook_csv(&grades, if graded.is_empty() { &labs } else { &graded });
     write_atomically(&args.out, |w| w.write_all(csv.as_bytes()))
         .map_err(|e| CliError::io("could not write the gradebook", &args.out, &e))?;
     eprintln!(

@@ -537,6 +537,48 @@ mod tests {
         assert_eq!(csv("plain"), "plain");
     }
 
+    fn lab(name: &str, exercises: &[&str]) -> Lab {
+        let nb = Notebook::parse(br#"{"nbformat": 4, "cells": []}"#, Path::new("x")).unwrap();
+        Lab {
+            name: name.to_owned(),
+            released: nb,
+            exercises: exercises
+                .iter()
+                .map(|e| (e.to_string(), 1.0, String::new()))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn gradebooks_name_columns_by_lab_when_there_are_several() {
+        let labs = [lab("01-a", &["x"]), lab("02-b", &["y"])];
+        let mut g = Grade {
+            student: "ana".into(),
+            file: PathBuf::from("s/ana/02-b.ipynb"),
+            lab: Some("02-b".into()),
+            exercises: vec![ExerciseGrade {
+                exercise: "y".into(),
+                points: 1.0,
+                max_points: 1.0,
+                status: "passed".into(),
+                message: String::new(),
+                details: None,
+            }],
+            total: 1.0,
+            max: 1.0,
+            notes: vec!["a, \"quoted\" note".into()],
+            executed: None,
+            seconds: 0.0,
+        };
+        let csv = gradebook_csv(std::slice::from_ref(&g), &labs);
+        assert_eq!(
+            csv,
+            "student,file,lab,01-a/x,02-b/y,total,max,notes\nana,s/ana/02-b.ipynb,02-b,,1,1,1,\"a, \"\"quoted\"\" note\"\n"
+        );
+        g.total = 0.5;
+        assert!(gradebook_csv(&[g], &labs[1..]).starts_with("student,file,lab,y,total"));
+    }
+
     #[test]
     fn nonces_differ() {
         let a = new_nonce();
