@@ -264,3 +264,64 @@ fn grading_an_empty_folder_writes_an_empty_gradebook() {
         "student,file,lab,double,total,max,notes\n"
     );
 }
+
+#[test]
+fn verify_refuses_stale_students_and_fails_without_a_kernel() {
+    let dir = tempfile::tempdir().unwrap();
+    let (sources, out) = (dir.path().join("src"), dir.path().join("out"));
+    write_source(&sources, "01-double");
+    fs::create_dir_all(&out).unwrap();
+    let verify = |out: &Path| {
+        bpe_lab(&[
+            "lab",
+            "verify",
+            "--sources",
+            path_str(&sources),
+            "--students",
+            path_str(out),
+            "--work-dir",
+            path_str(&dir.path().join("work")),
+            "--python",
+            "/nonexistent/python",
+        ])
+    };
+    let stale = verify(&out);
+    assert_eq!(stale.status.code(), Some(1));
+    assert!(
+        stderr(&stale).contains("student versions are stale"),
+        "{}",
+        stderr(&stale)
+    );
+    assert_success(&release(&sources, &out, false));
+    let run = verify(&out);
+    assert_eq!(run.status.code(), Some(1));
+    let err = stderr(&run);
+    assert!(
+        err.contains("FAIL source") && err.contains("FAIL student"),
+        "{err}"
+    );
+    assert!(err.contains("could not start /nonexistent/python"), "{err}");
+    assert!(err.contains("2 notebooks, 2 failed"), "{err}");
+}
+
+#[test]
+fn doctor_names_what_is_missing_and_the_command_that_fixes_it() {
+    let run = bpe_lab(&[
+        "lab",
+        "doctor",
+        "--quick",
+        "--python",
+        "/nonexistent/python",
+    ]);
+    assert_eq!(run.status.code(), Some(1));
+    let out = String::from_utf8_lossy(&run.stdout).into_owned();
+    assert!(out.contains("✔ Rust toolchain"), "{out}");
+    assert!(
+        out.contains("✘ Python with Jupyter (nbclient): /nonexistent/python"),
+        "{out}"
+    );
+    assert!(out.contains("run: scripts/lab setup"), "{out}");
+    assert!(out.contains("✘ Jupyter kernel spec \"rust\""), "{out}");
+    assert!(out.contains("run: evcxr_jupyter --install"), "{out}");
+    assert!(stderr(&run).contains("problem(s) found"));
+}

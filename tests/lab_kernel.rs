@@ -274,3 +274,31 @@ fn grading_fixture_submissions_gives_the_expected_gradebook() {
     assert!(read("alice").contains("**Score: 3 / 3**"));
     assert!(stderr(&run).contains("no notebooks (*.ipynb) found"));
 }
+
+#[test]
+fn doctor_finds_everything_and_builds_the_crate_in_a_kernel() {
+    if std::env::var_os("BPE_LAB_KERNEL_TESTS").is_none() {
+        eprintln!(
+            "skipped: set BPE_LAB_KERNEL_TESTS=1 (./scripts/test does) to start a real kernel"
+        );
+        return;
+    }
+    let run = bpe_lab(&[
+        "lab",
+        "doctor",
+        "--kernel-dir",
+        path_str(&root().join("notebooks")),
+    ]);
+    let out = String::from_utf8_lossy(&run.stdout).into_owned();
+    assert_success(&run);
+    for line in [
+        "✔ Rust toolchain",
+        "✔ Python with Jupyter",
+        "✔ Jupyter kernel spec \"rust\"",
+        "✔ evcxr_jupyter",
+        "✔ bpe-lab builds in the kernel",
+    ] {
+        assert!(out.contains(line), "missing {line:?} in:\n{out}");
+    }
+    assert!(!out.contains('✘'), "{out}");
+}

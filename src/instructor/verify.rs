@@ -83,10 +83,14 @@ pub fn judge(
     };
     for cell_run in &run.cells {
         if cell_run.status == "timeout" || cell_run.status == "not_run" {
+            let id = cell_run
+                .id
+                .as_deref()
+                .or_else(|| executed.cells().get(cell_run.index).and_then(cell_id))
+                .unwrap_or("no id");
             problems.push(format!(
-                "cell {} ({}): {}{}",
+                "cell {} ({id}): {}{}",
                 cell_run.index + 1,
-                cell_run.id.as_deref().unwrap_or("no id"),
                 cell_run.status.replace('_', " "),
                 cell_run
                     .reason
@@ -227,4 +231,87 @@ fn verify_one(path: &Path, version: Version, options: &VerifyOptions) -> Noteboo
         }
     }
     outcome
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::runner::CellRun;
+    use super::*;
+    use crate::lab::check::RESULT_MIME;
+    use serde_json::{Value, json};
+
+    fn executed(cells: Vec<Value>) -> Notebook {
+        let text = json!({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": cells});
+        Notebook::parse(text.to_string().as_bytes(), Path::new("run.ipynb")).unwrap()
+    }
+
+    fn check_cell(exercise: &str, status: &str) -> Value {
+        json!({"cell_type": "code", "id": format!("{exercise}-check"), "source": "",
+               "metadata": {"bpe_lab": {"exercise": exercise, "points": 1}},
+               "outputs": [{"output_type": "execute_result", "data": {RESULT_MIME: {"exercise": exercise, "status": status, "message": "m"}}}]})
+    }
+
+    fn ok_run(cells: usize) -> Run {
+        Run {
+            cells: (0..cells)
+                .map(|index| CellRun {
+                    index,
+                    id: None,
+                    status: "ok".into(),
+                    seconds: 1.5,
+                    error: None,
+                    reason: None,
+                })
+                .collect(),
+            seconds: 3.0,
+            stopped: None,
+        }
+    }
+
+    #[test]
+    fn sources_must_pass_and_students_must_be_not_implemented() {
+        let nb = executed(vec![
+            check_cell("a", "passed"),
+            check_cell("b", "not_implemented"),
+        ]);
+        let (exercises, problems) = judge(&nb, &ok_run(2), Version::Source);
+        assert_eq!(exercises.len(), 2);
+        assert!(exercises[0].ok && !exercises[1].ok);
+        assert_eq!(exercises[0].seconds, 1.5);
+        assert_eq!(problems.len(), 1);
+        assert!(
+            problems[0].contains("check b says not_implemented (expected passed)"),
+            "{problems:?}"
+        );
+        let (_, problems) = judge(&nb, &ok_run(2), Version::Student);
+        assert_eq!(problems.len(), 1);
+        assert!(problems[0].contains("check a says passed (expected not_implemented)"));
+    }
+
+    #[test]
+    fn errors_panics_missing_results_and_stray_results_are_problems() {
+        let mut silent = check_cell("a", "passed");
+        silent["outputs"] = json!([{"output_type": "error", "ename": "Error", "evalue": "cannot find value `x`", "traceback": []}]);
+        let panicking = json!({"cell_type": "code", "id": "p", "source": "", "metadata": {},
+            "outputs": [{"output_type": "stream", "name": "stderr", "text": "thread '<unnamed>' panicked at src/lib.rs:1:1:\nboom\n"}]});
+        let mut stray = check_cell("c", "passed");
+        stray["metadata"] = json!({});
+        let nb = executed(vec![silent, panicking, stray]);
+        let mut run = ok_run(3);
+        run.cells[2].status = "timeout".into();
+        run.stopped = Some("total time limit".into());
+        let (exercises, problems) = judge(&nb, &run, Version::Source);
+        assert_eq!(exercises[0].status, None);
+        let all = problems.join("\n");
+        for expected in [
+            "the run stopped early: total time limit",
+            "cell 3 (c-check): timeout",
+            "cell 1 (a-check): error output: Error: cannot find value `x`",
+            "check a says nothing",
+            "cell 2 (p): panic text",
+            "a check result outside a check cell",
+        ] {
+            assert!(all.contains(expected), "missing {expected:?} in:\n{all}");
+        }
+    }
 }
