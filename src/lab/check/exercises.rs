@@ -7,6 +7,7 @@ use super::run::{Spec, run};
 use super::shrink::Text;
 use crate::bpe::reference::{self as oracle, best_pair};
 use crate::lab::display::{python_pair, python_str};
+use crate::lab::reference::UNK;
 use crate::{EOW, TieBreak};
 use std::collections::{BTreeSet, HashMap};
 
@@ -344,8 +345,6 @@ pub(crate) struct TinyTokenizer {
     pub id_to_token: HashMap<u32, String>,
     pub unk_id: u32,
 }
-
-use crate::lab::reference::UNK;
 
 impl TinyTokenizer {
     pub(crate) fn train(paragraphs: &[String], num_merges: usize) -> TinyTokenizer {
