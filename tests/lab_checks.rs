@@ -185,16 +185,8 @@ fn merge_by_string_replace(word: &[String], pair: &Pair) -> Vec<String> {
     }
 }
 
-fn merge_forever(word: &[String], _: &Pair) -> Vec<String> {
-    let mut i = 0usize;
-    while i < word.len() + 1 {
-        i = i.wrapping_mul(1); // never advances
-    }
-    word.to_vec()
-}
-
 #[test]
-fn merge_checks_and_the_time_limit() {
+fn merge_checks() {
     assert_eq!(
         check::merge_pair_in_word(merge_right).status,
         Status::Passed
@@ -202,16 +194,6 @@ fn merge_checks_and_the_time_limit() {
     assert_eq!(
         check::merge_pair_in_word(merge_by_string_replace).status,
         Status::Failed
-    );
-    // SAFETY-free: the variable is read by the check on this thread's behalf only.
-    unsafe { std::env::set_var(check::SECONDS_ENV, "1") };
-    let stuck = check::merge_pair_in_word(merge_forever);
-    unsafe { std::env::remove_var(check::SECONDS_ENV) };
-    assert_eq!(stuck.status, Status::Failed);
-    assert!(
-        stuck.message.contains("did not return within 1 s"),
-        "{}",
-        stuck.message
     );
 }
 
