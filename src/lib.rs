@@ -35,6 +35,7 @@ pub mod files;
 #[cfg(feature = "cli")]
 pub mod instructor;
 pub mod lab;
+pub mod rng;
 pub mod tokenizer;
 
 pub use bpe::corpus::bpe_initialize;

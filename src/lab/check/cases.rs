@@ -5,7 +5,7 @@
 use super::shrink::Text;
 use crate::EOW;
 
-/// splitmix64: tiny, seedable and good enough to vary test inputs.
+/// The crate's SplitMix64 with the helpers the generators use.
 pub(super) struct Rng(u64);
 
 impl Rng {
@@ -14,11 +14,7 @@ impl Rng {
     }
 
     pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        crate::rng::splitmix64(&mut self.0)
     }
 
     /// Uniform in `0..n` (`n > 0`).
