@@ -2,7 +2,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::bpe::EOW;
+use crate::lab::check::Exercise;
 
 /// The words of one paragraph exactly as Python's `paragraph.split(" ")` gives them: split on
 /// every single space, so a double space yields an empty word and `""` yields one empty word.
@@ -20,15 +20,6 @@ pub fn lab_words(paragraph: &str) -> std::str::Split<'_, char> {
 /// assert_eq!(vocabulary.len(), 7);
 /// ```
 pub fn bpe_initialize(dataset: &[impl AsRef<str>]) -> (Vec<Vec<String>>, BTreeSet<String>) {
-    let mut corpus = Vec::new();
-    let mut vocabulary = BTreeSet::from([EOW.to_string()]);
-    for paragraph in dataset {
-        for word in lab_words(paragraph.as_ref()) {
-            let mut symbols: Vec<String> = word.chars().map(String::from).collect();
-            symbols.push(EOW.to_string());
-            vocabulary.extend(symbols.iter().cloned());
-            corpus.push(symbols);
-        }
-    }
-    (corpus, vocabulary)
+    crate::lab::check::guard::answer_used(Exercise::BpeInitialize, "bpe_lab::bpe_initialize");
+    crate::bpe::steps::bpe_initialize(dataset)
 }

@@ -40,6 +40,10 @@ fn key(left: u32, right: u32) -> u64 {
 impl MergeTable {
     /// Compiles `merges`; a pair listed twice keeps its first rank.
     pub fn new(merges: &[(String, String)]) -> Self {
+        crate::lab::check::guard::answer_used(
+            crate::lab::check::Exercise::ApplyMerges,
+            "bpe_lab::MergeTable",
+        );
         let mut symbols = SymbolTable::new();
         let mut ranks = FxHashMap::default();
         ranks.reserve(merges.len());
@@ -174,6 +178,10 @@ impl MergeTable {
 /// assert_eq!(apply_merges(&tokens, &merges), ["lo", "w"]);
 /// ```
 pub fn apply_merges(tokens: &[String], merges: &[(String, String)]) -> Vec<String> {
+    crate::lab::check::guard::answer_used(
+        crate::lab::check::Exercise::ApplyMerges,
+        "bpe_lab::apply_merges",
+    );
     let mut table = MergeTable::new(merges);
     let mut ids: Vec<u32> = tokens.iter().map(|t| table.intern(t)).collect();
     table.apply(&mut ids);

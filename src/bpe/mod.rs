@@ -4,12 +4,12 @@ pub mod corpus;
 pub mod encode;
 mod pair_queue;
 pub mod reference;
+pub mod steps;
 pub mod symbols;
 pub mod train;
 pub mod words;
 
-/// The end-of-word marker the lab appends to every word.
-pub const EOW: &str = "</w>";
+pub use steps::EOW;
 
 /// How a tie between equally frequent pairs is broken.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]

@@ -8,8 +8,9 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use crate::bpe::TieBreak;
 use crate::bpe::corpus::bpe_initialize;
+use crate::bpe::{TieBreak, steps};
+use crate::lab::check::Exercise;
 
 /// Counts every adjacent pair in every word, overlapping ones included (the lab's step 2).
 ///
@@ -20,15 +21,11 @@ use crate::bpe::corpus::bpe_initialize;
 /// assert_eq!(counts[&("a".to_string(), "a".to_string())], 2);
 /// ```
 pub fn get_pair_frequencies(corpus: &[Vec<String>]) -> HashMap<(String, String), usize> {
-    let mut pairs = HashMap::new();
-    for word in corpus {
-        for i in 0..word.len().saturating_sub(1) {
-            *pairs
-                .entry((word[i].clone(), word[i + 1].clone()))
-                .or_insert(0) += 1;
-        }
-    }
-    pairs
+    crate::lab::check::guard::answer_used(
+        Exercise::GetPairFrequencies,
+        "bpe_lab::get_pair_frequencies",
+    );
+    steps::get_pair_frequencies(corpus)
 }
 
 /// Merges every non-overlapping occurrence of `pair` in one left-to-right pass (the lab's
@@ -41,19 +38,8 @@ pub fn get_pair_frequencies(corpus: &[Vec<String>]) -> HashMap<(String, String),
 /// assert_eq!(merged, ["aa", "a"]);
 /// ```
 pub fn merge_pair_in_word(word: &[String], pair: &(String, String)) -> Vec<String> {
-    let merged = format!("{}{}", pair.0, pair.1);
-    let mut out = Vec::with_capacity(word.len());
-    let mut i = 0;
-    while i < word.len() {
-        if i + 1 < word.len() && word[i] == pair.0 && word[i + 1] == pair.1 {
-            out.push(merged.clone());
-            i += 2;
-        } else {
-            out.push(word[i].clone());
-            i += 1;
-        }
-    }
-    out
+    crate::lab::check::guard::answer_used(Exercise::MergePairInWord, "bpe_lab::merge_pair_in_word");
+    steps::merge_pair_in_word(word, pair)
 }
 
 /// Pair counts in the order Python's `Counter` would iterate them: by first occurrence when
@@ -78,6 +64,10 @@ fn pair_counts_in_first_seen_order(corpus: &[Vec<String>]) -> Vec<((&str, &str),
 
 /// The most frequent pair under `policy`, with its count; `None` when no adjacent pair exists.
 pub fn best_pair(corpus: &[Vec<String>], policy: TieBreak) -> Option<((String, String), usize)> {
+    crate::lab::check::guard::answer_used(
+        Exercise::MostFrequentPair,
+        "bpe_lab::bpe::reference::best_pair",
+    );
     let mut best: Option<((&str, &str), usize)> = None;
     for (pair, count) in pair_counts_in_first_seen_order(corpus) {
         let better = match best {
@@ -118,6 +108,10 @@ pub fn train_naive(
     policy: TieBreak,
     min_frequency: usize,
 ) -> Vec<(String, String)> {
+    crate::lab::check::guard::answer_used(
+        Exercise::TrainBpe,
+        "bpe_lab::bpe::reference::train_naive",
+    );
     let mut merges = Vec::new();
     for _ in 0..num_merges {
         let Some((pair, count)) = best_pair(corpus, policy) else {
@@ -152,25 +146,9 @@ pub fn learn_bpe_naive(
 /// Seed 002's `apply_merges`, literally: rank = first index in `merges`; repeatedly find the
 /// adjacent pair with the lowest rank, merge its leftmost occurrence only, and rescan.
 pub fn apply_merges_naive(tokens: &[String], merges: &[(String, String)]) -> Vec<String> {
-    let mut rank: HashMap<(&str, &str), usize> = HashMap::new();
-    for (i, (a, b)) in merges.iter().enumerate() {
-        rank.entry((a.as_str(), b.as_str())).or_insert(i);
-    }
-    let mut tokens = tokens.to_vec();
-    loop {
-        let mut best: Option<(usize, usize)> = None; // (rank, position)
-        for i in 0..tokens.len().saturating_sub(1) {
-            if let Some(&r) = rank.get(&(tokens[i].as_str(), tokens[i + 1].as_str())) {
-                // Strictly lower rank only, so the leftmost occurrence of the best pair wins.
-                if best.is_none_or(|(best_rank, _)| r < best_rank) {
-                    best = Some((r, i));
-                }
-            }
-        }
-        let Some((_, i)) = best else {
-            return tokens;
-        };
-        let right = tokens.remove(i + 1);
-        tokens[i].push_str(&right);
-    }
+    crate::lab::check::guard::answer_used(
+        Exercise::ApplyMerges,
+        "bpe_lab::bpe::reference::apply_merges_naive",
+    );
+    steps::apply_merges(tokens, merges)
 }

@@ -128,6 +128,10 @@ impl<'a> Trainer<'a> {
 
     /// Trains on a prepared word table.
     pub fn train(&mut self, words: WordCounts) -> Training {
+        crate::lab::check::guard::answer_used(
+            crate::lab::check::Exercise::TrainBpe,
+            "bpe_lab::Trainer",
+        );
         let mut engine = Engine::new(words, self.tie_break);
         let mut merges = Vec::with_capacity(self.num_merges.min(1 << 16));
         let mut merge_counts = Vec::with_capacity(merges.capacity());

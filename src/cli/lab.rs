@@ -5,9 +5,11 @@ use super::CliError;
 use bpe_lab::files::write_atomically;
 use bpe_lab::instructor::doctor::diagnose;
 use bpe_lab::instructor::grade::{
-    GradeOptions, feedback_markdown, feedback_path, find_submissions, grade_one, gradebook_csv,
-    labs,
+    Grade, GradeOptions, Lab, Submission, feedback_markdown, feedback_path, find_submissions,
+    grade_one, gradebook_csv, labs, saved_grade, saved_grade_path,
 };
+use bpe_lab::instructor::judge::JudgeOptions;
+use bpe_lab::instructor::judge::sandbox::Sandbox;
 use bpe_lab::instructor::release::{release, stale};
 use bpe_lab::instructor::runner::{RunOptions, find_python};
 use bpe_lab::instructor::verify::{VerifyOptions, verify};
@@ -108,10 +110,10 @@ pub struct GradeArgs {
     /// Submitted notebooks, or folders of them (one sub-folder per student)
     #[arg(required = true, value_name = "SUBMISSION")]
     pub submissions: Vec<PathBuf>,
-    /// The gradebook to write
+    /// The gradebook to write (rewritten, atomically, as each submission finishes)
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
-    /// Feedback files (Markdown) and executed notebooks, one folder per student
+    /// Feedback files (Markdown), one folder per student
     #[arg(long, value_name = "DIR")]
     pub feedback: PathBuf,
     #[arg(long, value_name = "DIR", default_value = "instructor")]
@@ -119,21 +121,25 @@ pub struct GradeArgs {
     /// Grade every submission as this lab (default: the lab its file name or content names)
     #[arg(long, value_name = "NAME")]
     pub lab: Option<String>,
-    /// Where kernels start (one level below the crate, so the notebooks' `:dep` path works)
-    #[arg(long, value_name = "DIR", default_value = "notebooks")]
-    pub kernel_dir: PathBuf,
-    /// Address-space limit for the submission's code (evcxr's user-code process), in MiB
-    #[arg(long, value_name = "MIB", default_value_t = 2048)]
+    /// Address-space limit of each process running student code, in MiB
+    #[arg(long, value_name = "MIB", default_value_t = 1024)]
     pub memory_mb: u64,
-    /// Python with nbclient (default: $BPE_LAB_PYTHON, else .venv/bin/python, else python3)
-    #[arg(long, value_name = "PATH")]
-    pub python: Option<PathBuf>,
-    /// Seconds one cell may run
+    /// Seconds one exercise's check may take (all its calls), as in the notebook
+    #[arg(long, value_name = "SECONDS", default_value_t = 20)]
+    pub check_timeout: u64,
+    /// Seconds compiling one exercise's worker may take
     #[arg(long, value_name = "SECONDS", default_value_t = 120)]
-    pub cell_timeout: u64,
-    /// Seconds one submission may run
-    #[arg(long, value_name = "SECONDS", default_value_t = 900)]
-    pub timeout: u64,
+    pub compile_timeout: u64,
+    /// Submissions graded at once (default: the number of cores)
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Keep the grades of submissions already graded by an earlier run (unchanged files only)
+    #[arg(long)]
+    pub resume: bool,
+    /// Run student code without a sandbox when bubblewrap is missing or cannot work here.
+    /// Student code can then read and write whatever your account can: trusted code only
+    #[arg(long)]
+    pub no_sandbox: bool,
 }
 
 #[derive(Debug, Args)]
@@ -292,72 +298,132 @@ fn run_grade(args: &GradeArgs) -> Result<(), CliError> {
             known.join(", ")
         )));
     }
-    let python = args
-        .python
-        .clone()
-        .unwrap_or_else(|| find_python(&std::env::current_dir().unwrap_or_default()));
-    let mut run = RunOptions::new(python, args.kernel_dir.clone());
-    run.cell_timeout = Duration::from_secs(args.cell_timeout);
-    run.total_timeout = Duration::from_secs(args.timeout);
-    run.memory_mb = Some(args.memory_mb);
+    let sandbox = Sandbox::detect(args.no_sandbox).map_err(CliError::runtime)?;
+    if !sandbox.confined() {
+        eprintln!(
+            "warning: --no-sandbox: student code runs unconfined, with your account's rights"
+        );
+    }
+    let scratch_root = tempfile::Builder::new()
+        .prefix("bpe-lab-grade-")
+        .tempdir()
+        .map_err(|e| CliError::runtime(format!("no temporary directory for grading: {e}")))?;
+    sandbox
+        .prepare_scratch(scratch_root.path(), 0)
+        .map_err(CliError::runtime)?;
+    // Each slot's sandbox user must reach its own scratch directory under this one.
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let _ =
+            std::fs::set_permissions(scratch_root.path(), std::fs::Permissions::from_mode(0o711));
+    }
     let options = GradeOptions {
         labs: labs.clone(),
         expected_lab: args.lab.clone(),
-        run,
-        feedback_dir: args.feedback.clone(),
+        judge: JudgeOptions {
+            sandbox,
+            memory_mb: args.memory_mb,
+            check_limit: Duration::from_secs(args.check_timeout),
+            compile_limit: Duration::from_secs(args.compile_timeout),
+        },
+        scratch_root: scratch_root.path().to_owned(),
     };
     let (submissions, notes) = find_submissions(&args.submissions);
     for note in &notes {
         eprintln!("note: {note}");
     }
     let started = Instant::now();
-    let mut grades = Vec::new();
+    let mut grades: Vec<Option<Grade>> = vec![None; submissions.len()];
+    let mut todo: Vec<usize> = Vec::new();
     for (i, submission) in submissions.iter().enumerate() {
-        let grade = grade_one(submission, &options);
-        let path = feedback_path(&grade, &args.feedback);
-        let written = path
-            .parent()
-            .map_or(Ok(()), std::fs::create_dir_all)
-            .and_then(|_| {
-                write_atomically(&path, |w| w.write_all(feedback_markdown(&grade).as_bytes()))
-            });
-        if let Err(e) = written {
-            return Err(CliError::io("could not write the feedback", &path, &e));
+        match args
+            .resume
+            .then(|| saved_grade(submission, &args.feedback))
+            .flatten()
+        {
+            Some(grade) => grades[i] = Some(grade),
+            None => todo.push(i),
         }
-        eprintln!(
-            "[{}/{}] {} {}: {} / {} ({:.0} s){}",
-            i + 1,
-            submissions.len(),
-            grade.student,
-            grade.file.display(),
-            grade.total,
-            grade.max,
-            grade.seconds,
-            if grade.notes.is_empty() {
-                String::new()
-            } else {
-                format!(" — {}", grade.notes.join("; "))
-            }
-        );
-        grades.push(grade);
     }
-    // Columns for the lab asked for, else for the labs the submissions turned out to be.
-    let graded: Vec<_> = labs
-        .iter()
-        .filter(|l| match &args.lab {
-            Some(name) => &l.name == name,
-            None => grades
-                .iter()
-                .any(|g| g.lab.as_deref() == Some(l.name.as_str())),
-        })
-        .cloned()
-        .collect();
-    let csv = gradebook_csv(&grades, if graded.is_empty() { &labs } else { &graded });
-    write_atomically(&args.out, |w| w.write_all(csv.as_bytes()))
-        .map_err(|e| CliError::io("could not write the gradebook", &args.out, &e))?;
+    if args.resume {
+        eprintln!(
+            "resuming: {} submission(s) already graded, {} to grade",
+            submissions.len() - todo.len(),
+            todo.len()
+        );
+    }
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .clamp(1, 64);
+    let bar = crate::cli::progress::bar(todo.len() as u64, "grading");
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let (sender, receiver) = std::sync::mpsc::channel::<(usize, Grade)>();
+    let mut failure: Option<CliError> = None;
+    std::thread::scope(|scope| {
+        for slot in 0..jobs.min(todo.len()) {
+            let sender = sender.clone();
+            let (next, todo, submissions, options) = (&next, &todo, &submissions, &options);
+            scope.spawn(move || {
+                loop {
+                    let k = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    let Some(&i) = todo.get(k) else { break };
+                    let grade = grade_one(&submissions[i], options, slot);
+                    if sender.send((i, grade)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        // Each grade is written the moment it is known: its feedback, its saved copy for
+        // --resume, and the whole gradebook again.
+        for (done, (i, grade)) in receiver.into_iter().enumerate() {
+            if failure.is_none()
+                && let Err(e) = write_grade(&grade, &submissions[i], &args.feedback)
+            {
+                failure = Some(e);
+            }
+            let line = format!(
+                "[{}/{}] {} {}: {} / {} ({:.1} s){}",
+                done + 1,
+                todo.len(),
+                grade.student,
+                grade.file.display(),
+                grade.total,
+                grade.max,
+                grade.seconds,
+                if grade.notes.is_empty() {
+                    String::new()
+                } else {
+                    format!(" — {}", grade.notes.join("; "))
+                }
+            );
+            match &bar {
+                Some(bar) => {
+                    bar.println(line);
+                    bar.inc(1);
+                }
+                None => eprintln!("{line}"),
+            }
+            grades[i] = Some(grade);
+            if failure.is_none()
+                && let Err(e) = write_gradebook(&grades, &labs, args)
+            {
+                failure = Some(e);
+            }
+        }
+    });
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    write_gradebook(&grades, &labs, args)?;
     eprintln!(
-        "graded {} submission(s) in {:.0} s; gradebook {}, feedback in {}",
-        grades.len(),
+        "graded {} submission(s) in {:.0} s with {jobs} job(s); gradebook {}, feedback in {}",
+        todo.len(),
         started.elapsed().as_secs_f64(),
         args.out.display(),
         args.feedback.display()
@@ -366,6 +432,44 @@ fn run_grade(args: &GradeArgs) -> Result<(), CliError> {
         eprintln!("note: no submissions were found, so the gradebook has no rows");
     }
     Ok(())
+}
+
+fn write_grade(grade: &Grade, submission: &Submission, feedback: &Path) -> Result<(), CliError> {
+    let path = feedback_path(grade, feedback);
+    let saved = saved_grade_path(submission, feedback);
+    let written = path
+        .parent()
+        .map_or(Ok(()), std::fs::create_dir_all)
+        .and_then(|_| write_atomically(&path, |w| w.write_all(feedback_markdown(grade).as_bytes())))
+        .and_then(|_| {
+            write_atomically(&saved, |w| {
+                w.write_all(grade.to_json().to_string().as_bytes())
+            })
+        });
+    written.map_err(|e| CliError::io("could not write the feedback", &path, &e))
+}
+
+/// The gradebook of the grades known so far, in submission order.
+fn write_gradebook(
+    grades: &[Option<Grade>],
+    labs: &[Lab],
+    args: &GradeArgs,
+) -> Result<(), CliError> {
+    let known: Vec<Grade> = grades.iter().flatten().cloned().collect();
+    // Columns for the lab asked for, else for the labs the submissions turned out to be.
+    let graded: Vec<Lab> = labs
+        .iter()
+        .filter(|l| match &args.lab {
+            Some(name) => &l.name == name,
+            None => known
+                .iter()
+                .any(|g| g.lab.as_deref() == Some(l.name.as_str())),
+        })
+        .cloned()
+        .collect();
+    let csv = gradebook_csv(&known, if graded.is_empty() { labs } else { &graded });
+    write_atomically(&args.out, |w| w.write_all(csv.as_bytes()))
+        .map_err(|e| CliError::io("could not write the gradebook", &args.out, &e))
 }
 
 fn run_doctor(args: &DoctorArgs) -> Result<(), CliError> {

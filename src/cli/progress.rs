@@ -45,3 +45,17 @@ pub fn show_merge(bar: &ProgressBar, progress: bpe_lab::Progress) {
         bar.set_message(format!(", last pair seen {}x", progress.last_count));
     }
 }
+
+/// A bar counting `total` items of `what` (graded submissions); `None` off a terminal, where
+/// a line per item is printed instead.
+pub fn bar(total: u64, what: &str) -> Option<ProgressBar> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let style = ProgressStyle::with_template(&format!(
+        "{what} [{{wide_bar}}] {{pos}}/{{len}}, eta {{eta}}"
+    ))
+    .expect("valid template")
+    .progress_chars("=> ");
+    Some(ProgressBar::with_draw_target(Some(total), draw_target()).with_style(style))
+}

@@ -5,6 +5,7 @@
 
 pub mod doctor;
 pub mod grade;
+pub mod judge;
 pub mod notebook;
 pub mod release;
 pub mod restore;

@@ -388,6 +388,10 @@ impl Tokenizer {
 
     /// Appends the ids of `text` to `out`.
     pub fn encode_into(&self, text: &str, out: &mut Vec<u32>) {
+        crate::lab::check::guard::answer_used(
+            crate::lab::check::Exercise::Encode,
+            "bpe_lab::Tokenizer::encode",
+        );
         let mut cached = self.lock();
         for word in self.split.words(text) {
             cached.encode_word_into(word, &self.vocab, out);
@@ -486,6 +490,10 @@ impl Tokenizer {
     /// Appends the text of `ids` to `text` (see [`Tokenizer::decode`]). On error `text` may
     /// hold part of the result.
     pub fn decode_into(&self, ids: &[u32], text: &mut String) -> Result<(), DecodeError> {
+        crate::lab::check::guard::answer_used(
+            crate::lab::check::Exercise::Decode,
+            "bpe_lab::Tokenizer::decode",
+        );
         let mut boundary = false;
         for (position, &id) in ids.iter().enumerate() {
             let Some(token) = self.vocab.token(id) else {

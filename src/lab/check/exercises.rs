@@ -1,15 +1,18 @@
 //! One check per exercise of the lab notebooks, each comparing the student's function with
 //! the crate's literal reference on the seeds' examples and on generated cases.
 
-use super::Check;
 use super::cases::{self, Rng};
-use super::run::{Spec, run};
-use super::shrink::Text;
+use super::run::{Reply, Spec, evaluate, run};
+use super::shrink::{Shrink, Text};
+use super::wire::{self, Wire};
+use super::{Check, Exercise, calls};
 use crate::bpe::reference::{self as oracle, best_pair};
 use crate::lab::display::{python_pair, python_str};
 use crate::lab::reference::UNK;
 use crate::{EOW, TieBreak};
 use std::collections::{BTreeSet, HashMap};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 /// Generated cases per check, on top of the fixed examples.
 const GENERATED: usize = 300;
@@ -112,41 +115,52 @@ fn fixed_datasets() -> Vec<Vec<String>> {
 /// characters plus `"</w>"`, and the set of all symbols (with `"</w>"`).
 pub fn bpe_initialize<F>(student: F) -> Check
 where
-    F: Fn(&[String]) -> (Vec<Vec<String>>, BTreeSet<String>) + Send + 'static,
+    F: Fn(&[String]) -> calls::BpeInitializeOut + Send + 'static,
 {
+    show(run(bpe_initialize_spec(), move |a| {
+        calls::bpe_initialize(&student, a)
+    }))
+}
+
+fn bpe_initialize_spec() -> Spec<Vec<Text>, calls::BpeInitializeArgs, calls::BpeInitializeOut> {
     let cases = fixed_datasets()
         .into_iter()
         .map(texts)
         .chain(generated(1, cases::texts))
         .collect();
-    show(run(
-        Spec {
-            exercise: "bpe_initialize",
-            hint: "Cut each paragraph with `paragraph.split(' ')`: two spaces in a row give an \
+    Spec {
+        exercise: Exercise::BpeInitialize,
+        hint: "Cut each paragraph with `paragraph.split(' ')`: two spaces in a row give an \
                    empty word, and that word counts too (it becomes just [\"</w>\"]). Turn each \
                    word into its characters with `word.chars().map(|c| c.to_string())`, push \
                    EOW, and put every symbol into the vocabulary, which starts out holding EOW.",
-            cases,
-            reference: |d: &Vec<Text>| crate::bpe_initialize(&plain(d)),
-            show_input: |d| show_list(&plain(d)),
-            show_output: |(corpus, vocab)| {
-                format!(
-                    "corpus = {}\nvocabulary = {}",
-                    show_corpus(corpus),
-                    show_set(vocab)
-                )
-            },
+        cases,
+        args: |d: &Vec<Text>| plain(d),
+        reference: |d: &Vec<Text>| crate::bpe_initialize(&plain(d)),
+        show_input: |d| show_list(&plain(d)),
+        show_output: |(corpus, vocab)| {
+            format!(
+                "corpus = {}\nvocabulary = {}",
+                show_corpus(corpus),
+                show_set(vocab)
+            )
         },
-        move |d: &Vec<Text>| student(&plain(d)),
-    ))
+    }
 }
 
 /// Checks `get_pair_frequencies(corpus) -> counts`: every adjacent pair in every word,
 /// overlapping ones too.
 pub fn get_pair_frequencies<F>(student: F) -> Check
 where
-    F: Fn(&[Vec<String>]) -> HashMap<(String, String), usize> + Send + 'static,
+    F: Fn(&[Vec<String>]) -> calls::GetPairFrequenciesOut + Send + 'static,
 {
+    show(run(get_pair_frequencies_spec(), move |a| {
+        calls::get_pair_frequencies(&student, a)
+    }))
+}
+
+fn get_pair_frequencies_spec()
+-> Spec<Vec<Vec<String>>, calls::GetPairFrequenciesArgs, calls::GetPairFrequenciesOut> {
     let mut cases: Vec<Vec<Vec<String>>> = vec![
         vec![chars("rice")],
         vec![strings(&["a", "a", "a"])],
@@ -159,28 +173,33 @@ where
         vec![strings(&["ab", "c"]), strings(&["a", "bc"])],
     ];
     cases.extend(generated(2, cases::corpus));
-    show(run(
-        Spec {
-            exercise: "get_pair_frequencies",
-            hint: "For each word, look at every position i from 0 to len - 2 and count \
+    Spec {
+        exercise: Exercise::GetPairFrequencies,
+        hint: "For each word, look at every position i from 0 to len - 2 and count \
                    (word[i], word[i + 1]). Pairs overlap: [\"a\", \"a\", \"a\"] holds (a, a) \
                    twice. A word with fewer than two symbols has no pairs. \
                    `*counts.entry(pair).or_insert(0) += 1` does the counting.",
-            cases,
-            reference: |c: &Vec<Vec<String>>| oracle::get_pair_frequencies(c),
-            show_input: |c| show_corpus(c),
-            show_output: show_counts,
-        },
-        move |c: &Vec<Vec<String>>| student(c),
-    ))
+        cases,
+        args: Clone::clone,
+        reference: |c: &Vec<Vec<String>>| oracle::get_pair_frequencies(c),
+        show_input: |c| show_corpus(c),
+        show_output: show_counts,
+    }
 }
 
 /// Checks `most_frequent_pair(counts) -> Option<(pair, count)>`: the highest count; among
 /// equal counts the smallest pair (seed 000's rule); `None` for an empty map.
 pub fn most_frequent_pair<F>(student: F) -> Check
 where
-    F: Fn(&HashMap<(String, String), usize>) -> Option<((String, String), usize)> + Send + 'static,
+    F: Fn(&HashMap<(String, String), usize>) -> calls::MostFrequentPairOut + Send + 'static,
 {
+    show(run(most_frequent_pair_spec(), move |a| {
+        calls::most_frequent_pair(&student, a)
+    }))
+}
+
+fn most_frequent_pair_spec()
+-> Spec<Vec<Vec<String>>, calls::MostFrequentPairArgs, calls::MostFrequentPairOut> {
     let mut cases: Vec<Vec<Vec<String>>> = vec![
         vec![strings(&["a", "b", "c", "a", "b"])],
         vec![strings(&["b", "a"]), strings(&["a", "b"])],
@@ -193,32 +212,37 @@ where
         vec![strings(&["B", "a"]), strings(&["a", "b"])],
     ];
     cases.extend(generated(3, cases::corpus));
-    show(run(
-        Spec {
-            exercise: "most_frequent_pair",
-            hint: "Look at every (pair, count). Keep the best so far and replace it when the \
+    Spec {
+        exercise: Exercise::MostFrequentPair,
+        hint: "Look at every (pair, count). Keep the best so far and replace it when the \
                    count is higher, or when the count is equal and the pair is smaller \
                    (`pair < best_pair` compares the first strings, then the second). A HashMap \
                    has no order you can rely on, which is why ties need this rule. Return None \
                    when the map is empty.",
-            cases,
-            reference: |c: &Vec<Vec<String>>| best_pair(c, TieBreak::Lexicographic),
-            show_input: |c| show_counts(&oracle::get_pair_frequencies(c)),
-            show_output: |best| match best {
-                Some((p, count)) => format!("Some(({}, {count}))", python_pair(p)),
-                None => "None".to_owned(),
-            },
+        cases,
+        args: |c: &Vec<Vec<String>>| oracle::get_pair_frequencies(c),
+        reference: |c: &Vec<Vec<String>>| best_pair(c, TieBreak::Lexicographic),
+        show_input: |c| show_counts(&oracle::get_pair_frequencies(c)),
+        show_output: |best| match best {
+            Some((p, count)) => format!("Some(({}, {count}))", python_pair(p)),
+            None => "None".to_owned(),
         },
-        move |c: &Vec<Vec<String>>| student(&oracle::get_pair_frequencies(c)),
-    ))
+    }
 }
 
 /// Checks `merge_pair_in_word(word, pair) -> word`: one left-to-right pass, merging each
 /// non-overlapping occurrence of the pair.
 pub fn merge_pair_in_word<F>(student: F) -> Check
 where
-    F: Fn(&[String], &(String, String)) -> Vec<String> + Send + 'static,
+    F: Fn(&[String], &(String, String)) -> calls::MergePairInWordOut + Send + 'static,
 {
+    show(run(merge_pair_in_word_spec(), move |a| {
+        calls::merge_pair_in_word(&student, a)
+    }))
+}
+
+fn merge_pair_in_word_spec()
+-> Spec<(Vec<String>, (String, String)), calls::MergePairInWordArgs, calls::MergePairInWordOut> {
     let mut cases: Vec<(Vec<String>, (String, String))> = vec![
         (strings(&["T", "h", "e", EOW]), pair("e", EOW)),
         (strings(&["a", "a", "a"]), pair("a", "a")),
@@ -229,21 +253,19 @@ where
         (vec![], pair("a", "b")),
     ];
     cases.extend(generated(4, cases::word_and_pair));
-    show(run(
-        Spec {
-            exercise: "merge_pair_in_word",
-            hint: "Walk i from 0 with a while loop. If i + 1 < len and (word[i], word[i + 1]) \
+    Spec {
+        exercise: Exercise::MergePairInWord,
+        hint: "Walk i from 0 with a while loop. If i + 1 < len and (word[i], word[i + 1]) \
                    equals the pair, push the two joined and move i on by 2; otherwise push \
                    word[i] and move on by 1. So [\"a\", \"a\", \"a\"] with (a, a) becomes \
                    [\"aa\", \"a\"]. Compare symbols, never search the joined string: \
                    [\"ab\", \"c\"] has no pair (a, bc).",
-            cases,
-            reference: |(w, p): &(Vec<String>, (String, String))| oracle::merge_pair_in_word(w, p),
-            show_input: |(w, p)| format!("word = {}, pair = {}", show_list(w), python_pair(p)),
-            show_output: |w| show_list(w),
-        },
-        move |(w, p): &(Vec<String>, (String, String))| student(w, p),
-    ))
+        cases,
+        args: Clone::clone,
+        reference: |(w, p): &(Vec<String>, (String, String))| oracle::merge_pair_in_word(w, p),
+        show_input: |(w, p)| format!("word = {}, pair = {}", show_list(w), python_pair(p)),
+        show_output: |w| show_list(w),
+    }
 }
 
 /// Checks `train_bpe(&mut corpus, num_merges) -> merges` (seed 000): the merges in order and
@@ -252,6 +274,12 @@ pub fn train_bpe<F>(student: F) -> Check
 where
     F: Fn(&mut Vec<Vec<String>>, usize) -> Vec<(String, String)> + Send + 'static,
 {
+    show(run(train_bpe_spec(), move |a| {
+        calls::train_bpe(&student, a)
+    }))
+}
+
+fn train_bpe_spec() -> Spec<(Vec<Vec<String>>, usize), calls::TrainBpeArgs, calls::TrainBpeOut> {
     let mut cases: Vec<(Vec<Vec<String>>, usize)> = vec![
         (vec![strings(&["a", "b", "c", "a", "b"])], 3),
         (vec![strings(&["b", "a"]), strings(&["a", "b"])], 1),
@@ -260,43 +288,44 @@ where
         (crate::bpe_initialize(&DESERT).0, 10),
     ];
     cases.extend(generated(5, |rng| (cases::corpus(rng), rng.below(8))));
-    show(run(
-        Spec {
-            exercise: "train_bpe",
-            hint: "Repeat num_merges times: count the pairs of the current corpus; stop early if \
+    Spec {
+        exercise: Exercise::TrainBpe,
+        hint: "Repeat num_merges times: count the pairs of the current corpus; stop early if \
                    there are none; pick the best with your most_frequent_pair rule (highest \
                    count, then the smallest pair); replace every word by merge_pair_in_word(word, \
                    &best); push best onto the merges. The corpus you were given must end up \
                    merged too.",
-            cases,
-            reference: |(c, n): &(Vec<Vec<String>>, usize)| {
-                let mut corpus = c.clone();
-                let merges = oracle::train_bpe_naive(&mut corpus, *n, TieBreak::Lexicographic);
-                (merges, corpus)
-            },
-            show_input: |(c, n)| format!("corpus = {}, num_merges = {n}", show_corpus(c)),
-            show_output: |(merges, corpus)| {
-                format!(
-                    "merges = {}\ncorpus after = {}",
-                    show_pairs(merges),
-                    show_corpus(corpus)
-                )
-            },
-        },
-        move |(c, n): &(Vec<Vec<String>>, usize)| {
+        cases,
+        args: Clone::clone,
+        reference: |(c, n): &(Vec<Vec<String>>, usize)| {
             let mut corpus = c.clone();
-            let merges = student(&mut corpus, *n);
+            let merges = oracle::train_bpe_naive(&mut corpus, *n, TieBreak::Lexicographic);
             (merges, corpus)
         },
-    ))
+        show_input: |(c, n)| format!("corpus = {}, num_merges = {n}", show_corpus(c)),
+        show_output: |(merges, corpus)| {
+            format!(
+                "merges = {}\ncorpus after = {}",
+                show_pairs(merges),
+                show_corpus(corpus)
+            )
+        },
+    }
 }
 
 /// Checks `apply_merges(tokens, merges) -> tokens` (seed 002): repeatedly merge the leftmost
 /// occurrence of the adjacent pair with the lowest rank.
 pub fn apply_merges<F>(student: F) -> Check
 where
-    F: Fn(&[String], &[(String, String)]) -> Vec<String> + Send + 'static,
+    F: Fn(&[String], &[(String, String)]) -> calls::ApplyMergesOut + Send + 'static,
 {
+    show(run(apply_merges_spec(), move |a| {
+        calls::apply_merges(&student, a)
+    }))
+}
+
+fn apply_merges_spec()
+-> Spec<(Vec<String>, Vec<(String, String)>), calls::ApplyMergesArgs, calls::ApplyMergesOut> {
     let p = |list: &[(&str, &str)]| -> Vec<(String, String)> {
         list.iter().map(|(a, b)| pair(a, b)).collect()
     };
@@ -318,23 +347,19 @@ where
         (vec![], p(&[("a", "b")])),
     ];
     cases.extend(generated(6, cases::tokens_and_merges));
-    show(run(
-        Spec {
-            exercise: "apply_merges",
-            hint: "A merge's rank is its index in the list (the first one if a pair is listed \
+    Spec {
+        exercise: Exercise::ApplyMerges,
+        hint: "A merge's rank is its index in the list (the first one if a pair is listed \
                    twice). Loop: among the adjacent pairs of the current tokens, find the one \
                    with the lowest rank; if none has a rank, stop; merge only its leftmost \
                    occurrence, then look again. Going down the merge list in order and merging \
                    everywhere gives a different answer when a later merge's pair appears first.",
-            cases,
-            reference: |(t, m): &(Vec<String>, Vec<(String, String)>)| {
-                oracle::apply_merges_naive(t, m)
-            },
-            show_input: |(t, m)| format!("tokens = {}, merges = {}", show_list(t), show_pairs(m)),
-            show_output: |t| show_list(t),
-        },
-        move |(t, m): &(Vec<String>, Vec<(String, String)>)| student(t, m),
-    ))
+        cases,
+        args: Clone::clone,
+        reference: |(t, m): &(Vec<String>, Vec<(String, String)>)| oracle::apply_merges_naive(t, m),
+        show_input: |(t, m)| format!("tokens = {}, merges = {}", show_list(t), show_pairs(m)),
+        show_output: |t| show_list(t),
+    }
 }
 
 /// What the encode and decode checks train on: merges (seed 000's rule), ids numbered as seed
@@ -411,67 +436,112 @@ fn encode_cases(seed: u64) -> Vec<EncodeCase> {
 /// not in the vocabulary.
 pub fn encode<F>(student: F) -> Check
 where
-    F: Fn(&str, &[(String, String)], &HashMap<String, u32>, u32) -> Vec<u32> + Send + 'static,
+    F: Fn(&str, &[(String, String)], &HashMap<String, u32>, u32) -> calls::EncodeOut
+        + Send
+        + 'static,
 {
-    show(run(
-        Spec {
-            exercise: "encode",
-            hint: "For each word of text.split(' '): make its symbols (characters, then EOW), \
+    show(run(encode_spec(), move |a| calls::encode(&student, a)))
+}
+
+fn encode_spec() -> Spec<EncodeCase, calls::EncodeArgs, calls::EncodeOut> {
+    Spec {
+        exercise: Exercise::Encode,
+        hint: "For each word of text.split(' '): make its symbols (characters, then EOW), \
                    merge them with your apply_merges (or bpe_lab::apply_merges), then look each \
                    token up in token_to_id — `.get(&token).copied().unwrap_or(unk_id)` keeps an \
                    unknown character as one <UNK> instead of dropping it.",
-            cases: encode_cases(7),
-            reference: |(training, n, text): &EncodeCase| {
-                TinyTokenizer::train(&plain(training), *n).encode(&text.0)
-            },
-            show_input: |(training, n, text)| {
-                let t = TinyTokenizer::train(&plain(training), *n);
-                format!(
-                    "text = {}\nmerges = {}\nvocabulary = {}\nunk_id = {}",
-                    python_str(&text.0),
-                    show_pairs(&t.merges),
-                    t.show(),
-                    t.unk_id
-                )
-            },
-            show_output: |ids| format!("{ids:?}"),
-        },
-        move |(training, n, text): &EncodeCase| {
+        cases: encode_cases(7),
+        args: |(training, n, text): &EncodeCase| {
             let t = TinyTokenizer::train(&plain(training), *n);
-            student(&text.0, &t.merges, &t.token_to_id, t.unk_id)
+            (text.0.clone(), t.merges, t.token_to_id, t.unk_id)
         },
-    ))
+        reference: |(training, n, text): &EncodeCase| {
+            TinyTokenizer::train(&plain(training), *n).encode(&text.0)
+        },
+        show_input: |(training, n, text)| {
+            let t = TinyTokenizer::train(&plain(training), *n);
+            format!(
+                "text = {}\nmerges = {}\nvocabulary = {}\nunk_id = {}",
+                python_str(&text.0),
+                show_pairs(&t.merges),
+                t.show(),
+                t.unk_id
+            )
+        },
+        show_output: |ids| format!("{ids:?}"),
+    }
 }
 
 /// Checks `decode(ids, id_to_token) -> text`: tokens one after another, each `"</w>"` a space,
 /// no space after the last word.
 pub fn decode<F>(student: F) -> Check
 where
-    F: Fn(&[u32], &HashMap<u32, String>) -> String + Send + 'static,
+    F: Fn(&[u32], &HashMap<u32, String>) -> calls::DecodeOut + Send + 'static,
 {
-    show(run(
-        Spec {
-            exercise: "decode",
-            hint: "Look each id up in id_to_token and join the tokens. A token ending in EOW \
+    show(run(decode_spec(), move |a| calls::decode(&student, a)))
+}
+
+fn decode_spec() -> Spec<EncodeCase, calls::DecodeArgs, calls::DecodeOut> {
+    Spec {
+        exercise: Exercise::Decode,
+        hint: "Look each id up in id_to_token and join the tokens. A token ending in EOW \
                    ends a word: write it without the marker and put a space before the next \
                    token. Nothing follows the last word, so \"a</w>\" \"b</w>\" decodes to \
                    \"a b\", and a lone \"</w>\" (an empty word) still makes a space.",
-            cases: encode_cases(8),
-            reference: |(training, n, text): &EncodeCase| {
-                let t = TinyTokenizer::train(&plain(training), *n);
-                crate::lab::reference::decode(&t.encode(&text.0), &t.id_to_token)
-            },
-            show_input: |(training, n, text)| {
-                let t = TinyTokenizer::train(&plain(training), *n);
-                format!("ids = {:?}\nid_to_token = {}", t.encode(&text.0), t.show())
-            },
-            show_output: |text| python_str(text),
-        },
-        move |(training, n, text): &EncodeCase| {
+        cases: encode_cases(8),
+        args: |(training, n, text): &EncodeCase| {
             let t = TinyTokenizer::train(&plain(training), *n);
-            student(&t.encode(&text.0), &t.id_to_token)
+            (t.encode(&text.0), t.id_to_token)
         },
-    ))
+        reference: |(training, n, text): &EncodeCase| {
+            let t = TinyTokenizer::train(&plain(training), *n);
+            crate::lab::reference::decode(&t.encode(&text.0), &t.id_to_token)
+        },
+        show_input: |(training, n, text)| {
+            let t = TinyTokenizer::train(&plain(training), *n);
+            format!("ids = {:?}\nid_to_token = {}", t.encode(&text.0), t.show())
+        },
+        show_output: |text| python_str(text),
+    }
+}
+
+/// Runs `exercise`'s check on a student's function that lives in another program: `call`
+/// gets the arguments of one call encoded with [`wire`] and a deadline, and returns the reply
+/// with the result still encoded. The cases, comparison, shrinking and messages are the
+/// notebook's; `limit` bounds the whole check as the notebook's time limit does.
+pub fn judge(
+    exercise: Exercise,
+    call: &mut dyn FnMut(Vec<u8>, Instant) -> Reply<Vec<u8>>,
+    limit: Duration,
+) -> Check {
+    match exercise {
+        Exercise::BpeInitialize => judge_spec(&bpe_initialize_spec(), call, limit),
+        Exercise::GetPairFrequencies => judge_spec(&get_pair_frequencies_spec(), call, limit),
+        Exercise::MostFrequentPair => judge_spec(&most_frequent_pair_spec(), call, limit),
+        Exercise::MergePairInWord => judge_spec(&merge_pair_in_word_spec(), call, limit),
+        Exercise::TrainBpe => judge_spec(&train_bpe_spec(), call, limit),
+        Exercise::ApplyMerges => judge_spec(&apply_merges_spec(), call, limit),
+        Exercise::Encode => judge_spec(&encode_spec(), call, limit),
+        Exercise::Decode => judge_spec(&decode_spec(), call, limit),
+    }
+}
+
+fn judge_spec<I: Shrink + Clone, A: Wire, O: Wire + PartialEq>(
+    spec: &Spec<I, A, O>,
+    call: &mut dyn FnMut(Vec<u8>, Instant) -> Reply<Vec<u8>>,
+    limit: Duration,
+) -> Check {
+    let typed = |args: &A, deadline: Instant| match call(wire::encode(args), deadline) {
+        Reply::Returned(bytes) => match wire::decode::<O>(&bytes) {
+            Ok(value) => Reply::Returned(value),
+            Err(e) => Reply::Crashed(format!("its answer could not be read ({e})")),
+        },
+        Reply::Panicked(m) => Reply::Panicked(m),
+        Reply::UsedReference(n) => Reply::UsedReference(n),
+        Reply::Crashed(why) => Reply::Crashed(why),
+        Reply::TimedOut => Reply::TimedOut,
+    };
+    evaluate(spec, typed, &Mutex::new(None), Instant::now() + limit)
 }
 
 /// Shows a result as the cell's output and hands it back.

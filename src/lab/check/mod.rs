@@ -21,17 +21,24 @@
 //! assert!(result.passed());
 //! ```
 
+pub mod calls;
 mod cases;
+mod exercise;
 mod exercises;
+pub mod guard;
 mod report;
 mod run;
 mod shrink;
+pub mod wire;
 
+pub use exercise::Exercise;
+pub use exercises::judge;
 pub use exercises::{
     apply_merges, bpe_initialize, decode, encode, get_pair_frequencies, merge_pair_in_word,
     most_frequent_pair, train_bpe,
 };
 pub use report::RESULT_MIME;
+pub use run::Reply;
 pub(crate) use run::quietly;
 pub use shrink::{Shrink, Text};
 
@@ -49,6 +56,13 @@ pub enum Status {
     NotImplemented,
     /// The student's code panicked (other than `todo!()`).
     Panicked,
+    /// The function did not return within the time limit.
+    TimedOut,
+    /// The program running the student's code died (an exit, an abort, a signal); only when
+    /// the grader runs it in a worker, since in the notebook that ends the kernel.
+    Crashed,
+    /// The student's function called the crate's own answer to the exercise.
+    UsedReference,
 }
 
 impl Status {
@@ -60,6 +74,9 @@ impl Status {
             Status::Failed => "failed",
             Status::NotImplemented => "not_implemented",
             Status::Panicked => "panicked",
+            Status::TimedOut => "timed_out",
+            Status::Crashed => "crashed",
+            Status::UsedReference => "used_reference",
         }
     }
 
@@ -70,6 +87,9 @@ impl Status {
             Status::Failed,
             Status::NotImplemented,
             Status::Panicked,
+            Status::TimedOut,
+            Status::Crashed,
+            Status::UsedReference,
         ]
         .into_iter()
         .find(|s| s.as_str() == name)
@@ -82,6 +102,9 @@ impl Status {
             Status::Failed => "a wrong result",
             Status::NotImplemented => "not implemented yet",
             Status::Panicked => "it panicked",
+            Status::TimedOut => "it ran past the time limit",
+            Status::Crashed => "the program running it died",
+            Status::UsedReference => "it called the crate's own answer",
         }
     }
 }

@@ -43,7 +43,7 @@ fn icon(status: Status) -> &'static str {
     match status {
         Status::Passed => "✅",
         Status::NotImplemented => "✏️",
-        Status::Failed | Status::Panicked => "❌",
+        _ => "❌",
     }
 }
 
@@ -68,7 +68,7 @@ fn html(check: &Check) -> String {
     let (border, background) = match check.status {
         Status::Passed => ("#2e7d32", "#edf7ed"),
         Status::NotImplemented => ("#8a6d00", "#fff8e1"),
-        Status::Failed | Status::Panicked => ("#c62828", "#fdecea"),
+        _ => ("#c62828", "#fdecea"),
     };
     let mut html = format!(
         "<div style=\"border-left:5px solid {border};background:{background};color:#000;\
@@ -92,7 +92,7 @@ fn html(check: &Check) -> String {
             row("input", &c.input),
             row("expected", &c.expected),
             row(
-                if check.status == Status::Panicked {
+                if matches!(check.status, Status::Panicked | Status::Crashed) {
                     "panic"
                 } else {
                     "got"

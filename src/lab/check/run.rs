@@ -1,8 +1,11 @@
-//! Running the student's function: panics caught and kept quiet, a time limit, and failing
-//! cases shrunk to the smallest one that still fails.
+//! The check engine: the student's function called on every case and compared with the
+//! reference, failing cases shrunk to the smallest one that still fails, and the result put
+//! into words. How the student's function is called is the caller's business — directly in the
+//! kernel ([`run`]), or through a worker program when grading ([`judge`](super::judge)) — so a
+//! ✅ in the notebook and a grade come from the same cases, comparison and messages.
 
 use super::shrink::Shrink;
-use super::{Check, Counterexample, SECONDS_ENV, Status};
+use super::{Check, Counterexample, Exercise, SECONDS_ENV, Status, guard};
 use std::cell::Cell;
 use std::panic::{self, UnwindSafe};
 use std::sync::{Arc, Mutex, Once, mpsc};
@@ -10,6 +13,8 @@ use std::time::{Duration, Instant};
 
 /// Calls after the first failure spent looking for a smaller failing case.
 const SHRINK_BUDGET: usize = 2_000;
+/// Time after the first failure spent looking for a smaller failing case.
+const SHRINK_SECONDS: u64 = 5;
 const DEFAULT_SECONDS: u64 = 20;
 
 thread_local! {
@@ -53,12 +58,38 @@ pub(crate) fn quietly<T>(f: impl FnOnce() -> T + UnwindSafe) -> Result<T, String
     })
 }
 
-/// What a check needs to know about an exercise.
-pub(super) struct Spec<I, O> {
-    pub exercise: &'static str,
+/// The seconds a check gives the student's function: `BPE_LAB_CHECK_SECONDS`, default 20.
+pub fn time_limit() -> Duration {
+    Duration::from_secs(
+        std::env::var(SECONDS_ENV)
+            .ok()
+            .and_then(|s| s.parse::<u64>().ok())
+            .unwrap_or(DEFAULT_SECONDS),
+    )
+}
+
+/// What calling the student's function once gave.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply<O> {
+    Returned(O),
+    /// The panic message (`todo!()`'s included).
+    Panicked(String),
+    /// The crate's own answer was called (its name).
+    UsedReference(&'static str),
+    /// The program running the function died; why.
+    Crashed(String),
+    /// No answer before the deadline.
+    TimedOut,
+}
+
+/// What a check needs to know about an exercise: the cases (`I`, shrinkable), what the
+/// student's function is given for a case (`A`), and what is compared (`O`).
+pub(super) struct Spec<I, A, O> {
+    pub exercise: Exercise,
     pub hint: &'static str,
     /// The seeds' examples first, then generated cases.
     pub cases: Vec<I>,
+    pub args: fn(&I) -> A,
     pub reference: fn(&I) -> O,
     pub show_input: fn(&I) -> String,
     pub show_output: fn(&O) -> String,
@@ -69,14 +100,14 @@ enum Outcome<O> {
     Right,
     Wrong(O),
     Panicked(String),
+    UsedReference(&'static str),
+    Crashed(String),
+    TimedOut,
 }
 
 impl<O> Outcome<O> {
     fn same_kind(&self, other: &Outcome<O>) -> bool {
-        matches!(
-            (self, other),
-            (Outcome::Wrong(_), Outcome::Wrong(_)) | (Outcome::Panicked(_), Outcome::Panicked(_))
-        )
+        std::mem::discriminant(self) == std::mem::discriminant(other)
     }
 }
 
@@ -84,34 +115,46 @@ fn is_todo(message: &str) -> bool {
     message.starts_with("not yet implemented") || message.starts_with("not implemented")
 }
 
-fn attempt<I, O: PartialEq>(
-    student: &(impl Fn(&I) -> O + ?Sized),
-    reference: fn(&I) -> O,
+/// Calls the student (`call` gets the arguments and a deadline) and compares.
+fn attempt<I, A, O: PartialEq>(
+    spec: &Spec<I, A, O>,
+    call: &mut impl FnMut(&A, Instant) -> Reply<O>,
     input: &I,
+    deadline: Instant,
 ) -> Outcome<O> {
-    let got = match quietly(panic::AssertUnwindSafe(|| student(input))) {
-        Ok(got) => got,
-        Err(message) => return Outcome::Panicked(message),
-    };
-    if got == reference(input) {
-        Outcome::Right
-    } else {
-        Outcome::Wrong(got)
+    match call(&(spec.args)(input), deadline) {
+        Reply::Returned(got) if got == (spec.reference)(input) => Outcome::Right,
+        Reply::Returned(got) => Outcome::Wrong(got),
+        Reply::Panicked(message) => Outcome::Panicked(message),
+        Reply::UsedReference(name) => Outcome::UsedReference(name),
+        Reply::Crashed(why) => Outcome::Crashed(why),
+        Reply::TimedOut => Outcome::TimedOut,
     }
 }
 
-/// Runs the check; the student's function runs on its own thread so a loop that never ends
-/// cannot hold the notebook beyond the time limit.
-pub(super) fn run<I, O, F>(spec: Spec<I, O>, student: F) -> Check
+/// Calls the student's function directly, in this process: panics caught, the crate's answers
+/// watched for.
+fn call_in_process<A, O>(exercise: Exercise, student: &impl Fn(&A) -> O, args: &A) -> Reply<O> {
+    let (result, borrowed) = guard::watching(exercise, || {
+        quietly(panic::AssertUnwindSafe(|| student(args)))
+    });
+    match (result, borrowed) {
+        (_, Some(name)) => Reply::UsedReference(name),
+        (Ok(got), None) => Reply::Returned(got),
+        (Err(message), None) => Reply::Panicked(message),
+    }
+}
+
+/// Runs a check in the notebook's kernel; the student's function runs on its own thread so a
+/// loop that never ends cannot hold the notebook beyond the time limit.
+pub(super) fn run<I, A, O, F>(spec: Spec<I, A, O>, student: F) -> Check
 where
     I: Shrink + Clone + Send + 'static,
+    A: 'static,
     O: PartialEq + Send + 'static,
-    F: Fn(&I) -> O + Send + 'static,
+    F: Fn(&A) -> O + Send + 'static,
 {
-    let limit = std::env::var(SECONDS_ENV)
-        .ok()
-        .and_then(|s| s.parse::<u64>().ok())
-        .unwrap_or(DEFAULT_SECONDS);
+    let limit = time_limit();
     let exercise = spec.exercise;
     let hint = spec.hint;
     let total = spec.cases.len();
@@ -121,11 +164,17 @@ where
     std::thread::Builder::new()
         .name(format!("check {exercise}"))
         .spawn(move || {
-            let check = evaluate(spec, &student, &watched);
+            let far = Instant::now() + Duration::from_secs(86_400 * 365);
+            let check = evaluate(
+                &spec,
+                |args: &A, _deadline| call_in_process(exercise, &student, args),
+                &watched,
+                far,
+            );
             let _ = sender.send(check);
         })
         .expect("a thread for the check");
-    match receiver.recv_timeout(Duration::from_secs(limit)) {
+    match receiver.recv_timeout(limit) {
         Ok(check) => check,
         Err(_) => {
             let input = current
@@ -133,75 +182,126 @@ where
                 .map(|c| c.clone())
                 .unwrap_or(None)
                 .unwrap_or_default();
-            Check {
-                exercise: exercise.to_owned(),
-                status: Status::Failed,
-                message: format!(
-                    "your function did not return within {limit} s — is there a loop that never \
-                     ends? It is still running in the background: interrupt the kernel (■) to stop it."
-                ),
-                counterexample: Some(Counterexample {
-                    input,
-                    expected: "a result".to_owned(),
-                    got: format!("still running after {limit} s"),
-                }),
-                cases: total,
-                hint: hint.to_owned(),
-            }
+            let mut check = timed_out(exercise, hint, total, input, limit);
+            check.message.push_str(
+                " It is still running in the background: interrupt the kernel (■) to stop it.",
+            );
+            check
         }
     }
 }
 
-fn evaluate<I, O, F>(spec: Spec<I, O>, student: &F, current: &Mutex<Option<String>>) -> Check
+fn timed_out(
+    exercise: Exercise,
+    hint: &str,
+    cases: usize,
+    input: String,
+    limit: Duration,
+) -> Check {
+    let seconds = limit.as_secs();
+    Check {
+        exercise: exercise.name().to_owned(),
+        status: Status::TimedOut,
+        message: format!(
+            "your function did not return within {seconds} s — is there a loop that never ends?"
+        ),
+        counterexample: Some(Counterexample {
+            input,
+            expected: "a result".to_owned(),
+            got: format!("still running after {seconds} s"),
+        }),
+        cases,
+        hint: hint.to_owned(),
+    }
+}
+
+/// Every case in order until the first that fails, which is then shrunk. `call` is given a
+/// deadline it must answer by (a worker enforces it; a call in the kernel cannot, and the
+/// kernel's runner times the whole check instead).
+pub(super) fn evaluate<I, A, O>(
+    spec: &Spec<I, A, O>,
+    mut call: impl FnMut(&A, Instant) -> Reply<O>,
+    current: &Mutex<Option<String>>,
+    deadline: Instant,
+) -> Check
 where
     I: Shrink + Clone,
     O: PartialEq,
-    F: Fn(&I) -> O,
 {
     let check = |status: Status, message: String, counterexample: Option<Counterexample>| Check {
-        exercise: spec.exercise.to_owned(),
+        exercise: spec.exercise.name().to_owned(),
         status,
         message,
         counterexample,
         cases: spec.cases.len(),
         hint: spec.hint.to_owned(),
     };
+    let limit = time_limit();
     for (index, case) in spec.cases.iter().enumerate() {
         if let Ok(mut c) = current.lock() {
             *c = Some((spec.show_input)(case));
         }
-        let outcome = attempt(student, spec.reference, case);
-        if outcome == Outcome::Right {
-            continue;
+        let outcome = attempt(spec, &mut call, case, deadline);
+        match &outcome {
+            Outcome::Right => continue,
+            Outcome::Panicked(message) if is_todo(message) => {
+                return check(
+                    Status::NotImplemented,
+                    "not implemented yet — replace `todo!()` with your code, then run this cell again"
+                        .to_owned(),
+                    None,
+                );
+            }
+            Outcome::UsedReference(name) => {
+                return check(
+                    Status::UsedReference,
+                    format!(
+                        "your function calls `{name}`, the crate's own answer to this exercise — \
+                         write the steps yourself (the crate's versions of the earlier steps are fine)"
+                    ),
+                    None,
+                );
+            }
+            Outcome::TimedOut => {
+                return timed_out(
+                    spec.exercise,
+                    spec.hint,
+                    spec.cases.len(),
+                    (spec.show_input)(case),
+                    limit,
+                );
+            }
+            _ => {}
         }
-        if let Outcome::Panicked(message) = &outcome
-            && is_todo(message)
-        {
-            return check(
-                Status::NotImplemented,
-                "not implemented yet — replace `todo!()` with your code, then run this cell again"
-                    .to_owned(),
-                None,
-            );
-        }
-        let started = Instant::now();
+        let shrink_deadline = deadline.min(Instant::now() + Duration::from_secs(SHRINK_SECONDS));
         let (smallest, outcome) = shrink(case.clone(), outcome, |input| {
-            if started.elapsed() > Duration::from_secs(5) {
+            if Instant::now() > shrink_deadline {
                 return None;
             }
-            Some(attempt(student, spec.reference, input))
+            match attempt(spec, &mut call, input, shrink_deadline) {
+                Outcome::TimedOut => None,
+                other => Some(other),
+            }
         });
         let expected = (spec.show_output)(&(spec.reference)(&smallest));
         let input = (spec.show_input)(&smallest);
+        let counterexample = |got: String| {
+            Some(Counterexample {
+                input: input.clone(),
+                expected: expected.clone(),
+                got,
+            })
+        };
         return match outcome {
             Outcome::Panicked(message) => check(
                 Status::Panicked,
                 format!("your code panicked: {message}"),
-                Some(Counterexample {
-                    input,
-                    expected,
-                    got: message,
-                }),
+                counterexample(message.clone()),
+            ),
+            Outcome::Crashed(why) => check(
+                Status::Crashed,
+                format!("the program running your code stopped: {why}"),
+                counterexample(why.clone()),
             ),
             Outcome::Wrong(got) => check(
                 Status::Failed,
@@ -210,13 +310,9 @@ where
                     index + 1,
                     spec.cases.len()
                 ),
-                Some(Counterexample {
-                    input,
-                    expected,
-                    got: (spec.show_output)(&got),
-                }),
+                counterexample((spec.show_output)(&got)),
             ),
-            Outcome::Right => unreachable!("only failing cases are shrunk"),
+            _ => unreachable!("only wrong results, panics and crashes are shrunk"),
         };
     }
     check(

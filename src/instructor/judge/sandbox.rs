@@ -1,0 +1,308 @@
+//! Where student code runs: bubblewrap (`bwrap`) with a read-only view of the system and the
+//! Rust toolchain only — not the project, not the home directory —, a private scratch
+//! directory, no network, its own PID namespace (it cannot see or signal the grader), and
+//! resource limits. When the grader runs as root, the code inside runs as a user id of its own
+//! per grading slot, so the process limit holds (root is exempt from it) and a fork bomb in one
+//! slot cannot starve another.
+
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// Limits on what one sandboxed program may use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Address space per process, bytes.
+    pub memory: u64,
+    /// CPU seconds per process.
+    pub cpu_seconds: u64,
+    /// Processes and threads of the sandbox's user.
+    pub processes: u64,
+    /// Largest file it may write, bytes.
+    pub file_size: u64,
+    pub open_files: u64,
+}
+
+impl Limits {
+    /// For rustc and the linker compiling a worker.
+    pub fn compile(memory_mb: u64) -> Limits {
+        Limits {
+            memory: memory_mb.max(4096) << 20,
+            cpu_seconds: 120,
+            processes: 96,
+            file_size: 256 << 20,
+            open_files: 1024,
+        }
+    }
+
+    /// For a worker answering the grader's calls.
+    pub fn worker(memory_mb: u64) -> Limits {
+        Limits {
+            memory: memory_mb << 20,
+            cpu_seconds: 120,
+            processes: 16,
+            file_size: 16 << 20,
+            open_files: 64,
+        }
+    }
+}
+
+/// How student code is confined.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Confinement {
+    /// bubblewrap at this path.
+    Bubblewrap(PathBuf),
+    /// No sandbox: the instructor asked for it explicitly (`--no-sandbox`). Limits still apply.
+    Unconfined,
+}
+
+/// A way to start programs on student code.
+#[derive(Debug, Clone)]
+pub struct Sandbox {
+    pub confinement: Confinement,
+    /// The Rust toolchain's sysroot (`rustc --print sysroot`), seen as `/rust` inside.
+    pub sysroot: PathBuf,
+    /// When the grader is root: the first of the user ids the sandboxes run as (one per slot).
+    pub base_uid: Option<u32>,
+}
+
+/// User ids far from any real account's.
+const BASE_UID: u32 = 2_000_000_000;
+/// Where the scratch directory appears inside the sandbox.
+pub const SCRATCH: &str = "/scratch";
+
+fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() == 0 }
+}
+
+fn find_program(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|p| p.is_file())
+}
+
+impl Sandbox {
+    /// Finds the toolchain and bubblewrap and tries a sandbox once. `allow_unconfined` (the
+    /// `--no-sandbox` flag) turns a missing or broken bubblewrap into unconfined runs; without
+    /// it that is an error saying what to do.
+    pub fn detect(allow_unconfined: bool) -> Result<Sandbox, String> {
+        let sysroot = Command::new("rustc")
+            .args(["--print", "sysroot"])
+            .output()
+            .map_err(|e| {
+                format!("rustc was not found ({e}); grading compiles student code with it")
+            })?;
+        if !sysroot.status.success() {
+            return Err(format!(
+                "`rustc --print sysroot` failed: {}",
+                String::from_utf8_lossy(&sysroot.stderr).trim()
+            ));
+        }
+        let sysroot = PathBuf::from(String::from_utf8_lossy(&sysroot.stdout).trim());
+        let base_uid = is_root().then_some(BASE_UID);
+        if allow_unconfined {
+            return Ok(Sandbox {
+                confinement: Confinement::Unconfined,
+                sysroot,
+                base_uid: None,
+            });
+        }
+        let Some(bwrap) = find_program("bwrap") else {
+            return Err(
+                "bubblewrap (bwrap) is not installed, so student code cannot be sandboxed. \
+                        Install it (Debian/Ubuntu: apt-get install bubblewrap; ./scripts/lab setup \
+                        does it when run as root), or pass --no-sandbox to run student code \
+                        unconfined (only for code you trust)."
+                    .to_owned(),
+            );
+        };
+        let sandbox = Sandbox {
+            confinement: Confinement::Bubblewrap(bwrap),
+            sysroot,
+            base_uid,
+        };
+        let scratch = tempfile::Builder::new()
+            .prefix("bpe-lab-probe-")
+            .tempdir()
+            .map_err(|e| format!("no temporary directory for the sandbox probe: {e}"))?;
+        sandbox.prepare_scratch(scratch.path(), 0)?;
+        let probe = sandbox
+            .command(
+                scratch.path(),
+                false,
+                0,
+                Limits::worker(256),
+                "/usr/bin/true",
+                &[],
+            )
+            .stdin(Stdio::null())
+            .output()
+            .map_err(|e| format!("bubblewrap could not be started: {e}"))?;
+        if !probe.status.success() {
+            return Err(format!(
+                "bubblewrap cannot create a sandbox here ({}). Check that user namespaces are \
+                 allowed (sysctl kernel.unprivileged_userns_clone=1) or run as root, or pass \
+                 --no-sandbox to run student code unconfined (only for code you trust).",
+                String::from_utf8_lossy(&probe.stderr).trim()
+            ));
+        }
+        Ok(sandbox)
+    }
+
+    /// Whether student code is confined.
+    pub fn confined(&self) -> bool {
+        matches!(self.confinement, Confinement::Bubblewrap(_))
+    }
+
+    /// Makes `dir` usable as a scratch directory by `slot`'s user: reachable, and its own.
+    pub fn prepare_scratch(&self, dir: &Path, slot: usize) -> Result<(), String> {
+        use std::os::unix::fs::PermissionsExt;
+        let fail = |e: std::io::Error| format!("{}: {e}", dir.display());
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).map_err(fail)?;
+        if let Some(uid) = self.uid(slot) {
+            std::os::unix::fs::chown(dir, Some(uid), Some(uid)).map_err(fail)?;
+        }
+        Ok(())
+    }
+
+    fn uid(&self, slot: usize) -> Option<u32> {
+        self.base_uid.map(|base| base + slot as u32)
+    }
+
+    /// A command running `program` (a path as seen inside) on `scratch`, which is the working
+    /// directory and writable only when `writable`. The command starts its own process group;
+    /// stdio is left to the caller.
+    pub fn command(
+        &self,
+        scratch: &Path,
+        writable: bool,
+        slot: usize,
+        limits: Limits,
+        program: &str,
+        args: &[&str],
+    ) -> Command {
+        let mut command = match &self.confinement {
+            Confinement::Unconfined => {
+                let inside = |p: &str| -> String {
+                    if let Some(rest) = p.strip_prefix("/rust/") {
+                        self.sysroot.join(rest).display().to_string()
+                    } else if let Some(rest) = p.strip_prefix("/scratch/") {
+                        scratch.join(rest).display().to_string()
+                    } else {
+                        p.to_owned()
+                    }
+                };
+                let mut c = Command::new(inside(program));
+                c.args(args.iter().map(|a| inside(a)));
+                c.current_dir(scratch);
+                c.env_clear();
+                c.env(
+                    "PATH",
+                    format!("{}:/usr/bin:/bin", self.sysroot.join("bin").display()),
+                );
+                c.env("TMPDIR", scratch);
+                c
+            }
+            Confinement::Bubblewrap(bwrap) => {
+                let mut c = Command::new(bwrap);
+                c.args(["--ro-bind", "/usr", "/usr"]);
+                for link in ["bin", "lib", "lib64", "sbin"] {
+                    let host = Path::new("/").join(link);
+                    match std::fs::read_link(&host) {
+                        Ok(target) => {
+                            c.arg("--symlink").arg(target).arg(&host);
+                        }
+                        Err(_) if host.is_dir() => {
+                            c.arg("--ro-bind").arg(&host).arg(&host);
+                        }
+                        Err(_) => {}
+                    }
+                }
+                // The linker is found through Debian's alternatives; nothing else of /etc is
+                // needed, and a made-up /etc must be readable by the sandbox's user.
+                c.args(["--perms", "0755", "--dir", "/etc"]);
+                c.args(["--ro-bind-try", "/etc/alternatives", "/etc/alternatives"]);
+                c.args(["--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache"]);
+                c.arg("--ro-bind").arg(&self.sysroot).arg("/rust");
+                c.args(["--proc", "/proc", "--dev", "/dev"]);
+                c.arg(if writable { "--bind" } else { "--ro-bind" })
+                    .arg(scratch)
+                    .arg(SCRATCH);
+                c.args(["--chdir", SCRATCH]);
+                c.args([
+                    "--unshare-pid",
+                    "--unshare-net",
+                    "--unshare-ipc",
+                    "--unshare-uts",
+                ]);
+                c.args(["--unshare-cgroup-try", "--hostname", "sandbox"]);
+                if self.base_uid.is_none() {
+                    c.arg("--unshare-user");
+                }
+                c.args(["--die-with-parent", "--new-session", "--clearenv"]);
+                c.args(["--setenv", "PATH", "/rust/bin:/usr/bin"]);
+                c.args(["--setenv", "TMPDIR", SCRATCH, "--setenv", "HOME", SCRATCH]);
+                if let Some(uid) = self.uid(slot) {
+                    // Root's processes ignore RLIMIT_NPROC: drop to the slot's own user inside.
+                    let uid = uid.to_string();
+                    c.args(["--cap-add", "CAP_SETUID,CAP_SETGID", "/usr/bin/setpriv"]);
+                    c.arg(format!("--reuid={uid}"))
+                        .arg(format!("--regid={uid}"));
+                    c.args([
+                        "--clear-groups",
+                        "--inh-caps=-all",
+                        "--bounding-set=-all",
+                        "--",
+                    ]);
+                }
+                c.arg(program);
+                c.args(args);
+                c
+            }
+        };
+        command.process_group(0);
+        let rlimits = [
+            (libc::RLIMIT_AS, limits.memory),
+            (libc::RLIMIT_CPU, limits.cpu_seconds),
+            (libc::RLIMIT_FSIZE, limits.file_size),
+            (libc::RLIMIT_NOFILE, limits.open_files),
+            (libc::RLIMIT_CORE, 0),
+        ];
+        // With no sandbox and no user of its own, a process limit would count every process
+        // of the instructor's account: leave it to the sandboxed case.
+        let processes = self.uid(slot).map(|_| limits.processes);
+        // SAFETY: the closure only calls setrlimit, which is async-signal-safe.
+        unsafe {
+            command.pre_exec(move || {
+                for (resource, value) in rlimits {
+                    let limit = libc::rlimit {
+                        rlim_cur: value,
+                        rlim_max: value,
+                    };
+                    if libc::setrlimit(resource, &limit) != 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                }
+                if let Some(n) = processes {
+                    let limit = libc::rlimit {
+                        rlim_cur: n,
+                        rlim_max: n,
+                    };
+                    libc::setrlimit(libc::RLIMIT_NPROC, &limit);
+                }
+                Ok(())
+            });
+        }
+        command
+    }
+}
+
+/// Kills a process group started by [`Sandbox::command`] and everything in it.
+pub fn kill_group(pid: u32) {
+    // SAFETY: kill has no memory-safety preconditions; a stale group id is harmless (ESRCH).
+    unsafe {
+        libc::kill(-(pid as i32), libc::SIGKILL);
+    }
+}

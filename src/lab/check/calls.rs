@@ -1,0 +1,86 @@
+//! How each exercise's function is called: what it is given (`…Args`), what a check compares
+//! (`…Out`), and the one call in between. Plain `std` Rust: the notebook's checks call the
+//! student's function through these in the kernel, and the grader compiles this same file into
+//! the student's worker, so both ways of grading call it identically.
+
+use std::collections::{BTreeSet, HashMap};
+
+pub type Pair = (String, String);
+
+pub type BpeInitializeArgs = Vec<String>;
+pub type BpeInitializeOut = (Vec<Vec<String>>, BTreeSet<String>);
+pub fn bpe_initialize(
+    f: &impl Fn(&[String]) -> BpeInitializeOut,
+    dataset: &BpeInitializeArgs,
+) -> BpeInitializeOut {
+    f(dataset)
+}
+
+pub type GetPairFrequenciesArgs = Vec<Vec<String>>;
+pub type GetPairFrequenciesOut = HashMap<Pair, usize>;
+pub fn get_pair_frequencies(
+    f: &impl Fn(&[Vec<String>]) -> GetPairFrequenciesOut,
+    corpus: &GetPairFrequenciesArgs,
+) -> GetPairFrequenciesOut {
+    f(corpus)
+}
+
+pub type MostFrequentPairArgs = HashMap<Pair, usize>;
+pub type MostFrequentPairOut = Option<(Pair, usize)>;
+pub fn most_frequent_pair(
+    f: &impl Fn(&HashMap<Pair, usize>) -> MostFrequentPairOut,
+    counts: &MostFrequentPairArgs,
+) -> MostFrequentPairOut {
+    f(counts)
+}
+
+pub type MergePairInWordArgs = (Vec<String>, Pair);
+pub type MergePairInWordOut = Vec<String>;
+pub fn merge_pair_in_word(
+    f: &impl Fn(&[String], &Pair) -> MergePairInWordOut,
+    (word, pair): &MergePairInWordArgs,
+) -> MergePairInWordOut {
+    f(word, pair)
+}
+
+pub type TrainBpeArgs = (Vec<Vec<String>>, usize);
+/// The merges, and the corpus as the function left it.
+pub type TrainBpeOut = (Vec<Pair>, Vec<Vec<String>>);
+#[allow(clippy::ptr_arg)] // the exercise's signature takes `&mut Vec`
+pub fn train_bpe(
+    f: &impl Fn(&mut Vec<Vec<String>>, usize) -> Vec<Pair>,
+    (corpus, num_merges): &TrainBpeArgs,
+) -> TrainBpeOut {
+    let mut corpus = corpus.clone();
+    let merges = f(&mut corpus, *num_merges);
+    (merges, corpus)
+}
+
+pub type ApplyMergesArgs = (Vec<String>, Vec<Pair>);
+pub type ApplyMergesOut = Vec<String>;
+pub fn apply_merges(
+    f: &impl Fn(&[String], &[Pair]) -> ApplyMergesOut,
+    (tokens, merges): &ApplyMergesArgs,
+) -> ApplyMergesOut {
+    f(tokens, merges)
+}
+
+/// (text, merges, token_to_id, unk_id)
+pub type EncodeArgs = (String, Vec<Pair>, HashMap<String, u32>, u32);
+pub type EncodeOut = Vec<u32>;
+pub fn encode(
+    f: &impl Fn(&str, &[Pair], &HashMap<String, u32>, u32) -> EncodeOut,
+    (text, merges, token_to_id, unk_id): &EncodeArgs,
+) -> EncodeOut {
+    f(text, merges, token_to_id, *unk_id)
+}
+
+/// (ids, id_to_token)
+pub type DecodeArgs = (Vec<u32>, HashMap<u32, String>);
+pub type DecodeOut = String;
+pub fn decode(
+    f: &impl Fn(&[u32], &HashMap<u32, String>) -> DecodeOut,
+    (ids, id_to_token): &DecodeArgs,
+) -> DecodeOut {
+    f(ids, id_to_token)
+}

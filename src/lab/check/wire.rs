@@ -1,0 +1,181 @@
+//! The bytes between the grader and a student's worker: each value written as its parts, every
+//! length as 8 little-endian bytes, strings as UTF-8. Plain `std` Rust, because the grader
+//! compiles this same file into the worker; reading never trusts a length (the worker is the
+//! student's program) and never allocates more than the bytes that are there.
+
+use std::collections::{BTreeSet, HashMap};
+use std::hash::Hash;
+
+/// A value that crosses between the grader and a worker.
+pub trait Wire: Sized {
+    fn put(&self, out: &mut Vec<u8>);
+    fn take(input: &mut &[u8]) -> Result<Self, String>;
+}
+
+fn take_bytes<'a>(input: &mut &'a [u8], n: usize) -> Result<&'a [u8], String> {
+    if input.len() < n {
+        return Err(format!("{n} bytes wanted, {} left", input.len()));
+    }
+    let (head, rest) = input.split_at(n);
+    *input = rest;
+    Ok(head)
+}
+
+fn take_len(input: &mut &[u8]) -> Result<usize, String> {
+    let n = u64::take(input)?;
+    // Every element takes at least one byte, so no honest length exceeds what is left.
+    if n > input.len() as u64 {
+        return Err(format!("a length of {n} with {} bytes left", input.len()));
+    }
+    Ok(n as usize)
+}
+
+impl Wire for u64 {
+    fn put(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.to_le_bytes());
+    }
+    fn take(input: &mut &[u8]) -> Result<u64, String> {
+        let bytes = take_bytes(input, 8)?;
+        let mut le = [0u8; 8];
+        le.copy_from_slice(bytes);
+        Ok(u64::from_le_bytes(le))
+    }
+}
+
+impl Wire for usize {
+    fn put(&self, out: &mut Vec<u8>) {
+        (*self as u64).put(out);
+    }
+    fn take(input: &mut &[u8]) -> Result<usize, String> {
+        usize::try_from(u64::take(input)?).map_err(|e| e.to_string())
+    }
+}
+
+impl Wire for u32 {
+    fn put(&self, out: &mut Vec<u8>) {
+        u64::from(*self).put(out);
+    }
+    fn take(input: &mut &[u8]) -> Result<u32, String> {
+        u32::try_from(u64::take(input)?).map_err(|e| e.to_string())
+    }
+}
+
+impl Wire for String {
+    fn put(&self, out: &mut Vec<u8>) {
+        self.len().put(out);
+        out.extend_from_slice(self.as_bytes());
+    }
+    fn take(input: &mut &[u8]) -> Result<String, String> {
+        let n = take_len(input)?;
+        let bytes = take_bytes(input, n)?;
+        String::from_utf8(bytes.to_vec()).map_err(|e| e.to_string())
+    }
+}
+
+impl<T: Wire> Wire for Vec<T> {
+    fn put(&self, out: &mut Vec<u8>) {
+        self.len().put(out);
+        for item in self {
+            item.put(out);
+        }
+    }
+    fn take(input: &mut &[u8]) -> Result<Vec<T>, String> {
+        let n = take_len(input)?;
+        let mut items = Vec::with_capacity(n.min(1024));
+        for _ in 0..n {
+            items.push(T::take(input)?);
+        }
+        Ok(items)
+    }
+}
+
+impl<T: Wire> Wire for Option<T> {
+    fn put(&self, out: &mut Vec<u8>) {
+        match self {
+            None => out.push(0),
+            Some(value) => {
+                out.push(1);
+                value.put(out);
+            }
+        }
+    }
+    fn take(input: &mut &[u8]) -> Result<Option<T>, String> {
+        match take_bytes(input, 1)?[0] {
+            0 => Ok(None),
+            1 => Ok(Some(T::take(input)?)),
+            other => Err(format!("an option tagged {other}")),
+        }
+    }
+}
+
+impl<A: Wire, B: Wire> Wire for (A, B) {
+    fn put(&self, out: &mut Vec<u8>) {
+        self.0.put(out);
+        self.1.put(out);
+    }
+    fn take(input: &mut &[u8]) -> Result<(A, B), String> {
+        Ok((A::take(input)?, B::take(input)?))
+    }
+}
+
+impl<A: Wire, B: Wire, C: Wire, D: Wire> Wire for (A, B, C, D) {
+    fn put(&self, out: &mut Vec<u8>) {
+        self.0.put(out);
+        self.1.put(out);
+        self.2.put(out);
+        self.3.put(out);
+    }
+    fn take(input: &mut &[u8]) -> Result<(A, B, C, D), String> {
+        Ok((
+            A::take(input)?,
+            B::take(input)?,
+            C::take(input)?,
+            D::take(input)?,
+        ))
+    }
+}
+
+/// Written as (key, value) pairs in the map's own order; read back into a map, so two maps
+/// with the same entries are equal whatever order they iterated in.
+impl<K: Wire + Eq + Hash, V: Wire> Wire for HashMap<K, V> {
+    fn put(&self, out: &mut Vec<u8>) {
+        self.len().put(out);
+        for (key, value) in self {
+            key.put(out);
+            value.put(out);
+        }
+    }
+    fn take(input: &mut &[u8]) -> Result<HashMap<K, V>, String> {
+        let pairs: Vec<(K, V)> = Vec::take(input)?;
+        Ok(pairs.into_iter().collect())
+    }
+}
+
+impl<T: Wire + Ord> Wire for BTreeSet<T> {
+    fn put(&self, out: &mut Vec<u8>) {
+        self.len().put(out);
+        for item in self {
+            item.put(out);
+        }
+    }
+    fn take(input: &mut &[u8]) -> Result<BTreeSet<T>, String> {
+        let items: Vec<T> = Vec::take(input)?;
+        Ok(items.into_iter().collect())
+    }
+}
+
+/// Reads a whole value: trailing bytes are an error.
+pub fn decode<T: Wire>(mut bytes: &[u8]) -> Result<T, String> {
+    let value = T::take(&mut bytes)?;
+    if !bytes.is_empty() {
+        return Err(format!("{} bytes after the value", bytes.len()));
+    }
+    Ok(value)
+}
+
+/// Writes a whole value.
+pub fn encode<T: Wire>(value: &T) -> Vec<u8> {
+    let mut out = Vec::new();
+    value.put(&mut out);
+    out
+}
