@@ -164,12 +164,13 @@ where
     std::thread::Builder::new()
         .name(format!("check {exercise}"))
         .spawn(move || {
-            let far = Instant::now() + Duration::from_secs(86_400 * 365);
+            // Calls in the kernel cannot be stopped one by one: the receiver below times
+            // the whole check instead.
             let check = evaluate(
                 &spec,
                 |args: &A, _deadline| call_in_process(exercise, &student, args),
                 &watched,
-                far,
+                limit,
             );
             let _ = sender.send(check);
         })
@@ -215,19 +216,20 @@ fn timed_out(
     }
 }
 
-/// Every case in order until the first that fails, which is then shrunk. `call` is given a
-/// deadline it must answer by (a worker enforces it; a call in the kernel cannot, and the
-/// kernel's runner times the whole check instead).
+/// Every case in order until the first that fails, which is then shrunk, all within `limit`.
+/// `call` is given a deadline it must answer by (a worker enforces it; a call in the kernel
+/// cannot, and the kernel's runner times the whole check instead).
 pub(super) fn evaluate<I, A, O>(
     spec: &Spec<I, A, O>,
     mut call: impl FnMut(&A, Instant) -> Reply<O>,
     current: &Mutex<Option<String>>,
-    deadline: Instant,
+    limit: Duration,
 ) -> Check
 where
     I: Shrink + Clone,
     O: PartialEq,
 {
+    let deadline = Instant::now() + limit;
     let check = |status: Status, message: String, counterexample: Option<Counterexample>| Check {
         exercise: spec.exercise.name().to_owned(),
         status,
@@ -236,7 +238,6 @@ where
         cases: spec.cases.len(),
         hint: spec.hint.to_owned(),
     };
-    let limit = time_limit();
     for (index, case) in spec.cases.iter().enumerate() {
         if let Ok(mut c) = current.lock() {
             *c = Some((spec.show_input)(case));

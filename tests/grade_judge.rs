@@ -1,0 +1,575 @@
+//! Grading with the real toolchain and sandbox: submissions of lab 03 — right, untouched,
+//! broken, and written to attack the grader — graded in one run, checked row by row against
+//! the grades they must get, with the project tree, the other submissions and the machine's
+//! processes checked afterwards. Needs rustc and bubblewrap; ./scripts/test installs bwrap and
+//! sets BPE_LAB_SANDBOX_TESTS=1, which makes a missing sandbox a failure rather than a skip.
+#![cfg(feature = "cli")]
+
+mod support;
+
+use serde_json::{Value, json};
+use std::fs;
+use std::path::{Path, PathBuf};
+use support::cli::{assert_success, bpe_lab, path_str, stderr};
+
+const LAB: &str = "03-merge";
+
+const BEST_RIGHT: &str = "fn most_frequent_pair(pair_freqs: &HashMap<(String, String), usize>) -> Option<((String, String), usize)> {
+    let mut entries: Vec<(&(String, String), &usize)> = pair_freqs.iter().collect();
+    entries.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    entries.first().map(|(p, c)| ((*p).clone(), **c))
+}";
+
+const BEST_EXITS: &str = "fn most_frequent_pair(_: &HashMap<(String, String), usize>) -> Option<((String, String), usize)> {
+    std::process::exit(3)
+}";
+
+const BEST_FAKES: &str = "fn most_frequent_pair(_: &HashMap<(String, String), usize>) -> Option<((String, String), usize)> {
+    println!(\"EVCXR_BEGIN_CONTENT application/vnd.bpe-lab.check+json\\n{{\\\"exercise\\\": \\\"most_frequent_pair\\\", \\\"status\\\": \\\"passed\\\", \\\"message\\\": \\\"ok\\\", \\\"nonce\\\": \\\"guessed\\\"}}\\nEVCXR_END_CONTENT\");
+    todo!()
+}";
+
+const MERGE_RIGHT: &str =
+    "fn merge_pair_in_word(word: &[String], pair: &(String, String)) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < word.len() {
+        if i + 1 < word.len() && word[i] == pair.0 && word[i + 1] == pair.1 {
+            out.push(format!(\"{}{}\", pair.0, pair.1));
+            i += 2;
+        } else {
+            out.push(word[i].clone());
+            i += 1;
+        }
+    }
+    out
+}";
+
+const MERGE_LOOPS: &str =
+    "fn merge_pair_in_word(word: &[String], _: &(String, String)) -> Vec<String> {
+    let mut i = 0;
+    while i < word.len() + 1 { i = i * 1; }
+    word.to_vec()
+}";
+
+const MERGE_PANICS: &str =
+    "fn merge_pair_in_word(word: &[String], _: &(String, String)) -> Vec<String> {
+    panic!(\"boom in {} symbols\", word.len())
+}";
+
+const FAKE_RESULTS: &str = "println!(\"EVCXR_BEGIN_CONTENT application/vnd.bpe-lab.check+json\\n{{\\\"exercise\\\": \\\"merge_pair_in_word\\\", \\\"status\\\": \\\"passed\\\", \\\"message\\\": \\\"all passed\\\"}}\\nEVCXR_END_CONTENT\");";
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn student_notebook(lab: &str) -> Value {
+    let text = fs::read_to_string(root().join("notebooks").join(format!("{lab}.ipynb"))).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+fn cells(nb: &mut Value) -> &mut Vec<Value> {
+    nb["cells"].as_array_mut().unwrap()
+}
+
+fn source(cell: &Value) -> String {
+    match &cell["source"] {
+        Value::Array(lines) => lines.iter().filter_map(Value::as_str).collect(),
+        Value::String(s) => s.clone(),
+        _ => String::new(),
+    }
+}
+
+/// Replaces the solution cell that defines `function` with `code`.
+fn solve(nb: &mut Value, function: &str, code: &str) {
+    let cell = cells(nb)
+        .iter_mut()
+        .find(|c| {
+            c["metadata"]["nbgrader"]["solution"] == true
+                && source(c).contains(&format!("fn {function}("))
+        })
+        .unwrap_or_else(|| panic!("no solution cell for {function}"));
+    cell["source"] = json!(code);
+}
+
+fn check_cell_index(nb: &mut Value, exercise: &str) -> usize {
+    cells(nb)
+        .iter()
+        .position(|c| c["metadata"]["bpe_lab"]["exercise"] == exercise)
+        .unwrap()
+}
+
+fn add_cell_after_setup(nb: &mut Value, id: &str, code: &str) {
+    let at = cells(nb)
+        .iter()
+        .position(|c| c["metadata"]["bpe_lab"]["role"] == "setup")
+        .unwrap()
+        + 2;
+    cells(nb).insert(at, json!({"cell_type": "code", "id": id, "metadata": {}, "source": code, "outputs": [], "execution_count": null}));
+}
+
+fn save(dir: &Path, student: &str, file: &str, nb: &Value) {
+    fs::create_dir_all(dir.join(student)).unwrap();
+    fs::write(
+        dir.join(student).join(file),
+        serde_json::to_string_pretty(nb).unwrap(),
+    )
+    .unwrap();
+}
+
+fn build_submissions(dir: &Path) {
+    let file = format!("{LAB}.ipynb");
+    let base = student_notebook(LAB);
+    let with = |best: Option<&str>, merge: Option<&str>| {
+        let mut nb = base.clone();
+        if let Some(code) = best {
+            solve(&mut nb, "most_frequent_pair", code);
+        }
+        if let Some(code) = merge {
+            solve(&mut nb, "merge_pair_in_word", code);
+        }
+        nb
+    };
+    save(
+        dir,
+        "alice",
+        &file,
+        &with(Some(BEST_RIGHT), Some(MERGE_RIGHT)),
+    );
+    save(dir, "bob", &file, &base);
+    // A check that never returns, and a cell of her own that never ends.
+    let mut carol = with(Some(BEST_RIGHT), Some(MERGE_LOOPS));
+    add_cell_after_setup(&mut carol, "carol-spin", "loop { std::hint::spin_loop(); }");
+    save(dir, "carol", &file, &carol);
+    save(
+        dir,
+        "dave",
+        &file,
+        &with(Some(BEST_RIGHT), Some(MERGE_PANICS)),
+    );
+    save(
+        dir,
+        "erin",
+        &file,
+        &with(Some(BEST_EXITS), Some(MERGE_RIGHT)),
+    );
+    // Deletes one check cell and rewrites the other to print a pass.
+    let mut frank = with(Some(BEST_RIGHT), Some(MERGE_RIGHT));
+    let best = check_cell_index(&mut frank, "most_frequent_pair");
+    cells(&mut frank).remove(best);
+    let merge = check_cell_index(&mut frank, "merge_pair_in_word");
+    cells(&mut frank)[merge]["source"] = json!(FAKE_RESULTS);
+    save(dir, "frank", &file, &frank);
+    // Leaves the exercises undone but prints imitations of passing results.
+    let mut grace = with(Some(BEST_FAKES), None);
+    add_cell_after_setup(&mut grace, "grace-fake", FAKE_RESULTS);
+    save(dir, "grace", &file, &grace);
+    save(dir, "heidi", &file, &student_notebook("02-count-pairs"));
+    fs::create_dir_all(dir.join("ivan")).unwrap();
+    fs::write(dir.join("ivan").join(&file), "{ this is not JSON").unwrap();
+    fs::create_dir_all(dir.join("judy")).unwrap();
+    fs::write(
+        dir.join("judy").join(&file),
+        "{\"nbformat\": 4, \"metadata\": {}}",
+    )
+    .unwrap();
+}
+
+const BEST_TODO: &str = "fn most_frequent_pair(_: &HashMap<(String, String), usize>) -> Option<((String, String), usize)> {
+    todo!()
+}";
+
+/// A module named like the prelude's `check`, so an unqualified `check::…` would call it.
+const SHADOW: &str = "mod check {
+    pub fn most_frequent_pair<F>(_: F) -> bool { true }
+    pub fn merge_pair_in_word<F>(_: F) -> bool { true }
+}";
+
+const MERGE_BORROWS: &str =
+    "fn merge_pair_in_word(word: &[String], pair: &(String, String)) -> Vec<String> {
+    bpe_lab::merge_pair_in_word(word, pair)
+}";
+
+/// Right, after trying to write into the project and read the home directory.
+fn best_vandal(project: &Path) -> String {
+    BEST_RIGHT.replacen(
+        "{\n",
+        &format!(
+            "{{\n    let _ = std::fs::write({lib:?}, \"// vandalised\");
+    let _ = std::fs::OpenOptions::new().append(true).open({lib:?}).map(|mut f| std::io::Write::write_all(&mut f, b\"// x\"));
+    let _ = std::fs::write(\"../src/lib.rs\", \"// vandalised\");
+    let _ = std::fs::write({new:?}, \"planted\");
+    let _ = std::fs::read_dir(\"/root\");
+",
+            lib = project.join("src/lib.rs"),
+            new = project.join("planted.txt"),
+        ),
+        1,
+    )
+}
+
+const BEST_KILLS: &str = "fn most_frequent_pair(_: &HashMap<(String, String), usize>) -> Option<((String, String), usize)> {
+    extern \"C\" { fn kill(pid: i32, signal: i32) -> i32; fn getppid() -> i32; }
+    let _ = std::process::Command::new(\"pkill\").args([\"-9\", \"bpe-lab\"]).status();
+    unsafe { kill(getppid(), 9); kill(-1, 9); }
+    None
+}";
+
+const MERGE_FLOODS: &str =
+    "fn merge_pair_in_word(word: &[String], pair: &(String, String)) -> Vec<String> {
+    let line = \"x\".repeat(1 << 20);
+    println!(\"{line}\");
+    eprintln!(\"{line}\");
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < word.len() {
+        if i + 1 < word.len() && word[i] == pair.0 && word[i + 1] == pair.1 {
+            out.push(format!(\"{}{}\", pair.0, pair.1));
+            i += 2;
+        } else {
+            out.push(word[i].clone());
+            i += 1;
+        }
+    }
+    out
+}";
+
+const BEST_FORKS: &str = "fn most_frequent_pair(_: &HashMap<(String, String), usize>) -> Option<((String, String), usize)> {
+    loop {
+        let _ = std::process::Command::new(\"/bin/sleep\").arg(\"1000\").spawn();
+        let _ = std::thread::Builder::new().spawn(|| std::thread::sleep(std::time::Duration::from_secs(1000)));
+    }
+}";
+
+const MERGE_SLEEPS: &str =
+    "fn merge_pair_in_word(_: &[String], _: &(String, String)) -> Vec<String> {
+    std::thread::sleep(std::time::Duration::from_secs(1_000_000));
+    Vec::new()
+}";
+
+const BEST_INCLUDES_ZERO: &str = "const BIG: &[u8] = include_bytes!(\"/dev/zero\");
+fn most_frequent_pair(_: &HashMap<(String, String), usize>) -> Option<((String, String), usize)> {
+    let _ = BIG.len();
+    None
+}";
+
+fn merge_includes_project(project: &Path) -> String {
+    format!(
+        "const ANSWERS: &str = include_str!({:?});\n{MERGE_RIGHT}",
+        project.join("src/bpe/steps.rs")
+    )
+}
+
+const MERGE_HOGS: &str =
+    "fn merge_pair_in_word(word: &[String], _: &(String, String)) -> Vec<String> {
+    let mut hog: Vec<Vec<u8>> = Vec::new();
+    loop { hog.push(vec![1u8; 256 << 20]); if hog.len() > 1000 { break; } }
+    word.to_vec()
+}";
+
+const MERGE_USES_HELPER: &str =
+    "fn merge_pair_in_word(word: &[String], pair: &(String, String)) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < word.len() {
+        if i + 1 < word.len() && word[i] == pair.0 && word[i + 1] == pair.1 {
+            out.push(join(&pair.0, &pair.1));
+            i += 2;
+        } else {
+            out.push(word[i].clone());
+            i += 1;
+        }
+    }
+    out
+}";
+
+fn build_attacks(dir: &Path, project: &Path) {
+    let file = format!("{LAB}.ipynb");
+    let base = student_notebook(LAB);
+    let with = |best: &str, merge: &str| {
+        let mut nb = base.clone();
+        solve(&mut nb, "most_frequent_pair", best);
+        solve(&mut nb, "merge_pair_in_word", merge);
+        nb
+    };
+    let mut mallory = with(BEST_TODO, MERGE_RIGHT);
+    add_cell_after_setup(&mut mallory, "mallory-shadow", SHADOW);
+    save(dir, "mallory", &file, &mallory);
+    save(dir, "oscar", &file, &with(BEST_RIGHT, MERGE_BORROWS));
+    save(
+        dir,
+        "peggy",
+        &file,
+        &with(&best_vandal(project), MERGE_RIGHT),
+    );
+    save(dir, "trent", &file, &with(BEST_KILLS, MERGE_RIGHT));
+    save(dir, "victor", &file, &with(BEST_RIGHT, MERGE_FLOODS));
+    save(dir, "walter", &file, &with(BEST_FORKS, MERGE_RIGHT));
+    save(dir, "yvonne", &file, &with(BEST_RIGHT, MERGE_SLEEPS));
+    save(
+        dir,
+        "zoe",
+        &file,
+        &with(BEST_INCLUDES_ZERO, &merge_includes_project(project)),
+    );
+    save(dir, "uma", &file, &with(BEST_RIGHT, MERGE_HOGS));
+    let mut xavier = with(BEST_RIGHT, MERGE_USES_HELPER);
+    add_cell_after_setup(
+        &mut xavier,
+        "xavier-helper",
+        "fn join(a: &str, b: &str) -> String { format!(\"{a}{b}\") }",
+    );
+    add_cell_after_setup(&mut xavier, "xavier-broken", "fn oops( {");
+    add_cell_after_setup(
+        &mut xavier,
+        "xavier-statements",
+        "let x = 1;\nprintln!(\"{x}\");",
+    );
+    save(dir, "xavier", &file, &xavier);
+}
+
+/// Every file git would see in the project (tracked or not, not ignored), with its bytes.
+fn project_snapshot(project: &Path) -> Vec<(String, Vec<u8>)> {
+    let listed = std::process::Command::new("git")
+        .args(["ls-files", "-co", "--exclude-standard", "-z"])
+        .current_dir(project)
+        .output()
+        .expect("git runs");
+    assert!(listed.status.success(), "git ls-files failed");
+    let mut files: Vec<(String, Vec<u8>)> = listed
+        .stdout
+        .split(|&b| b == 0)
+        .filter(|name| !name.is_empty())
+        .map(|name| {
+            let name = String::from_utf8_lossy(name).into_owned();
+            let bytes = fs::read(project.join(&name)).unwrap_or_default();
+            (name, bytes)
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+fn folder_snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_owned()];
+    while let Some(d) = stack.pop() {
+        for entry in fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                out.push((path.clone(), fs::read(&path).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Processes whose command line mentions `needle`.
+fn processes_with(needle: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in fs::read_dir("/proc").unwrap().filter_map(Result::ok) {
+        if let Ok(cmdline) = fs::read(entry.path().join("cmdline")) {
+            let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            if text.contains(needle) {
+                found.push(text);
+            }
+        }
+    }
+    found
+}
+
+fn sandbox_available() -> bool {
+    let required = std::env::var_os("BPE_LAB_SANDBOX_TESTS").is_some();
+    let present = std::process::Command::new("bwrap")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        present || !required,
+        "BPE_LAB_SANDBOX_TESTS is set but bubblewrap (bwrap) is not installed"
+    );
+    if !present {
+        eprintln!("skipped: bubblewrap is not installed (./scripts/test installs it)");
+    }
+    present
+}
+
+#[test]
+fn grading_honest_and_hostile_submissions_gives_each_its_grade_and_harms_nothing() {
+    if !sandbox_available() {
+        return;
+    }
+    let project = root();
+    let before = project_snapshot(&project);
+    let dir = tempfile::tempdir().unwrap();
+    let subs = dir.path().join("submissions");
+    build_submissions(&subs);
+    build_attacks(&subs, &project);
+    let submitted = folder_snapshot(&subs);
+    let empty = dir.path().join("empty");
+    fs::create_dir_all(&empty).unwrap();
+    let (grades, feedback) = (dir.path().join("grades.csv"), dir.path().join("feedback"));
+    let sources = root().join("instructor");
+    let grade = |extra: &[&str]| {
+        let mut args = vec![
+            "lab",
+            "grade",
+            path_str(&subs),
+            path_str(&empty),
+            "--lab",
+            LAB,
+            "--sources",
+            path_str(&sources),
+            "--out",
+            path_str(&grades),
+            "--feedback",
+            path_str(&feedback),
+            "--check-timeout",
+            "5",
+            "--jobs",
+            "2",
+        ];
+        args.extend_from_slice(extra);
+        bpe_lab(&args)
+    };
+    let run = grade(&[]);
+    eprintln!("{}", stderr(&run));
+    assert_success(&run);
+    let csv = fs::read_to_string(&grades).unwrap();
+    eprintln!("{csv}");
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(
+        lines[0],
+        "student,file,lab,most_frequent_pair,merge_pair_in_word,total,max,notes"
+    );
+    let row = |student: &str| -> Vec<String> {
+        let line = lines
+            .iter()
+            .find(|l| l.starts_with(&format!("{student},")))
+            .unwrap_or_else(|| panic!("no row for {student}"));
+        // The first seven fields never hold commas here; the notes may.
+        line.splitn(8, ',').map(str::to_owned).collect()
+    };
+    let scores = |student: &str| -> (String, String, String) {
+        let r = row(student);
+        (r[3].clone(), r[4].clone(), r[5].clone())
+    };
+    let s = |a: &str, b: &str, t: &str| (a.to_owned(), b.to_owned(), t.to_owned());
+    assert_eq!(lines.len(), 21, "one row per submission:\n{csv}");
+    assert_eq!(scores("alice"), s("1", "2", "3"));
+    assert_eq!(scores("bob"), s("0", "0", "0"));
+    assert_eq!(scores("carol"), s("1", "0", "1"));
+    assert_eq!(scores("dave"), s("1", "0", "1"));
+    assert_eq!(scores("erin"), s("0", "2", "2"));
+    assert_eq!(scores("frank"), s("1", "2", "3"));
+    assert_eq!(scores("grace"), s("0", "0", "0"));
+    for student in ["heidi", "ivan", "judy"] {
+        assert_eq!(scores(student), s("0", "0", "0"), "{student}");
+    }
+    assert_eq!(
+        scores("mallory"),
+        s("0", "2", "2"),
+        "a shadowing module earns nothing"
+    );
+    assert_eq!(
+        scores("oscar"),
+        s("1", "0", "1"),
+        "a borrowed answer earns nothing"
+    );
+    assert_eq!(
+        scores("peggy"),
+        s("1", "2", "3"),
+        "right answers count, writes fail"
+    );
+    assert_eq!(scores("trent"), s("0", "2", "2"), "killing gets nowhere");
+    assert_eq!(
+        scores("victor"),
+        s("1", "2", "3"),
+        "printing is not an answer"
+    );
+    assert_eq!(scores("walter"), s("0", "2", "2"), "a fork bomb is stopped");
+    assert_eq!(
+        scores("yvonne"),
+        s("1", "0", "1"),
+        "sleeping forever is stopped"
+    );
+    assert_eq!(scores("zoe"), s("0", "0", "0"), "compile-time tricks fail");
+    assert_eq!(scores("uma"), s("1", "0", "1"), "a memory hog is stopped");
+    assert_eq!(
+        scores("xavier"),
+        s("1", "2", "3"),
+        "helpers count, broken cells cost nothing"
+    );
+    assert!(
+        row("frank")[7].contains("re-inserted the deleted cell")
+            && row("frank")[7].contains("undid the edits"),
+        "{:?}",
+        row("frank")
+    );
+    assert!(
+        row("heidi")[7].contains("notebook of lab 02-count-pairs, not 03-merge"),
+        "{:?}",
+        row("heidi")
+    );
+    assert!(row("ivan")[7].contains("not JSON"));
+    assert!(row("judy")[7].contains("not a notebook"));
+    assert!(
+        row("xavier")[7].contains("is not valid Rust"),
+        "{:?}",
+        row("xavier")
+    );
+    assert!(
+        row("xavier")[7].contains("statement"),
+        "{:?}",
+        row("xavier")
+    );
+    let read = |student: &str| {
+        fs::read_to_string(feedback.join(student).join(format!("{LAB}.md"))).unwrap()
+    };
+    let has = |student: &str, words: &[&str]| {
+        let text = read(student);
+        for w in words {
+            assert!(
+                text.contains(w),
+                "{student}'s feedback lacks {w:?}:\n{text}"
+            );
+        }
+    };
+    has("alice", &["**Score: 3 / 3**"]);
+    has("bob", &["not implemented"]);
+    has("carol", &["timed out", "did not return within 5 s"]);
+    has("dave", &["panicked", "boom in"]);
+    has("erin", &["crashed", "exited with code 3"]);
+    has("oscar", &["used reference", "bpe_lab"]);
+    has("trent", &["wrong result"]);
+    has("victor", &["more bytes not kept"]);
+    has("walter", &["timed out"]);
+    has("yvonne", &["timed out"]);
+    has("zoe", &["did not compile"]);
+    has("uma", &["crashed"]);
+    assert!(stderr(&run).contains("no notebooks (*.ipynb) found"));
+
+    // Nothing in the project or in the submissions changed, and nothing was left running.
+    assert!(
+        project_snapshot(&project) == before,
+        "the project tree changed"
+    );
+    assert!(!project.join("planted.txt").exists());
+    assert!(folder_snapshot(&subs) == submitted, "a submission changed");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert_eq!(processes_with("sleep 1000"), Vec::<String>::new());
+    assert_eq!(processes_with("/scratch/worker"), Vec::<String>::new());
+
+    // A second run with --resume grades nothing again and writes the same gradebook.
+    let again = grade(&["--resume"]);
+    assert_success(&again);
+    assert!(
+        stderr(&again).contains("20 submission(s) already graded, 0 to grade"),
+        "{}",
+        stderr(&again)
+    );
+    assert_eq!(fs::read_to_string(&grades).unwrap(), csv);
+}
