@@ -4,7 +4,8 @@ pub mod corpus;
 pub mod encode;
 mod pair_queue;
 pub mod reference;
-pub mod steps;
+// Not public: its functions are the answers without the guard that watches for them.
+pub(crate) mod steps;
 pub mod symbols;
 pub mod train;
 pub mod words;

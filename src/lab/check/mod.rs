@@ -13,12 +13,27 @@
 //! `BPE_LAB_GRADER_NONCE`, the result repeats it, so a printed imitation does not count.
 //!
 //! ```
-//! use bpe_lab::lab::check;
+//! use bpe_lab::lab::check::{self, Status};
 //! fn merge_pair_in_word(word: &[String], pair: &(String, String)) -> Vec<String> {
-//!     bpe_lab::merge_pair_in_word(word, pair)
+//!     let mut out: Vec<String> = Vec::new();
+//!     let mut i = 0;
+//!     while i < word.len() {
+//!         if i + 1 < word.len() && (&word[i], &word[i + 1]) == (&pair.0, &pair.1) {
+//!             out.push(format!("{}{}", pair.0, pair.1));
+//!             i += 2;
+//!         } else {
+//!             out.push(word[i].clone());
+//!             i += 1;
+//!         }
+//!     }
+//!     out
 //! }
-//! let result = check::merge_pair_in_word(merge_pair_in_word);
-//! assert!(result.passed());
+//! assert!(check::merge_pair_in_word(merge_pair_in_word).passed());
+//! // The crate's own answer does not count.
+//! let borrowed = check::merge_pair_in_word(|w: &[String], p: &(String, String)| {
+//!     bpe_lab::merge_pair_in_word(w, p)
+//! });
+//! assert_eq!(borrowed.status, Status::UsedReference);
 //! ```
 
 pub mod calls;
