@@ -215,24 +215,14 @@ const BEST_KILLS: &str = "fn most_frequent_pair(_: &HashMap<(String, String), us
     None
 }";
 
-const MERGE_FLOODS: &str =
-    "fn merge_pair_in_word(word: &[String], pair: &(String, String)) -> Vec<String> {
-    let line = \"x\".repeat(1 << 20);
-    println!(\"{line}\");
-    eprintln!(\"{line}\");
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < word.len() {
-        if i + 1 < word.len() && word[i] == pair.0 && word[i + 1] == pair.1 {
-            out.push(format!(\"{}{}\", pair.0, pair.1));
-            i += 2;
-        } else {
-            out.push(word[i].clone());
-            i += 1;
-        }
-    }
-    out
-}";
+/// Right, after printing a megabyte on stdout and on stderr at every call.
+fn merge_floods() -> String {
+    MERGE_RIGHT.replacen(
+        "{\n",
+        "{\n    let line = \"x\".repeat(1 << 20);\n    println!(\"{line}\");\n    eprintln!(\"{line}\");\n",
+        1,
+    )
+}
 
 const BEST_FORKS: &str = "fn most_frequent_pair(_: &HashMap<(String, String), usize>) -> Option<((String, String), usize)> {
     loop {
@@ -267,21 +257,13 @@ const MERGE_HOGS: &str =
     word.to_vec()
 }";
 
-const MERGE_USES_HELPER: &str =
-    "fn merge_pair_in_word(word: &[String], pair: &(String, String)) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < word.len() {
-        if i + 1 < word.len() && word[i] == pair.0 && word[i + 1] == pair.1 {
-            out.push(join(&pair.0, &pair.1));
-            i += 2;
-        } else {
-            out.push(word[i].clone());
-            i += 1;
-        }
-    }
-    out
-}";
+/// Right, joining the pair with a helper defined in a cell of the student's own.
+fn merge_uses_helper() -> String {
+    MERGE_RIGHT.replace(
+        "format!(\"{}{}\", pair.0, pair.1)",
+        "join(&pair.0, &pair.1)",
+    )
+}
 
 fn build_attacks(dir: &Path, project: &Path) {
     let file = format!("{LAB}.ipynb");
@@ -303,7 +285,7 @@ fn build_attacks(dir: &Path, project: &Path) {
         &with(&best_vandal(project), MERGE_RIGHT),
     );
     save(dir, "trent", &file, &with(BEST_KILLS, MERGE_RIGHT));
-    save(dir, "victor", &file, &with(BEST_RIGHT, MERGE_FLOODS));
+    save(dir, "victor", &file, &with(BEST_RIGHT, &merge_floods()));
     save(dir, "walter", &file, &with(BEST_FORKS, MERGE_RIGHT));
     save(dir, "yvonne", &file, &with(BEST_RIGHT, MERGE_SLEEPS));
     save(
@@ -313,7 +295,7 @@ fn build_attacks(dir: &Path, project: &Path) {
         &with(BEST_INCLUDES_ZERO, &merge_includes_project(project)),
     );
     save(dir, "uma", &file, &with(BEST_RIGHT, MERGE_HOGS));
-    let mut xavier = with(BEST_RIGHT, MERGE_USES_HELPER);
+    let mut xavier = with(BEST_RIGHT, &merge_uses_helper());
     add_cell_after_setup(
         &mut xavier,
         "xavier-helper",
