@@ -215,11 +215,11 @@ const BEST_KILLS: &str = "fn most_frequent_pair(_: &HashMap<(String, String), us
     None
 }";
 
-/// Right, after printing a megabyte on stdout and on stderr at every call.
+/// Right, after printing a megabyte on stdout and on stderr at every call, markup first.
 fn merge_floods() -> String {
     MERGE_RIGHT.replacen(
         "{\n",
-        "{\n    let line = \"x\".repeat(1 << 20);\n    println!(\"{line}\");\n    eprintln!(\"{line}\");\n",
+        "{\n    let line = format!(\"<script>alert(1)</script>{}\", \"x\".repeat(1 << 20));\n    println!(\"{line}\");\n    eprintln!(\"{line}\");\n",
         1,
     )
 }
@@ -511,6 +511,9 @@ fn grading_honest_and_hostile_submissions_gives_each_its_grade_and_harms_nothing
     let read = |student: &str| {
         fs::read_to_string(feedback.join(student).join(format!("{LAB}.md"))).unwrap()
     };
+    let page = |student: &str| {
+        fs::read_to_string(feedback.join(student).join(format!("{LAB}.html"))).unwrap()
+    };
     let has = |student: &str, words: &[&str]| {
         let text = read(student);
         for w in words {
@@ -520,6 +523,12 @@ fn grading_honest_and_hostile_submissions_gives_each_its_grade_and_harms_nothing
             );
         }
     };
+    // The HTML page beside each Markdown file says the same, escaped: a student's own
+    // printed markup stays text.
+    assert!(page("alice").contains("<strong>Score: 3 / 3</strong>"));
+    assert!(page("dave").contains("boom in"));
+    assert!(page("victor").contains("&lt;script&gt;alert(1)"));
+    assert!(!page("victor").contains("<script"));
     has("alice", &["**Score: 3 / 3**"]);
     has("bob", &["not implemented"]);
     has("carol", &["timed out", "did not return within 5 s"]);

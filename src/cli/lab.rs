@@ -4,9 +4,10 @@
 use super::CliError;
 use bpe_lab::files::write_atomically;
 use bpe_lab::instructor::doctor::diagnose;
+use bpe_lab::instructor::feedback::{feedback_html, feedback_markdown, feedback_path};
 use bpe_lab::instructor::grade::{
-    Grade, GradeOptions, Lab, Submission, feedback_markdown, feedback_path, find_submissions,
-    grade_one, gradebook_csv, labs, saved_grade, saved_grade_path,
+    Grade, GradeOptions, Lab, Submission, find_submissions, grade_one, gradebook_csv, labs,
+    saved_grade, saved_grade_path,
 };
 use bpe_lab::instructor::judge::JudgeOptions;
 use bpe_lab::instructor::judge::sandbox::Sandbox;
@@ -113,7 +114,7 @@ pub struct GradeArgs {
     /// The gradebook to write (rewritten, atomically, as each submission finishes)
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
-    /// Feedback files (Markdown), one folder per student
+    /// Feedback files (Markdown and HTML), one folder per student
     #[arg(long, value_name = "DIR")]
     pub feedback: PathBuf,
     #[arg(long, value_name = "DIR", default_value = "instructor")]
@@ -437,10 +438,12 @@ fn run_grade(args: &GradeArgs) -> Result<(), CliError> {
 fn write_grade(grade: &Grade, submission: &Submission, feedback: &Path) -> Result<(), CliError> {
     let path = feedback_path(grade, feedback);
     let saved = saved_grade_path(submission, feedback);
+    let html = path.with_extension("html");
     let written = path
         .parent()
         .map_or(Ok(()), std::fs::create_dir_all)
         .and_then(|_| write_atomically(&path, |w| w.write_all(feedback_markdown(grade).as_bytes())))
+        .and_then(|_| write_atomically(&html, |w| w.write_all(feedback_html(grade).as_bytes())))
         .and_then(|_| {
             write_atomically(&saved, |w| {
                 w.write_all(grade.to_json().to_string().as_bytes())

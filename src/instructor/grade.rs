@@ -143,7 +143,7 @@ pub fn find_submissions(args: &[PathBuf]) -> (Vec<Submission>, Vec<String>) {
     (found, notes)
 }
 
-fn stem(path: &Path) -> String {
+pub(super) fn stem(path: &Path) -> String {
     path.file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| path.display().to_string())
@@ -480,7 +480,7 @@ pub fn gradebook_csv(grades: &[Grade], labs: &[Lab]) -> String {
     out
 }
 
-fn number(x: f64) -> String {
+pub(super) fn number(x: f64) -> String {
     if x.fract() == 0.0 {
         format!("{}", x as i64)
     } else {
@@ -494,73 +494,6 @@ fn csv(field: &str) -> String {
     } else {
         field.to_owned()
     }
-}
-
-/// The student's feedback as Markdown: score, a line per exercise, the failing cases, and
-/// what the grader changed or noticed.
-pub fn feedback_markdown(g: &Grade) -> String {
-    let mut md = format!(
-        "# Feedback: {} — {}\n\n**Score: {} / {}**\n\n",
-        g.lab.as_deref().unwrap_or("unknown lab"),
-        g.student,
-        number(g.total),
-        number(g.max)
-    );
-    if !g.exercises.is_empty() {
-        md.push_str("| exercise | result | points |\n|---|---|---|\n");
-        for e in &g.exercises {
-            let icon = if e.verdict.passed() { "✅" } else { "❌" };
-            let _ = writeln!(
-                md,
-                "| `{}` | {icon} {} | {} / {} |",
-                e.exercise,
-                e.verdict.as_str().replace('_', " "),
-                number(e.points),
-                number(e.max_points)
-            );
-        }
-        for e in g.exercises.iter().filter(|e| !e.verdict.passed()) {
-            let _ = write!(
-                md,
-                "\n## `{}`: {}\n\n{}\n",
-                e.exercise,
-                e.verdict.as_str().replace('_', " "),
-                e.message
-            );
-            match &e.details {
-                Some((input, expected, got)) if input.is_empty() && expected.is_empty() => {
-                    let _ = write!(md, "\n```text\n{got}\n```\n");
-                }
-                Some((input, expected, got)) => {
-                    let _ = write!(
-                        md,
-                        "\nSmallest failing input:\n\n```text\n{input}\n```\n\nExpected:\n\n```text\n{expected}\n```\n\nGot:\n\n```text\n{got}\n```\n"
-                    );
-                }
-                None => {}
-            }
-        }
-        for e in g.exercises.iter().filter(|e| !e.printed.is_empty()) {
-            let _ = write!(
-                md,
-                "\n### What your code printed while `{}` was checked\n\n```text\n{}```\n",
-                e.exercise, e.printed
-            );
-        }
-    }
-    if !g.notes.is_empty() {
-        md.push_str("\n## Notes from the grader\n\n");
-        for note in &g.notes {
-            let _ = writeln!(md, "- {note}");
-        }
-    }
-    md
-}
-
-/// Where a grade's feedback file goes.
-pub fn feedback_path(g: &Grade, feedback_dir: &Path) -> PathBuf {
-    let lab = g.lab.clone().unwrap_or_else(|| stem(&g.file));
-    feedback_dir.join(&g.student).join(format!("{lab}.md"))
 }
 
 #[cfg(test)]

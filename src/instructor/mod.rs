@@ -1,9 +1,10 @@
 //! What instructors use (feature `cli`): student versions from the sources with solutions
 //! ([`release`]), executing notebooks with the real kernel ([`runner`]), reading the check
 //! results ([`results`]), verifying every solution passes ([`verify`]), grading submissions
-//! ([`grade`]) and checking the machine ([`doctor`]).
+//! ([`grade`]) with feedback in Markdown and HTML ([`feedback`]) and checking the machine ([`doctor`]).
 
 pub mod doctor;
+pub mod feedback;
 pub mod grade;
 pub mod judge;
 pub mod notebook;

@@ -1,0 +1,322 @@
+//! A student's feedback on one graded submission, written twice from one outline: Markdown
+//! (read in a terminal, a repository or an LMS that renders it) and a self-contained HTML
+//! page (opened in a browser, with the failing cases in monospace and no renderer needed).
+//! Building the outline once keeps the two from saying different things.
+
+use super::grade::{ExerciseGrade, Grade, number, stem};
+use crate::lab::display::escape;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// Inline text: plain, code or emphasised.
+enum Span {
+    Text(String),
+    Code(String),
+    Strong(String),
+}
+
+/// One block of the outline.
+enum Block {
+    Title(Vec<Span>),
+    Heading(Vec<Span>),
+    Subheading(Vec<Span>),
+    Paragraph(Vec<Span>),
+    /// A header row, then rows of cells.
+    Table(Vec<&'static str>, Vec<Vec<Vec<Span>>>),
+    /// Monospace text kept as is (failing inputs, compiler messages, captured output).
+    Preformatted(String),
+    List(Vec<String>),
+}
+
+fn text(s: impl Into<String>) -> Span {
+    Span::Text(s.into())
+}
+
+fn code(s: impl Into<String>) -> Span {
+    Span::Code(s.into())
+}
+
+fn verdict_words(e: &ExerciseGrade) -> String {
+    e.verdict.as_str().replace('_', " ")
+}
+
+fn outline(g: &Grade) -> Vec<Block> {
+    let mut blocks = vec![
+        Block::Title(vec![text(format!(
+            "Feedback: {} — {}",
+            g.lab.as_deref().unwrap_or("unknown lab"),
+            g.student
+        ))]),
+        Block::Paragraph(vec![Span::Strong(format!(
+            "Score: {} / {}",
+            number(g.total),
+            number(g.max)
+        ))]),
+    ];
+    if !g.exercises.is_empty() {
+        let rows = g
+            .exercises
+            .iter()
+            .map(|e| {
+                let icon = if e.verdict.passed() { "✅" } else { "❌" };
+                vec![
+                    vec![code(&e.exercise)],
+                    vec![text(format!("{icon} {}", verdict_words(e)))],
+                    vec![text(format!(
+                        "{} / {}",
+                        number(e.points),
+                        number(e.max_points)
+                    ))],
+                ]
+            })
+            .collect();
+        blocks.push(Block::Table(vec!["exercise", "result", "points"], rows));
+    }
+    for e in g.exercises.iter().filter(|e| !e.verdict.passed()) {
+        blocks.push(Block::Heading(vec![
+            code(&e.exercise),
+            text(format!(": {}", verdict_words(e))),
+        ]));
+        blocks.push(Block::Paragraph(vec![text(&e.message)]));
+        match &e.details {
+            Some((input, expected, got)) if input.is_empty() && expected.is_empty() => {
+                blocks.push(Block::Preformatted(got.clone()));
+            }
+            Some((input, expected, got)) => {
+                for (label, value) in [
+                    ("Smallest failing input:", input),
+                    ("Expected:", expected),
+                    ("Got:", got),
+                ] {
+                    blocks.push(Block::Paragraph(vec![text(label)]));
+                    blocks.push(Block::Preformatted(value.clone()));
+                }
+            }
+            None => {}
+        }
+    }
+    for e in g.exercises.iter().filter(|e| !e.printed.is_empty()) {
+        blocks.push(Block::Subheading(vec![
+            text("What your code printed while "),
+            code(&e.exercise),
+            text(" was checked"),
+        ]));
+        blocks.push(Block::Preformatted(e.printed.clone()));
+    }
+    if !g.notes.is_empty() {
+        blocks.push(Block::Heading(vec![text("Notes from the grader")]));
+        blocks.push(Block::List(g.notes.clone()));
+    }
+    blocks
+}
+
+fn spans_markdown(spans: &[Span]) -> String {
+    spans
+        .iter()
+        .map(|s| match s {
+            Span::Text(t) => t.clone(),
+            Span::Code(t) => format!("`{t}`"),
+            Span::Strong(t) => format!("**{t}**"),
+        })
+        .collect()
+}
+
+fn spans_html(spans: &[Span]) -> String {
+    spans
+        .iter()
+        .map(|s| match s {
+            Span::Text(t) => escape(t),
+            Span::Code(t) => format!("<code>{}</code>", escape(t)),
+            Span::Strong(t) => format!("<strong>{}</strong>", escape(t)),
+        })
+        .collect()
+}
+
+/// A fence longer than any run of backticks in `body`, so captured output cannot end it.
+fn fence(body: &str) -> String {
+    let longest = body.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    "`".repeat(longest.max(2) + 1)
+}
+
+/// The student's feedback as Markdown: score, a line per exercise, the failing cases, what
+/// the code printed, and what the grader changed or noticed.
+pub fn feedback_markdown(g: &Grade) -> String {
+    let mut md = String::new();
+    for block in outline(g) {
+        match block {
+            Block::Title(s) => {
+                let _ = writeln!(md, "# {}", spans_markdown(&s));
+            }
+            Block::Heading(s) => {
+                let _ = writeln!(md, "## {}", spans_markdown(&s));
+            }
+            Block::Subheading(s) => {
+                let _ = writeln!(md, "### {}", spans_markdown(&s));
+            }
+            Block::Paragraph(s) => {
+                let _ = writeln!(md, "{}", spans_markdown(&s));
+            }
+            Block::Table(header, rows) => {
+                let _ = writeln!(md, "| {} |", header.join(" | "));
+                let _ = writeln!(md, "|{}", "---|".repeat(header.len()));
+                for row in rows {
+                    let cells: Vec<String> = row
+                        .iter()
+                        .map(|c| spans_markdown(c).replace('|', "\\|"))
+                        .collect();
+                    let _ = writeln!(md, "| {} |", cells.join(" | "));
+                }
+            }
+            Block::Preformatted(body) => {
+                let f = fence(&body);
+                let newline = if body.ends_with('\n') { "" } else { "\n" };
+                let _ = writeln!(md, "{f}text\n{body}{newline}{f}");
+            }
+            Block::List(items) => {
+                for item in items {
+                    let _ = writeln!(md, "- {item}");
+                }
+            }
+        }
+        md.push('\n');
+    }
+    md.pop();
+    md
+}
+
+/// The same feedback as one HTML page with its own small style sheet.
+pub fn feedback_html(g: &Grade) -> String {
+    let blocks = outline(g);
+    let title = match blocks.first() {
+        Some(Block::Title(s)) => spans_markdown(s),
+        _ => String::from("Feedback"),
+    };
+    let mut html = format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n<style>\n\
+         body {{ font-family: system-ui, sans-serif; max-width: 52rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.45; }}\n\
+         table {{ border-collapse: collapse; }} th, td {{ border: 1px solid #ccc; padding: .3rem .7rem; text-align: left; }}\n\
+         pre {{ background: #f6f6f6; padding: .6rem; overflow-x: auto; white-space: pre-wrap; }}\n\
+         </style>\n</head>\n<body>\n",
+        escape(&title)
+    );
+    for block in blocks {
+        match block {
+            Block::Title(s) => {
+                let _ = writeln!(html, "<h1>{}</h1>", spans_html(&s));
+            }
+            Block::Heading(s) => {
+                let _ = writeln!(html, "<h2>{}</h2>", spans_html(&s));
+            }
+            Block::Subheading(s) => {
+                let _ = writeln!(html, "<h3>{}</h3>", spans_html(&s));
+            }
+            Block::Paragraph(s) => {
+                let _ = writeln!(html, "<p>{}</p>", spans_html(&s));
+            }
+            Block::Table(header, rows) => {
+                html.push_str("<table>\n<tr>");
+                for h in header {
+                    let _ = write!(html, "<th>{}</th>", escape(h));
+                }
+                html.push_str("</tr>\n");
+                for row in rows {
+                    html.push_str("<tr>");
+                    for cell in row {
+                        let _ = write!(html, "<td>{}</td>", spans_html(&cell));
+                    }
+                    html.push_str("</tr>\n");
+                }
+                html.push_str("</table>\n");
+            }
+            Block::Preformatted(body) => {
+                let _ = writeln!(html, "<pre>{}</pre>", escape(&body));
+            }
+            Block::List(items) => {
+                html.push_str("<ul>\n");
+                for item in items {
+                    let _ = writeln!(html, "<li>{}</li>", escape(&item));
+                }
+                html.push_str("</ul>\n");
+            }
+        }
+    }
+    html.push_str("</body>\n</html>\n");
+    html
+}
+
+/// Where a grade's Markdown feedback goes: `<feedback>/<student>/<lab>.md`; the HTML page
+/// sits beside it with the extension `.html`.
+pub fn feedback_path(g: &Grade, feedback_dir: &Path) -> PathBuf {
+    let lab = g.lab.clone().unwrap_or_else(|| stem(&g.file));
+    feedback_dir.join(&g.student).join(format!("{lab}.md"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::instructor::judge::Verdict;
+    use crate::lab::check::Status;
+
+    fn graded() -> Grade {
+        let exercise = |name: &str, verdict: Verdict, points: f64| ExerciseGrade {
+            exercise: name.into(),
+            points,
+            max_points: 2.0,
+            verdict,
+            message: "3 of 300 cases differ <here>".into(),
+            details: Some((
+                "[[\"a\", \"b\"]]".into(),
+                "[\"ab\"]".into(),
+                "```\n[]".into(),
+            )),
+            printed: String::new(),
+        };
+        let mut failed = exercise("merge_pair_in_word", Verdict::Checked(Status::Failed), 0.0);
+        failed.printed = "debug | line\n".into();
+        Grade {
+            student: "ana".into(),
+            file: PathBuf::from("s/ana/03-merge.ipynb"),
+            lab: Some("03-merge".into()),
+            exercises: vec![
+                exercise("most_frequent_pair", Verdict::Checked(Status::Passed), 2.0),
+                failed,
+            ],
+            total: 2.0,
+            max: 4.0,
+            notes: vec!["restored cell 7 <check>".into()],
+            seconds: 0.5,
+            digest: String::new(),
+        }
+    }
+
+    #[test]
+    fn markdown_names_each_exercise_and_the_failing_case() {
+        let md = feedback_markdown(&graded());
+        assert!(md.starts_with("# Feedback: 03-merge — ana\n\n**Score: 2 / 4**\n"));
+        assert!(md.contains("| `most_frequent_pair` | ✅ passed | 2 / 2 |"));
+        assert!(md.contains("## `merge_pair_in_word`: failed"));
+        assert!(md.contains("Smallest failing input:\n\n```text\n[[\"a\", \"b\"]]\n```"));
+        // The captured text holds a fence of its own: the block around it is longer.
+        assert!(md.contains("Got:\n\n````text\n```\n[]\n````"));
+        assert!(md.contains("### What your code printed while `merge_pair_in_word` was checked"));
+        assert!(md.contains("- restored cell 7 <check>"));
+        assert!(!md.contains("most_frequent_pair`: passed"));
+    }
+
+    #[test]
+    fn html_says_the_same_with_everything_escaped() {
+        let html = feedback_html(&graded());
+        assert!(html.starts_with("<!DOCTYPE html>"));
+        assert!(html.contains("<h1>Feedback: 03-merge — ana</h1>"));
+        assert!(
+            html.contains(
+                "<td><code>most_frequent_pair</code></td><td>✅ passed</td><td>2 / 2</td>"
+            )
+        );
+        assert!(html.contains("<h2><code>merge_pair_in_word</code>: failed</h2>"));
+        assert!(html.contains("<p>3 of 300 cases differ &lt;here&gt;</p>"));
+        assert!(html.contains("<pre>[[&quot;a&quot;, &quot;b&quot;]]</pre>"));
+        assert!(html.contains("<li>restored cell 7 &lt;check&gt;</li>"));
+        assert!(!html.contains("<here>") && !html.contains("<check>"));
+    }
+}
