@@ -7,6 +7,7 @@
 pub mod extract;
 pub mod harness;
 pub mod sandbox;
+pub mod supervise;
 pub mod worker;
 
 use crate::instructor::notebook::{Notebook, cell_id, is_code, source};

@@ -83,6 +83,106 @@ fn find_program(name: &str) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
+/// One thing a sandbox sees, applied in order (a later mount may sit inside an earlier one).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Mount {
+    /// A host path, read-only, at a path inside.
+    ReadOnly(PathBuf, PathBuf),
+    /// A host path, writable, at a path inside.
+    Writable(PathBuf, PathBuf),
+    /// An empty private file system in memory, at most this many bytes.
+    Empty(PathBuf, u64),
+}
+
+impl Mount {
+    fn inside(&self) -> &Path {
+        match self {
+            Mount::ReadOnly(_, inside) | Mount::Writable(_, inside) | Mount::Empty(inside, _) => {
+                inside
+            }
+        }
+    }
+}
+
+/// What a sandboxed program sees beyond the read-only system (`/usr`, the loader's links,
+/// a bare `/etc`, `/proc`, `/dev`): its mounts, environment and working directory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct View {
+    pub mounts: Vec<Mount>,
+    pub env: Vec<(String, String)>,
+    pub cwd: String,
+}
+
+impl View {
+    /// Nothing mounted yet; the program starts in `cwd`.
+    pub fn new(cwd: &str) -> View {
+        View {
+            mounts: Vec::new(),
+            env: Vec::new(),
+            cwd: cwd.to_owned(),
+        }
+    }
+
+    pub fn mount(mut self, mount: Mount) -> View {
+        self.mounts.push(mount);
+        self
+    }
+
+    pub fn env(mut self, key: &str, value: &str) -> View {
+        self.env.push((key.to_owned(), value.to_owned()));
+        self
+    }
+
+    /// Where a path inside is on the host, through the innermost mount holding it.
+    fn on_host(&self, inside: &str) -> String {
+        let path = Path::new(inside);
+        let found = self.mounts.iter().rev().find_map(|m| match m {
+            Mount::ReadOnly(host, at) | Mount::Writable(host, at) => {
+                path.strip_prefix(at).ok().map(|rest| host.join(rest))
+            }
+            Mount::Empty(..) => None,
+        });
+        match found {
+            Some(host) => host.display().to_string(),
+            None => inside.to_owned(),
+        }
+    }
+
+    /// bubblewrap's arguments for the mounts. Directories bubblewrap must create on the way to
+    /// a mount point are made 0755 (its default, 0700, would hide them from the sandbox's
+    /// user), except inside an earlier mount, which already has them or is read-only.
+    fn add_mounts(&self, c: &mut Command) {
+        let mut made: Vec<PathBuf> = Vec::new();
+        for (i, mount) in self.mounts.iter().enumerate() {
+            let inside = mount.inside();
+            let ancestors: Vec<&Path> = inside.ancestors().skip(1).collect();
+            for dir in ancestors.into_iter().rev() {
+                let covered = self.mounts[..i].iter().any(|m| dir.starts_with(m.inside()));
+                if dir == Path::new("/") || covered || made.iter().any(|d| d == dir) {
+                    continue;
+                }
+                c.args(["--perms", "0755", "--dir"]).arg(dir);
+                made.push(dir.to_owned());
+            }
+            match mount {
+                Mount::ReadOnly(host, at) => {
+                    c.arg("--ro-bind").arg(host).arg(at);
+                }
+                Mount::Writable(host, at) => {
+                    c.arg("--bind").arg(host).arg(at);
+                }
+                Mount::Empty(at, bytes) => {
+                    // Writable by the sandbox's own user, whoever owns the mount.
+                    c.args(["--perms", "01777", "--size"])
+                        .arg(bytes.to_string())
+                        .arg("--tmpfs")
+                        .arg(at);
+                }
+            }
+        }
+    }
+}
+
 impl Sandbox {
     /// Finds the toolchain and bubblewrap and tries a sandbox once. `allow_unconfined` (the
     /// `--no-sandbox` flag) turns a missing or broken bubblewrap into unconfined runs; without
@@ -172,8 +272,8 @@ impl Sandbox {
     }
 
     /// A command running `program` (a path as seen inside) on `scratch`, which is the working
-    /// directory and writable only when `writable`. The command starts its own process group;
-    /// stdio is left to the caller.
+    /// directory and writable only when `writable`, with the toolchain at `/rust`. The command
+    /// starts its own process group; stdio is left to the caller.
     pub fn command(
         &self,
         scratch: &Path,
@@ -183,26 +283,44 @@ impl Sandbox {
         program: &str,
         args: &[&str],
     ) -> Command {
+        let view = View::new(SCRATCH)
+            .mount(Mount::ReadOnly(
+                self.sysroot.clone(),
+                PathBuf::from("/rust"),
+            ))
+            .mount(if writable {
+                Mount::Writable(scratch.to_owned(), PathBuf::from(SCRATCH))
+            } else {
+                Mount::ReadOnly(scratch.to_owned(), PathBuf::from(SCRATCH))
+            })
+            .env("PATH", "/rust/bin:/usr/bin")
+            .env("TMPDIR", SCRATCH)
+            .env("HOME", SCRATCH);
+        self.command_in(&view, slot, limits, program, args)
+    }
+
+    /// A command running `program` (a path as seen inside) in `view`. Unconfined, the view's
+    /// paths are translated back to the host's (a [`Mount::Empty`] has no host side, so such a
+    /// view needs the sandbox).
+    pub fn command_in(
+        &self,
+        view: &View,
+        slot: usize,
+        limits: Limits,
+        program: &str,
+        args: &[&str],
+    ) -> Command {
         let mut command = match &self.confinement {
             Confinement::Unconfined => {
-                let inside = |p: &str| -> String {
-                    if let Some(rest) = p.strip_prefix("/rust/") {
-                        self.sysroot.join(rest).display().to_string()
-                    } else if let Some(rest) = p.strip_prefix("/scratch/") {
-                        scratch.join(rest).display().to_string()
-                    } else {
-                        p.to_owned()
-                    }
-                };
-                let mut c = Command::new(inside(program));
-                c.args(args.iter().map(|a| inside(a)));
-                c.current_dir(scratch);
+                let mut c = Command::new(view.on_host(program));
+                c.args(args.iter().map(|a| view.on_host(a)));
+                c.current_dir(view.on_host(&view.cwd));
                 c.env_clear();
-                c.env(
-                    "PATH",
-                    format!("{}:/usr/bin:/bin", self.sysroot.join("bin").display()),
-                );
-                c.env("TMPDIR", scratch);
+                for (key, value) in &view.env {
+                    // Values may be search paths (PATH): translate each entry.
+                    let entries: Vec<String> = value.split(':').map(|v| view.on_host(v)).collect();
+                    c.env(key, entries.join(":"));
+                }
                 c
             }
             Confinement::Bubblewrap(bwrap) => {
@@ -225,12 +343,10 @@ impl Sandbox {
                 c.args(["--perms", "0755", "--dir", "/etc"]);
                 c.args(["--ro-bind-try", "/etc/alternatives", "/etc/alternatives"]);
                 c.args(["--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache"]);
-                c.arg("--ro-bind").arg(&self.sysroot).arg("/rust");
+                c.args(["--ro-bind-try", "/etc/hosts", "/etc/hosts"]);
                 c.args(["--proc", "/proc", "--dev", "/dev"]);
-                c.arg(if writable { "--bind" } else { "--ro-bind" })
-                    .arg(scratch)
-                    .arg(SCRATCH);
-                c.args(["--chdir", SCRATCH]);
+                view.add_mounts(&mut c);
+                c.arg("--chdir").arg(&view.cwd);
                 c.args([
                     "--unshare-pid",
                     "--unshare-net",
@@ -242,8 +358,9 @@ impl Sandbox {
                     c.arg("--unshare-user");
                 }
                 c.args(["--die-with-parent", "--new-session", "--clearenv"]);
-                c.args(["--setenv", "PATH", "/rust/bin:/usr/bin"]);
-                c.args(["--setenv", "TMPDIR", SCRATCH, "--setenv", "HOME", SCRATCH]);
+                for (key, value) in &view.env {
+                    c.arg("--setenv").arg(key).arg(value);
+                }
                 if let Some(uid) = self.uid(slot) {
                     // Root's processes ignore RLIMIT_NPROC: drop to the slot's own user inside.
                     let uid = uid.to_string();
