@@ -4,6 +4,7 @@
 use super::CliError;
 use bpe_lab::files::write_atomically;
 use bpe_lab::instructor::doctor::diagnose;
+use bpe_lab::instructor::execute::ExecuteOptions;
 use bpe_lab::instructor::feedback::{feedback_html, feedback_markdown, feedback_path};
 use bpe_lab::instructor::grade::{
     Grade, GradeOptions, Lab, Submission, find_submissions, grade_one, gradebook_csv, labs,
@@ -137,11 +138,23 @@ pub struct GradeArgs {
     /// Keep the grades of submissions already graded by an earlier run (unchanged files only)
     #[arg(long)]
     pub resume: bool,
+    /// Also execute each restored notebook with the real kernel, in the sandbox, and put it in
+    /// the feedback folder as <lab>.executed.ipynb (the grade still comes from the judge).
+    /// Needs scripts/lab setup; one to three minutes per notebook. The notebook's code gets
+    /// at least 4096 MiB of address space (it loads polars)
+    #[arg(long)]
+    pub execute: bool,
+    /// With --execute: seconds one notebook's whole run may take
+    #[arg(long, value_name = "SECONDS", default_value_t = 600)]
+    pub execute_timeout: u64,
     /// Run student code without a sandbox when bubblewrap is missing or cannot work here.
     /// Student code can then read and write whatever your account can: trusted code only
     #[arg(long)]
     pub no_sandbox: bool,
 }
+
+/// The least address space, MiB, for the code of an executed notebook (`--execute`).
+const EXECUTE_MEMORY_MB: u64 = 4096;
 
 #[derive(Debug, Args)]
 pub struct DoctorArgs {
@@ -305,6 +318,26 @@ fn run_grade(args: &GradeArgs) -> Result<(), CliError> {
             "warning: --no-sandbox: student code runs unconfined, with your account's rights"
         );
     }
+    let execute = if args.execute {
+        if !sandbox.confined() {
+            return Err(CliError::usage(
+                "--execute runs whole notebooks and needs the sandbox: it cannot be combined with --no-sandbox",
+            ));
+        }
+        let project = std::fs::canonicalize(&args.sources)
+            .ok()
+            .and_then(|s| s.parent().map(Path::to_owned))
+            .unwrap_or_else(|| PathBuf::from("."));
+        let mut found = ExecuteOptions::detect(&project)
+            .map_err(|e| CliError::runtime(format!("--execute: {e}")))?;
+        found.total_timeout = Duration::from_secs(args.execute_timeout);
+        // A notebook's code loads polars (a large debug build): it needs gigabytes of
+        // address space where a worker needs a few megabytes.
+        found.memory_mb = args.memory_mb.max(EXECUTE_MEMORY_MB);
+        Some(found)
+    } else {
+        None
+    };
     let scratch_root = tempfile::Builder::new()
         .prefix("bpe-lab-grade-")
         .tempdir()
@@ -328,6 +361,7 @@ fn run_grade(args: &GradeArgs) -> Result<(), CliError> {
             compile_limit: Duration::from_secs(args.compile_timeout),
         },
         scratch_root: scratch_root.path().to_owned(),
+        execute,
     };
     let (submissions, notes) = find_submissions(&args.submissions);
     for note in &notes {
@@ -439,11 +473,16 @@ fn write_grade(grade: &Grade, submission: &Submission, feedback: &Path) -> Resul
     let path = feedback_path(grade, feedback);
     let saved = saved_grade_path(submission, feedback);
     let html = path.with_extension("html");
+    let executed = path.with_extension("executed.ipynb");
     let written = path
         .parent()
         .map_or(Ok(()), std::fs::create_dir_all)
         .and_then(|_| write_atomically(&path, |w| w.write_all(feedback_markdown(grade).as_bytes())))
         .and_then(|_| write_atomically(&html, |w| w.write_all(feedback_html(grade).as_bytes())))
+        .and_then(|_| match &grade.executed {
+            Some(notebook) => write_atomically(&executed, |w| w.write_all(notebook)),
+            None => Ok(()),
+        })
         .and_then(|_| {
             write_atomically(&saved, |w| {
                 w.write_all(grade.to_json().to_string().as_bytes())

@@ -1,7 +1,7 @@
 //! Is this machine ready to run the labs? Each check says what it found and, when something
 //! is missing, exactly what to run.
 
-use super::runner::{RunOptions, run_notebook};
+use super::runner::{CellStatus, RunOptions, run_notebook};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -159,8 +159,14 @@ fn kernel_build(python: &Path, kernel_dir: &Path) -> Finding {
             let bad: Vec<String> = run
                 .cells
                 .iter()
-                .filter(|c| c.status != "ok")
-                .map(|c| format!("{}: {}", c.status, c.error.clone().unwrap_or_default()))
+                .filter(|c| c.status != CellStatus::Ok)
+                .map(|c| {
+                    format!(
+                        "{}: {}",
+                        c.status.words(),
+                        c.error.clone().unwrap_or_default()
+                    )
+                })
                 .collect();
             if bad.is_empty() {
                 Finding {

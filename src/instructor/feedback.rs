@@ -286,6 +286,7 @@ mod tests {
             notes: vec!["restored cell 7 <check>".into()],
             seconds: 0.5,
             digest: String::new(),
+            executed: None,
         }
     }
 

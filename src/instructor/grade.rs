@@ -4,8 +4,9 @@
 //! student code runs in the grader's process, and one broken or hostile submission never
 //! stops the others.
 
+use super::execute::{ExecuteOptions, Executed, describe, execute};
 use super::judge::{JudgeOptions, Verdict, editable_cells, judge_exercise};
-use super::notebook::{Notebook, Role, cell_id, role};
+use super::notebook::{Notebook, Role, cell_id, role, to_jupyter_json};
 use super::release::{lab_name, sources, student_version};
 use super::restore::restore;
 use crate::lab::check::Exercise;
@@ -87,6 +88,9 @@ pub struct Grade {
     pub seconds: f64,
     /// SHA-256 of the submitted file, so a resumed run knows whether it changed.
     pub digest: String,
+    /// The restored notebook as executed in the sandbox (`--execute`); not part of the saved
+    /// grade, which a resumed run reads back — the notebook is already in the feedback folder.
+    pub executed: Option<Vec<u8>>,
 }
 
 /// How to grade.
@@ -98,6 +102,8 @@ pub struct GradeOptions {
     pub judge: JudgeOptions,
     /// Scratch directories for workers are made here (outside the project).
     pub scratch_root: PathBuf,
+    /// Also run each restored notebook with the real kernel, in the sandbox, for the feedback.
+    pub execute: Option<ExecuteOptions>,
 }
 
 /// A submission found on disk: the file and whose it is.
@@ -216,6 +222,7 @@ pub fn grade_one(submission: &Submission, options: &GradeOptions, slot: usize) -
         notes: Vec::new(),
         seconds: 0.0,
         digest: String::new(),
+        executed: None,
     };
     let expected = options.expected_lab.clone().or_else(|| {
         let stem = stem(&submission.file);
@@ -337,6 +344,23 @@ pub fn grade_one(submission: &Submission, options: &GradeOptions, slot: usize) -
         slot_grade.printed = judged.printed;
     }
     grade.total = grade.exercises.iter().map(|e| e.points).sum();
+    if let Some(execute_options) = &options.execute {
+        let notebook = to_jupyter_json(&restored.json);
+        match execute(
+            notebook.as_bytes(),
+            &lab.name,
+            execute_options,
+            &options.judge.sandbox,
+            &options.scratch_root,
+            slot,
+        ) {
+            Executed::Ran { notebook, run } => {
+                grade.notes.push(describe(&run));
+                grade.executed = Some(notebook);
+            }
+            Executed::Failed(why) => grade.notes.push(why),
+        }
+    }
     grade.seconds = started.elapsed().as_secs_f64();
     grade
 }
@@ -408,6 +432,7 @@ impl Grade {
             notes: serde_json::from_value(value["notes"].clone()).ok()?,
             seconds: value["seconds"].as_f64()?,
             digest: text(value, "digest")?,
+            executed: None,
         })
     }
 }
@@ -541,6 +566,7 @@ mod tests {
             notes: vec!["a, \"quoted\" note".into()],
             seconds: 0.0,
             digest: String::new(),
+            executed: None,
         };
         let csv = gradebook_csv(std::slice::from_ref(&g), &labs);
         assert_eq!(

@@ -4,6 +4,7 @@
 //! ([`grade`]) with feedback in Markdown and HTML ([`feedback`]) and checking the machine ([`doctor`]).
 
 pub mod doctor;
+pub mod execute;
 pub mod feedback;
 pub mod grade;
 pub mod judge;

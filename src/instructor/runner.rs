@@ -46,14 +46,37 @@ impl RunOptions {
     }
 }
 
+/// How one code cell's run ended, as the executor reports it.
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum CellStatus {
+    Ok,
+    Error,
+    /// Interrupted at the cell time limit.
+    Timeout,
+    /// Not reached: the run stopped before it (total time limit, dead kernel).
+    NotRun,
+}
+
+impl CellStatus {
+    /// The executor's name for it, in words.
+    pub fn words(self) -> &'static str {
+        match self {
+            CellStatus::Ok => "ok",
+            CellStatus::Error => "error",
+            CellStatus::Timeout => "timeout",
+            CellStatus::NotRun => "not run",
+        }
+    }
+}
+
 /// What happened to one code cell.
 #[derive(Debug, Clone, Deserialize, PartialEq)]
 pub struct CellRun {
     /// Position in the notebook's cell list (0-based).
     pub index: usize,
     pub id: Option<String>,
-    /// `ok`, `error`, `timeout` or `not_run`.
-    pub status: String,
+    pub status: CellStatus,
     #[serde(default)]
     pub seconds: f64,
     #[serde(default)]

@@ -5,7 +5,7 @@
 use super::notebook::{Notebook, Role, cell_id, is_code, role};
 use super::release::{sources, student_path};
 use super::results::{check_results, errors, panic_text};
-use super::runner::{Run, RunOptions, run_notebook};
+use super::runner::{CellStatus, Run, RunOptions, run_notebook};
 use crate::lab::check::Status;
 use std::path::{Path, PathBuf};
 
@@ -82,7 +82,7 @@ pub fn judge(
             .map_or(0.0, |c| c.seconds)
     };
     for cell_run in &run.cells {
-        if cell_run.status == "timeout" || cell_run.status == "not_run" {
+        if matches!(cell_run.status, CellStatus::Timeout | CellStatus::NotRun) {
             let id = cell_run
                 .id
                 .as_deref()
@@ -91,7 +91,7 @@ pub fn judge(
             problems.push(format!(
                 "cell {} ({id}): {}{}",
                 cell_run.index + 1,
-                cell_run.status.replace('_', " "),
+                cell_run.status.words(),
                 cell_run
                     .reason
                     .as_deref()
@@ -257,7 +257,7 @@ mod tests {
                 .map(|index| CellRun {
                     index,
                     id: None,
-                    status: "ok".into(),
+                    status: CellStatus::Ok,
                     seconds: 1.5,
                     error: None,
                     reason: None,
@@ -298,7 +298,7 @@ mod tests {
         stray["metadata"] = json!({});
         let nb = executed(vec![silent, panicking, stray]);
         let mut run = ok_run(3);
-        run.cells[2].status = "timeout".into();
+        run.cells[2].status = CellStatus::Timeout;
         run.stopped = Some("total time limit".into());
         let (exercises, problems) = judge(&nb, &run, Version::Source);
         assert_eq!(exercises[0].status, None);

@@ -92,14 +92,17 @@ pub enum Mount {
     Writable(PathBuf, PathBuf),
     /// An empty private file system in memory, at most this many bytes.
     Empty(PathBuf, u64),
+    /// An empty directory the sandbox's user may write, inside an in-memory mount.
+    Directory(PathBuf),
 }
 
 impl Mount {
     fn inside(&self) -> &Path {
         match self {
-            Mount::ReadOnly(_, inside) | Mount::Writable(_, inside) | Mount::Empty(inside, _) => {
-                inside
-            }
+            Mount::ReadOnly(_, inside)
+            | Mount::Writable(_, inside)
+            | Mount::Empty(inside, _)
+            | Mount::Directory(inside) => inside,
         }
     }
 }
@@ -140,7 +143,7 @@ impl View {
             Mount::ReadOnly(host, at) | Mount::Writable(host, at) => {
                 path.strip_prefix(at).ok().map(|rest| host.join(rest))
             }
-            Mount::Empty(..) => None,
+            Mount::Empty(..) | Mount::Directory(_) => None,
         });
         match found {
             Some(host) => host.display().to_string(),
@@ -150,15 +153,18 @@ impl View {
 
     /// bubblewrap's arguments for the mounts. Directories bubblewrap must create on the way to
     /// a mount point are made 0755 (its default, 0700, would hide them from the sandbox's
-    /// user), except inside an earlier mount, which already has them or is read-only.
+    /// user), except mount points themselves and what a bound host folder already has.
     fn add_mounts(&self, c: &mut Command) {
         let mut made: Vec<PathBuf> = Vec::new();
         for (i, mount) in self.mounts.iter().enumerate() {
             let inside = mount.inside();
             let ancestors: Vec<&Path> = inside.ancestors().skip(1).collect();
             for dir in ancestors.into_iter().rev() {
-                let covered = self.mounts[..i].iter().any(|m| dir.starts_with(m.inside()));
-                if dir == Path::new("/") || covered || made.iter().any(|d| d == dir) {
+                let exists = self.mounts[..i].iter().any(|m| match m {
+                    Mount::ReadOnly(_, at) | Mount::Writable(_, at) => dir.starts_with(at),
+                    Mount::Empty(at, _) | Mount::Directory(at) => dir == at,
+                });
+                if dir == Path::new("/") || exists || made.iter().any(|d| d == dir) {
                     continue;
                 }
                 c.args(["--perms", "0755", "--dir"]).arg(dir);
@@ -170,6 +176,9 @@ impl View {
                 }
                 Mount::Writable(host, at) => {
                     c.arg("--bind").arg(host).arg(at);
+                }
+                Mount::Directory(at) => {
+                    c.args(["--perms", "01777", "--dir"]).arg(at);
                 }
                 Mount::Empty(at, bytes) => {
                     // Writable by the sandbox's own user, whoever owns the mount.
