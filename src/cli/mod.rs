@@ -1,6 +1,8 @@
 //! The `bpe-lab` command line: the argument definitions (clap derive) and the dispatch to one
 //! module per subcommand. Each subcommand is thin over the library.
 
+#[cfg(feature = "columnar")]
+mod count;
 #[cfg(feature = "dataset")]
 mod dataset;
 mod decode;
@@ -58,6 +60,10 @@ pub enum Command {
         after_long_help = TRAIN_AFTER_HELP
     )]
     Train(TrainArgs),
+    /// Count the words of a corpus into a (word, count) table; or sum such tables (--merge)
+    #[cfg(feature = "columnar")]
+    #[command(long_about = count::LONG_ABOUT, after_help = count::AFTER_HELP)]
+    Count(count::CountArgs),
     /// Encode text into tokens or ids, one output line per input line
     #[command(long_about = encode::LONG_ABOUT, after_help = encode::AFTER_HELP)]
     Encode(encode::EncodeArgs),
@@ -126,6 +132,11 @@ pub struct TrainArgs {
     #[arg(short, long, value_name = "FILE")]
     pub input: Option<PathBuf>,
 
+    /// Learn from a (word, count) table instead (Parquet or CSV with word and count columns, or
+    /// a folder of them, as `bpe-lab count` and Spark write)
+    #[arg(long, value_name = "TABLE", conflicts_with_all = ["input", "field"])]
+    pub word_counts: Option<PathBuf>,
+
     /// For a .json corpus: the field of each object that holds a paragraph
     #[arg(long, value_name = "NAME", default_value = "description")]
     pub field: String,
@@ -181,6 +192,8 @@ impl From<TieBreakArg> for bpe_lab::TieBreak {
 pub fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Command::Train(args) => train::run(&args),
+        #[cfg(feature = "columnar")]
+        Command::Count(args) => count::run(&args),
         Command::Encode(args) => encode::run(&args),
         Command::Decode(args) => decode::run(&args),
         Command::Export(args) => export::run(&args),

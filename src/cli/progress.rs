@@ -27,6 +27,17 @@ pub fn spinner(message: impl Into<String>) -> ProgressBar {
     bar
 }
 
+/// A bar over `total` bytes of input (`what` is e.g. "counting"), with the rate and the time
+/// left.
+pub fn bytes_bar(total: u64, what: &str) -> ProgressBar {
+    let style = ProgressStyle::with_template(&format!(
+        "{what} [{{wide_bar}}] {{bytes}}/{{total_bytes}}, {{bytes_per_sec}}, eta {{eta}}"
+    ))
+    .expect("valid template")
+    .progress_chars("=> ");
+    ProgressBar::with_draw_target(Some(total), draw_target()).with_style(style)
+}
+
 /// A bar counting merges up to `merges_wanted`, as wide as the terminal allows; the message
 /// shows the last merged pair's count.
 pub fn merges_bar(merges_wanted: usize) -> ProgressBar {

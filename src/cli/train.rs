@@ -53,19 +53,20 @@ impl TokenizerArgs {
 
 pub fn run(args: &TrainArgs) -> Result<(), CliError> {
     let started = Instant::now();
-    if let Some(input) = &args.input {
+    for input in [&args.input, &args.word_counts].into_iter().flatten() {
         check_not_same_file(input, &args.output)?;
     }
     let config = args.tokenizer.config()?;
     // Before the long part, so a typo in the output path costs nothing.
     output::check_writable(&args.output)?;
 
-    let (words, corpus_name) = match &args.input {
-        Some(path) => (
+    let (words, corpus_name) = match (&args.word_counts, &args.input) {
+        (Some(table), _) => (read_table(table)?, format!("'{}'", table.display())),
+        (None, Some(path)) => (
             read_file(path, &args.field)?,
             format!("'{}'", path.display()),
         ),
-        None => (read_dataset()?, "the Africa Galore dataset".to_owned()),
+        (None, None) => (read_dataset()?, "the Africa Galore dataset".to_owned()),
     };
     let (distinct, total) = (words.len(), words.total());
 
@@ -144,6 +145,31 @@ fn read_file(path: &Path, field: &str) -> Result<WordCounts, CliError> {
     Ok(words)
 }
 
+/// The words of a (word, count) table, as `bpe-lab count` or Spark writes it; an empty table
+/// (no rows, or only zero counts) is an error.
+#[cfg(feature = "columnar")]
+fn read_table(path: &Path) -> Result<WordCounts, CliError> {
+    let spinner = progress::spinner(format!("reading {}", path.display()));
+    let table = bpe_lab::dataset::read_word_table(path);
+    spinner.finish_and_clear();
+    let table = table.map_err(|e| CliError::runtime(e.to_string()))?;
+    if table.is_empty() {
+        return Err(CliError::runtime(format!(
+            "'{}' has no words: the table has no rows with a count above zero (expected the \
+             columns \"word\" and \"count\", one row per distinct word)",
+            path.display()
+        )));
+    }
+    Ok(table.to_word_counts())
+}
+
+#[cfg(not(feature = "columnar"))]
+fn read_table(_: &Path) -> Result<WordCounts, CliError> {
+    Err(CliError::usage(
+        "--word-counts needs bpe-lab's `columnar` feature (CSV and Parquet support)",
+    ))
+}
+
 /// The words of Africa Galore as `bpe_lab::dataset` finds it (cache, download or stand-in),
 /// saying on stderr which source was used.
 #[cfg(feature = "dataset")]
@@ -164,8 +190,8 @@ fn read_dataset() -> Result<WordCounts, CliError> {
     ))
 }
 
-/// Refuses to overwrite the corpus with its own merges.
-fn check_not_same_file(input: &Path, output: &Path) -> Result<(), CliError> {
+/// Refuses to overwrite the corpus (or a table) with what is made from it.
+pub fn check_not_same_file(input: &Path, output: &Path) -> Result<(), CliError> {
     if let (Ok(a), Ok(b)) = (input.canonicalize(), output.canonicalize())
         && a == b
     {

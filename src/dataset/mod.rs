@@ -29,6 +29,8 @@
 //! a notebook needs.
 
 mod cache;
+#[cfg(feature = "columnar")]
+mod count;
 mod download;
 mod error;
 mod formats;
@@ -40,6 +42,11 @@ pub use polars::prelude::{Column, DataFrame, DataType, PolarsError, PolarsResult
 pub use polars::prelude::{IntoLazy, LazyFrame, col, lit};
 
 pub use cache::default_cache_dir;
+#[cfg(feature = "columnar")]
+pub use count::{
+    COUNT_COLUMN, TableFormat, WORD_COLUMN, WordTable, count_corpus, expand_inputs, merge_tables,
+    read_word_table,
+};
 pub use error::{DatasetError, DownloadFailure};
 pub use formats::{
     CATEGORY_COLUMN, CorpusReader, Format, NAME_COLUMN, TEXT_COLUMN, read_corpus, read_word_counts,

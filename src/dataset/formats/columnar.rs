@@ -5,16 +5,16 @@
 use std::fs;
 use std::io;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, mpsc};
 
 use polars::prelude::{
-    DataFrame, DataType, Engine, Expr, Field, LazyCsvReader, LazyFileListReader, LazyFrame,
-    PlRefPath, PlSmallStr, PolarsError, ScanArgsParquet, Schema, col,
+    Column, DataFrame, DataType, Engine, Expr, Field, LazyCsvReader, LazyFileListReader, LazyFrame,
+    PlRefPath, PlSmallStr, PlanCallback, PolarsError, PolarsResult, ScanArgsParquet, Schema, col,
 };
 
 use super::{CATEGORY_COLUMN, Format, NAME_COLUMN, TEXT_COLUMN};
 use crate::WordCounts;
-use crate::dataset::DatasetError;
+use crate::dataset::{DatasetError, WordTable};
 
 /// The corpus in a CSV or Parquet file: `text_column` becomes `description`; `category` and
 /// `name` are kept when the file has them.
@@ -58,74 +58,218 @@ pub(crate) fn read_word_counts(
     word_column: &str,
     count_column: &str,
 ) -> Result<WordCounts, DatasetError> {
+    let mut table = WordTable::new();
+    add_word_counts(path, format, word_column, count_column, &mut table)?;
+    Ok(table.to_word_counts())
+}
+
+/// Adds the rows of a (word, count) table file to `table`, read batch by batch on the streaming
+/// engine. Words must be text and
+/// present; counts whole numbers, zero or more, and present. Errors name the file, the column
+/// and (for a bad value) the row, counted from 1 without the header.
+pub(crate) fn add_word_counts(
+    path: &Path,
+    format: Format,
+    word_column: &str,
+    count_column: &str,
+    table: &mut WordTable,
+) -> Result<(), DatasetError> {
     let file = path.display().to_string();
     let mut scan = Scan::open(path, format)?;
     let schema = scan.schema()?;
     let word_type = column_type(&file, &schema, word_column)?.clone();
     let count_type = column_type(&file, &schema, count_column)?.clone();
-    if !count_type.is_integer() {
-        return Err(DatasetError::WrongType {
-            file,
-            column: count_column.to_owned(),
-            found: count_type.to_string(),
-            expected: "whole numbers (an integer column)",
-        });
-    }
-    match format {
-        Format::Csv => scan = Scan::csv(path, &[word_column])?,
-        _ => require_text(&file, word_column, &word_type)?,
-    }
-
-    // Unsigned counts widen to u64 losslessly; signed ones to i64, checked for negatives below.
-    let count_as = if count_type.is_unsigned_integer() {
-        DataType::UInt64
-    } else {
-        DataType::Int64
-    };
-    let frame = scan.collect(vec![
-        col(word_column),
-        col(count_column).cast(count_as.clone()),
-    ])?;
-    no_missing_values(&file, &frame, word_column, word_column)?;
-    no_missing_values(&file, &frame, count_column, count_column)?;
-
-    let polars = |e| DatasetError::Polars {
-        file: file.clone(),
-        error: e,
-    };
-    let words = frame
-        .column(word_column)
-        .and_then(|c| c.str())
-        .map_err(polars)?;
-    let counts: Vec<u64> = if count_as == DataType::UInt64 {
-        let counts = frame
-            .column(count_column)
-            .and_then(|c| c.u64())
-            .map_err(polars)?;
-        counts.into_no_null_iter().collect()
-    } else {
-        let counts = frame
-            .column(count_column)
-            .and_then(|c| c.i64())
-            .map_err(polars)?;
-        let mut out = Vec::with_capacity(counts.len());
-        for (row, count) in counts.into_no_null_iter().enumerate() {
-            let count = u64::try_from(count).map_err(|_| {
-                DatasetError::shape(
-                    file.clone(),
-                    format!(
-                        "row {}: column \"{count_column}\" is {count}; a count cannot be negative",
-                        row + 1
-                    ),
-                )
-            })?;
-            out.push(count);
+    let counts = match format {
+        // CSV has no types: both columns are read as text and each count parsed here, so a bad
+        // one is reported with its row rather than as a column polars typed otherwise.
+        Format::Csv => {
+            scan = Scan::csv(path, &[word_column, count_column])?;
+            CountColumn::Text
         }
-        out
+        _ => {
+            require_text(&file, word_column, &word_type)?;
+            if !count_type.is_integer() {
+                return Err(DatasetError::WrongType {
+                    file,
+                    column: count_column.to_owned(),
+                    found: count_type.to_string(),
+                    expected: "whole numbers (an integer column)",
+                });
+            }
+            // Unsigned counts widen to u64 losslessly; signed ones to i64, checked below.
+            if count_type.is_unsigned_integer() {
+                CountColumn::Unsigned
+            } else {
+                CountColumn::Signed
+            }
+        }
     };
-    // Missing words were ruled out above, so no word is replaced by "" here.
-    let words = words.iter().map(Option::unwrap_or_default);
-    Ok(WordCounts::from_word_counts(words.zip(counts)))
+    let select = vec![col(word_column), counts.cast(col(count_column))];
+    let mut missing = [Missing::new(word_column), Missing::new(count_column)];
+    let mut rows = 0u64;
+    scan.for_each_batch(select, |batch| {
+        let polars = |error| DatasetError::Polars {
+            file: file.clone(),
+            error,
+        };
+        let words = batch
+            .column(word_column)
+            .and_then(|c| c.str())
+            .map_err(polars)?;
+        let values = batch
+            .column(count_column)
+            .and_then(|c| counts.values(c))
+            .map_err(polars)?;
+        for ((word, count), row) in words.iter().zip(values).zip(rows + 1..) {
+            let count = count.map_err(|why| bad_count(&file, count_column, row, why))?;
+            match (word, count) {
+                (Some(word), Some(count)) => table.add(word, count),
+                (word, count) => {
+                    missing[0].saw(row, word.is_none());
+                    missing[1].saw(row, count.is_none());
+                }
+            }
+        }
+        rows += batch.height() as u64;
+        Ok(true)
+    })?;
+    for column in &missing {
+        column.check(&file)?;
+    }
+    Ok(())
+}
+
+/// How the count column is read, by the type the file gives it.
+#[derive(Clone, Copy)]
+enum CountColumn {
+    Text,
+    Signed,
+    Unsigned,
+}
+
+/// Why a count is not a count: its text, or a negative value.
+enum BadCount {
+    NotWhole(String),
+    Negative(i64),
+}
+
+impl CountColumn {
+    fn cast(self, count: Expr) -> Expr {
+        match self {
+            CountColumn::Text => count,
+            CountColumn::Signed => count.cast(DataType::Int64),
+            CountColumn::Unsigned => count.cast(DataType::UInt64),
+        }
+    }
+
+    /// The counts of a batch's column in order; `None` where one is missing.
+    fn values(
+        self,
+        column: &Column,
+    ) -> PolarsResult<Box<dyn Iterator<Item = Result<Option<u64>, BadCount>> + '_>> {
+        let signed = |n: i64| u64::try_from(n).map_err(|_| BadCount::Negative(n));
+        Ok(match self {
+            CountColumn::Text => Box::new(column.str()?.iter().map(move |text| {
+                text.map(|text| match text.trim().parse::<i64>() {
+                    Ok(n) => signed(n),
+                    // Beyond i64 but maybe still a count.
+                    Err(_) => (text.trim().parse::<u64>())
+                        .map_err(|_| BadCount::NotWhole(text.to_owned())),
+                })
+                .transpose()
+            })),
+            CountColumn::Signed => {
+                Box::new(column.i64()?.iter().map(move |n| n.map(signed).transpose()))
+            }
+            CountColumn::Unsigned => Box::new(column.u64()?.iter().map(Ok)),
+        })
+    }
+}
+
+fn bad_count(file: &str, column: &str, row: u64, why: BadCount) -> DatasetError {
+    match why {
+        BadCount::Negative(n) => DatasetError::shape(
+            file,
+            format!("row {row}: column \"{column}\" is {n}; a count cannot be negative"),
+        ),
+        BadCount::NotWhole(text) => DatasetError::WrongType {
+            file: file.to_owned(),
+            column: column.to_owned(),
+            found: format!("{text:?} in row {row}"),
+            expected: "a whole number of occurrences (0, 1, 2, …)",
+        },
+    }
+}
+
+/// Missing values of one column met so far: how many, and the first row.
+struct Missing<'a> {
+    column: &'a str,
+    count: u64,
+    first: u64,
+}
+
+impl<'a> Missing<'a> {
+    fn new(column: &'a str) -> Self {
+        Missing {
+            column,
+            count: 0,
+            first: 0,
+        }
+    }
+
+    fn saw(&mut self, row: u64, is_missing: bool) {
+        if is_missing {
+            if self.count == 0 {
+                self.first = row;
+            }
+            self.count += 1;
+        }
+    }
+
+    fn check(&self, file: &str) -> Result<(), DatasetError> {
+        if self.count == 0 {
+            return Ok(());
+        }
+        Err(missing_values(file, self.column, self.count, self.first))
+    }
+}
+
+/// Adds the words of every paragraph in the text column of a CSV or Parquet corpus to `table`,
+/// batch by batch on the streaming engine.
+pub(crate) fn add_corpus_words(
+    path: &Path,
+    format: Format,
+    text_column: &str,
+    table: &mut WordTable,
+) -> Result<(), DatasetError> {
+    let file = path.display().to_string();
+    let mut scan = Scan::open(path, format)?;
+    let schema = scan.schema()?;
+    let text_type = column_type(&file, &schema, text_column)?;
+    match format {
+        Format::Csv => scan = Scan::csv(path, &[text_column])?,
+        _ => require_text(&file, text_column, text_type)?,
+    }
+    let mut missing = Missing::new(text_column);
+    let mut rows = 0u64;
+    scan.for_each_batch(vec![col(text_column)], |batch| {
+        let text = batch
+            .column(text_column)
+            .and_then(|c| c.str())
+            .map_err(|error| DatasetError::Polars {
+                file: file.clone(),
+                error,
+            })?;
+        for (paragraph, row) in text.iter().zip(rows + 1..) {
+            match paragraph {
+                Some(paragraph) => table.add_paragraph(paragraph),
+                None => missing.saw(row, true),
+            }
+        }
+        rows += batch.height() as u64;
+        Ok(true)
+    })?;
+    missing.check(&file)
 }
 
 /// A lazy scan of one file, with errors that name it.
@@ -186,6 +330,51 @@ impl Scan {
                 file: self.file.clone(),
                 error,
             })
+    }
+
+    /// Runs the query on the streaming engine and hands its result to `each` one batch at a
+    /// time, in order, so that only a batch or two are in memory whatever the file's size.
+    /// `each` returns `Ok(false)` to stop early; its error ends the scan and is returned.
+    fn for_each_batch(
+        self,
+        select: Vec<Expr>,
+        mut each: impl FnMut(&DataFrame) -> Result<bool, DatasetError>,
+    ) -> Result<(), DatasetError> {
+        // polars calls the sink from its own threads and wants a 'static callback, so batches
+        // cross a small channel to this thread; a full channel holds the scan back.
+        let (send, receive) = mpsc::sync_channel::<DataFrame>(2);
+        let plan = self
+            .frame
+            .select(select)
+            .sink_batches(
+                PlanCallback::new(move |batch: DataFrame| Ok(send.send(batch).is_err())),
+                true,
+                None,
+            )
+            .map_err(|error| DatasetError::Polars {
+                file: self.file.clone(),
+                error,
+            })?;
+        let file = self.file;
+        std::thread::scope(|scope| {
+            let query = scope.spawn(move || plan.collect_with_engine(Engine::Streaming).map(drop));
+            let mut outcome = Ok(());
+            for batch in receive.iter() {
+                match each(&batch) {
+                    Ok(true) => {}
+                    Ok(false) => break,
+                    Err(e) => {
+                        outcome = Err(e);
+                        break;
+                    }
+                }
+            }
+            // Dropping the receiver makes the sink's next send fail, which stops the query.
+            drop(receive);
+            let finished = query.join().expect("the polars query thread panicked");
+            outcome?;
+            finished.map_err(|error| DatasetError::Polars { file, error })
+        })
     }
 
     fn collect(self, select: Vec<Expr>) -> Result<DataFrame, DatasetError> {
@@ -257,14 +446,23 @@ fn no_missing_values(
         .iter()
         .position(|v| v.is_null())
         .unwrap_or(0);
-    Err(DatasetError::shape(
+    Err(missing_values(
+        file,
+        file_column,
+        missing as u64,
+        first as u64 + 1,
+    ))
+}
+
+/// `column "x" has 2 missing values (the first in row 5)`; `first` counts from 1.
+fn missing_values(file: &str, column: &str, missing: u64, first: u64) -> DatasetError {
+    DatasetError::shape(
         file,
         format!(
-            "column \"{file_column}\" has {missing} missing value{} (the first in row {})",
+            "column \"{column}\" has {missing} missing value{} (the first in row {first})",
             if missing == 1 { "" } else { "s" },
-            first + 1
         ),
-    ))
+    )
 }
 
 fn polars(path: &Path, error: PolarsError) -> DatasetError {

@@ -76,16 +76,40 @@ pub(crate) fn read_json_file(path: &Path, text_field: &str) -> Result<Records, D
 
 /// The records of a JSON Lines file: one object per line, blank lines skipped.
 pub(crate) fn read_json_lines_file(path: &Path, text_field: &str) -> Result<Records, DatasetError> {
-    let file = File::open(path).map_err(|e| DatasetError::io(path, e))?;
-    let mut reader = BufReader::new(file);
     let mut records = Records::default();
+    for_each_json_line(
+        path,
+        text_field,
+        &mut |record| records.push_fields(record),
+        &mut |_| {},
+    )?;
+    Ok(records)
+}
+
+/// Calls `each` with the record of every line of a JSON Lines file in order, reading one line
+/// at a time; `progress` hears the bytes read so far, about once a megabyte.
+pub(crate) fn for_each_json_line(
+    path: &Path,
+    text_field: &str,
+    each: &mut dyn FnMut(Fields),
+    progress: &mut dyn FnMut(u64),
+) -> Result<(), DatasetError> {
+    let file = File::open(path).map_err(|e| DatasetError::io(path, e))?;
+    let mut reader = BufReader::with_capacity(1 << 20, file);
+    let (mut read, mut reported) = (0u64, 0u64);
     let mut line = String::new();
     let file_name = || path.display().to_string();
     for number in 1.. {
         line.clear();
         match reader.read_line(&mut line) {
             Ok(0) => break,
-            Ok(_) => {}
+            Ok(n) => {
+                read += n as u64;
+                if read - reported >= 1 << 20 {
+                    progress(read);
+                    reported = read;
+                }
+            }
             Err(e) if e.kind() == io::ErrorKind::InvalidData => {
                 return Err(DatasetError::Malformed {
                     file: file_name(),
@@ -106,10 +130,12 @@ pub(crate) fn read_json_lines_file(path: &Path, text_field: &str) -> Result<Reco
             column: Some(e.column()),
             message: message_without_position(&e),
         })?;
-        push_record(&mut records, value, text_field, &format!("line {number}"))
+        let record = record_fields(value, text_field, &format!("line {number}"))
             .map_err(|message| DatasetError::shape(file_name(), message))?;
+        each(record);
     }
-    Ok(records)
+    progress(read);
+    Ok(())
 }
 
 /// Visits a top-level array, turning each item into a record as soon as it is parsed.
@@ -153,6 +179,10 @@ impl<'de> Visitor<'de> for RecordArray<'_> {
     }
 }
 
+/// A record's optional category and name (`None` when the source has no such field) and its
+/// paragraph.
+pub(crate) type Fields = (Option<Option<String>>, Option<Option<String>>, String);
+
 /// Adds the record held by `value`, or says (about `subject`, e.g. "item 3") why it is not one.
 fn push_record(
     records: &mut Records,
@@ -160,6 +190,12 @@ fn push_record(
     text_field: &str,
     subject: &str,
 ) -> Result<(), String> {
+    records.push_fields(record_fields(value, text_field, subject)?);
+    Ok(())
+}
+
+/// The fields of the record held by `value`, or why (about `subject`) it is not one.
+fn record_fields(value: Value, text_field: &str, subject: &str) -> Result<Fields, String> {
     let Value::Object(mut object) = value else {
         return Err(format!(
             "{subject} is {}, expected an object with a string \"{text_field}\" field",
@@ -178,8 +214,7 @@ fn push_record(
     };
     let category = object.remove(CATEGORY_COLUMN).map(optional_text);
     let name = object.remove(NAME_COLUMN).map(optional_text);
-    records.push(category, name, text);
-    Ok(())
+    Ok((category, name, text))
 }
 
 /// A kept field's value as text: strings as they are, null as missing, anything else (a number,

@@ -27,6 +27,8 @@ use polars::prelude::{Column, DataFrame, PlSmallStr};
 
 use crate::WordCounts;
 use crate::dataset::DatasetError;
+#[cfg(feature = "columnar")]
+use crate::dataset::{COUNT_COLUMN, TableFormat, WORD_COLUMN, WordTable};
 
 pub(crate) use json::{JsonProblem, records_from_json_slice};
 
@@ -203,6 +205,51 @@ pub fn read_word_counts(
     }
 }
 
+/// Adds the words of every paragraph of the corpus file at `path` (read as `format`, the
+/// paragraphs from `text_column` where the format has columns) to `table`, as a stream: only a
+/// line, a batch or (for a JSON array) the file's paragraphs are in memory at a time.
+/// `progress` hears how many bytes of the file are done, now and then.
+#[cfg(feature = "columnar")]
+pub(crate) fn add_corpus_words(
+    path: &Path,
+    format: Format,
+    text_column: &str,
+    table: &mut WordTable,
+    progress: &mut dyn FnMut(u64),
+) -> Result<(), DatasetError> {
+    let mut add = |paragraph: &str| table.add_paragraph(paragraph);
+    match format {
+        Format::Text => text::for_each_line(path, &mut add, progress),
+        Format::JsonLines => {
+            json::for_each_json_line(path, text_column, &mut |(_, _, t)| add(&t), progress)
+        }
+        // A JSON array is one document; its paragraphs are collected first.
+        Format::Json => {
+            let records = json::read_json_file(path, text_column)?;
+            records.text.iter().for_each(|t| add(t));
+            Ok(())
+        }
+        Format::Csv | Format::Parquet => {
+            columnar::add_corpus_words(path, format, text_column, table)
+        }
+    }
+}
+
+/// Adds the rows of a (word, count) table file (CSV or Parquet) to `table`, checked as
+/// [`read_word_counts`] checks them.
+#[cfg(feature = "columnar")]
+pub(crate) fn add_word_counts(
+    path: &Path,
+    format: TableFormat,
+    table: &mut WordTable,
+) -> Result<(), DatasetError> {
+    let format = match format {
+        TableFormat::Csv => Format::Csv,
+        TableFormat::Parquet => Format::Parquet,
+    };
+    columnar::add_word_counts(path, format, WORD_COLUMN, COUNT_COLUMN, table)
+}
+
 /// CSV and Parquet need polars' lazy engine, which builds only with the `columnar` feature.
 #[cfg(not(feature = "columnar"))]
 fn columnar_disabled(path: &Path, format: Format) -> DatasetError {
@@ -241,6 +288,10 @@ impl Records {
         self.category.push(category.flatten());
         self.name.push(name.flatten());
         self.text.push(text);
+    }
+
+    fn push_fields(&mut self, (category, name, text): json::Fields) {
+        self.push(category, name, text);
     }
 
     fn push_text(&mut self, text: String) {

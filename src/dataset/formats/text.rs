@@ -12,18 +12,38 @@ use super::Records;
 use crate::dataset::DatasetError;
 
 pub(crate) fn read_text_file(path: &Path) -> Result<Records, DatasetError> {
-    let file = File::open(path).map_err(|e| DatasetError::io(path, e))?;
-    let mut reader = BufReader::new(file);
     let mut records = Records::default();
+    for_each_line(
+        path,
+        &mut |text| records.push_text(text.to_owned()),
+        &mut |_| {},
+    )?;
+    Ok(records)
+}
+
+/// Calls `each` with every paragraph (non-empty line) of the file in order, reading one line at
+/// a time; `progress` hears the bytes read so far, about once a megabyte.
+pub(crate) fn for_each_line(
+    path: &Path,
+    each: &mut dyn FnMut(&str),
+    progress: &mut dyn FnMut(u64),
+) -> Result<(), DatasetError> {
+    let file = File::open(path).map_err(|e| DatasetError::io(path, e))?;
+    let mut reader = BufReader::with_capacity(1 << 20, file);
+    let (mut read, mut reported) = (0u64, 0u64);
     let mut line = Vec::new();
     for number in 1.. {
         line.clear();
-        if reader
+        let n = reader
             .read_until(b'\n', &mut line)
-            .map_err(|e| DatasetError::io(path, e))?
-            == 0
-        {
+            .map_err(|e| DatasetError::io(path, e))?;
+        if n == 0 {
             break;
+        }
+        read += n as u64;
+        if read - reported >= 1 << 20 {
+            progress(read);
+            reported = read;
         }
         let mut bytes = line.as_slice();
         bytes = bytes.strip_suffix(b"\n").unwrap_or(bytes);
@@ -36,7 +56,7 @@ pub(crate) fn read_text_file(path: &Path) -> Result<Records, DatasetError> {
             continue;
         }
         match std::str::from_utf8(bytes) {
-            Ok(text) => records.push_text(text.to_owned()),
+            Ok(text) => each(text),
             Err(e) => {
                 let valid = std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default();
                 return Err(DatasetError::Malformed {
@@ -48,5 +68,6 @@ pub(crate) fn read_text_file(path: &Path) -> Result<Records, DatasetError> {
             }
         }
     }
-    Ok(records)
+    progress(read);
+    Ok(())
 }
