@@ -41,6 +41,7 @@ mod cases;
 mod exercise;
 mod exercises;
 pub mod guard;
+pub mod nbgrader;
 mod report;
 mod run;
 mod shrink;
@@ -158,8 +159,11 @@ impl Check {
     }
 
     /// Shows the result (HTML, plain text and the machine-readable JSON) as the cell's output.
+    /// Under nbgrader's autograde or validate, a result that did not pass then ends the cell
+    /// with an error ([`nbgrader`]).
     pub fn show(&self) {
         report::show(self);
+        nbgrader::end_cell_unless_passed(self);
     }
 
     /// Called by evcxr when a `Check` is a cell's final expression.
