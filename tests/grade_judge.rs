@@ -417,7 +417,8 @@ fn grading_honest_and_hostile_submissions_gives_each_its_grade_and_harms_nothing
         args.extend_from_slice(extra);
         bpe_lab(&args)
     };
-    let run = grade(&[]);
+    let exported = dir.path().join("nbgrader.csv");
+    let run = grade(&["--nbgrader-csv", path_str(&exported)]);
     eprintln!("{}", stderr(&run));
     assert_success(&run);
     let csv = fs::read_to_string(&grades).unwrap();
@@ -442,6 +443,33 @@ fn grading_honest_and_hostile_submissions_gives_each_its_grade_and_harms_nothing
     let s = |a: &str, b: &str, t: &str| (a.to_owned(), b.to_owned(), t.to_owned());
     assert_eq!(lines.len(), 21, "one row per submission:\n{csv}");
     assert_eq!(scores("alice"), s("1", "2", "3"));
+    // nbgrader's export layout says the same totals, one row per student with a lab.
+    let exported = fs::read_to_string(&exported).unwrap();
+    let mut exported_lines = exported.lines();
+    assert_eq!(
+        exported_lines.next(),
+        Some(
+            "assignment,duedate,timestamp,student_id,last_name,first_name,email,raw_score,late_submission_penalty,score,max_score"
+        )
+    );
+    let exported_rows: Vec<Vec<&str>> = exported_lines.map(|l| l.split(',').collect()).collect();
+    for line in &lines[1..] {
+        let r: Vec<&str> = line.splitn(8, ',').collect();
+        if r[2].is_empty() {
+            continue;
+        }
+        let e = exported_rows
+            .iter()
+            .find(|e| e[3] == r[0])
+            .unwrap_or_else(|| panic!("{} not exported:\n{exported}", r[0]));
+        assert_eq!(e[0], LAB);
+        let total: f64 = r[5].parse().unwrap();
+        assert_eq!(
+            (e[7].parse::<f64>().unwrap(), e[9].parse::<f64>().unwrap()),
+            (total, total)
+        );
+        assert_eq!(e[10], "3.0");
+    }
     assert_eq!(scores("bob"), s("0", "0", "0"));
     assert_eq!(scores("carol"), s("1", "0", "1"));
     assert_eq!(scores("dave"), s("1", "0", "1"));

@@ -8,7 +8,7 @@ use bpe_lab::instructor::execute::ExecuteOptions;
 use bpe_lab::instructor::feedback::{feedback_html, feedback_markdown, feedback_path};
 use bpe_lab::instructor::grade::{
     Grade, GradeOptions, Lab, Submission, find_submissions, grade_one, gradebook_csv, labs,
-    saved_grade, saved_grade_path,
+    nbgrader_csv, saved_grade, saved_grade_path,
 };
 use bpe_lab::instructor::judge::JudgeOptions;
 use bpe_lab::instructor::judge::sandbox::Sandbox;
@@ -115,6 +115,10 @@ pub struct GradeArgs {
     /// The gradebook to write (rewritten, atomically, as each submission finishes)
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
+    /// Also write the grades in the layout of `nbgrader export`'s CSV (assignment, student_id,
+    /// raw_score, score, max_score, …), rewritten as each submission finishes
+    #[arg(long, value_name = "FILE")]
+    pub nbgrader_csv: Option<PathBuf>,
     /// Feedback files (Markdown and HTML), one folder per student
     #[arg(long, value_name = "DIR")]
     pub feedback: PathBuf,
@@ -511,7 +515,12 @@ fn write_gradebook(
         .collect();
     let csv = gradebook_csv(&known, if graded.is_empty() { labs } else { &graded });
     write_atomically(&args.out, |w| w.write_all(csv.as_bytes()))
-        .map_err(|e| CliError::io("could not write the gradebook", &args.out, &e))
+        .map_err(|e| CliError::io("could not write the gradebook", &args.out, &e))?;
+    if let Some(path) = &args.nbgrader_csv {
+        write_atomically(path, |w| w.write_all(nbgrader_csv(&known).as_bytes()))
+            .map_err(|e| CliError::io("could not write the nbgrader gradebook", path, &e))?;
+    }
+    Ok(())
 }
 
 fn run_doctor(args: &DoctorArgs) -> Result<(), CliError> {
