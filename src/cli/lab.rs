@@ -12,7 +12,8 @@ use bpe_lab::instructor::grade::{
 };
 use bpe_lab::instructor::judge::JudgeOptions;
 use bpe_lab::instructor::judge::sandbox::Sandbox;
-use bpe_lab::instructor::release::{release, stale};
+use bpe_lab::instructor::nbgrader_course::write_course;
+use bpe_lab::instructor::release::{release, sources, stale};
 use bpe_lab::instructor::runner::{RunOptions, find_python};
 use bpe_lab::instructor::verify::{VerifyOptions, verify};
 use clap::{Args, Subcommand};
@@ -44,6 +45,21 @@ pub enum LabCommand {
     Grade(GradeArgs),
     /// Check that Jupyter, the Rust kernel and the crate build are present
     Doctor(DoctorArgs),
+    /// Write an nbgrader course (nbgrader_config.py, source/<lab>/<lab>.ipynb) from the sources
+    NbgraderCourse(NbgraderCourseArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct NbgraderCourseArgs {
+    /// The course directory to write (created if missing; existing files are replaced)
+    #[arg(value_name = "DIR")]
+    pub course: PathBuf,
+    /// Instructor sources
+    #[arg(long, value_name = "DIR", default_value = "instructor")]
+    pub sources: PathBuf,
+    /// The bpe-lab crate the notebooks depend on (default: the sources' parent folder)
+    #[arg(long = "crate", value_name = "DIR")]
+    pub crate_dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -178,7 +194,50 @@ pub fn run(args: &LabArgs) -> Result<(), CliError> {
         LabCommand::Verify(a) => run_verify(a),
         LabCommand::Grade(a) => run_grade(a),
         LabCommand::Doctor(a) => run_doctor(a),
+        LabCommand::NbgraderCourse(a) => run_nbgrader_course(a),
     }
+}
+
+fn run_nbgrader_course(args: &NbgraderCourseArgs) -> Result<(), CliError> {
+    let crate_dir = match &args.crate_dir {
+        Some(dir) => dir.clone(),
+        None => args
+            .sources
+            .canonicalize()
+            .map_err(|e| CliError::io("cannot read the sources", &args.sources, &e))?
+            .parent()
+            .map(Path::to_owned)
+            .unwrap_or_default(),
+    };
+    let crate_dir = crate_dir
+        .canonicalize()
+        .map_err(|e| CliError::io("cannot find the crate", &crate_dir, &e))?;
+    if !crate_dir.join("Cargo.toml").is_file() {
+        return Err(CliError::usage(format!(
+            "{} has no Cargo.toml: --crate must name the bpe-lab crate",
+            crate_dir.display()
+        )));
+    }
+    let paths = sources(&args.sources).map_err(|e| CliError::runtime(e.to_string()))?;
+    if paths.is_empty() {
+        return Err(CliError::runtime(format!(
+            "{} holds no notebooks",
+            args.sources.display()
+        )));
+    }
+    let labs = write_course(&paths, &crate_dir, &args.course)
+        .map_err(|e| CliError::runtime(e.to_string()))?;
+    println!(
+        "wrote {} with {} assignment(s): {}",
+        args.course.join("nbgrader_config.py").display(),
+        labs.len(),
+        labs.join(", ")
+    );
+    println!(
+        "next: cd {} && nbgrader generate_assignment <lab>  (then release, collect, autograde as usual)",
+        args.course.display()
+    );
+    Ok(())
 }
 
 fn run_release(args: &ReleaseArgs) -> Result<(), CliError> {

@@ -8,6 +8,7 @@ pub mod execute;
 pub mod feedback;
 pub mod grade;
 pub mod judge;
+pub mod nbgrader_course;
 pub mod notebook;
 pub mod release;
 pub mod restore;

@@ -1,0 +1,122 @@
+//! An nbgrader course made from the instructor sources, for instructors whose course already
+//! runs on nbgrader (release, collect, autograde, formgrader, feedback, LMS export).
+//!
+//! nbgrader wants source notebooks with its own cell metadata (what its "Create Assignment"
+//! toolbar writes) in `source/<assignment>/`, and a configuration that knows the Rust stub.
+//! The sources here get the same `grade_id` / `locked` / `solution` / `grade` / `points` as
+//! `bpe-lab lab release` gives the student versions, with the solutions kept and no checksum
+//! (nbgrader computes its own: MD5 over source and metadata, where `release` writes SHA-256 of
+//! the source). The crate is found by an absolute path, since an assignment folder is not next
+//! to the crate as `notebooks/` is.
+
+use super::notebook::{Notebook, NotebookError, metadata_mut, set_source, source};
+use super::release::{STUB, lab_name, student_version};
+use crate::files::write_atomically;
+use serde_json::json;
+use std::path::{Path, PathBuf};
+
+/// How the notebooks find the crate (`:dep bpe-lab = { path = ".." … }`).
+const RELATIVE_CRATE: &str = "path = \"..\"";
+
+/// The course's `nbgrader_config.py`: the Rust stub and markers, and a cell time limit.
+pub fn config() -> String {
+    format!(
+        "# nbgrader configuration for the bpe-lab course (written by `bpe-lab lab nbgrader-course`).\n\
+         c = get_config()\n\
+         c.CourseDirectory.root = __import__(\"os\").path.dirname(__import__(\"os\").path.abspath(__file__))\n\
+         # Solutions sit between `// BEGIN SOLUTION` and `// END SOLUTION`; students get `{STUB}`.\n\
+         c.ClearSolutions.begin_solution_delimeter = \"BEGIN SOLUTION\"\n\
+         c.ClearSolutions.end_solution_delimeter = \"END SOLUTION\"\n\
+         c.ClearSolutions.code_stub = {{\"rust\": \"{STUB}\", \"python\": \"# YOUR CODE HERE\\nraise NotImplementedError()\"}}\n\
+         # The first cell of a notebook compiles the crate in the kernel: give cells time.\n\
+         c.ExecutePreprocessor.timeout = 600\n"
+    )
+}
+
+/// The nbgrader source version of `source_nb` (read from `path`), depending on the crate at
+/// `crate_dir` (an absolute path).
+pub fn nbgrader_source(
+    source_nb: &Notebook,
+    path: &Path,
+    crate_dir: &Path,
+) -> Result<Notebook, NotebookError> {
+    // The metadata a student version gets, on the cells with their solutions.
+    let mut nb = student_version(source_nb, path)?;
+    let dep = format!("path = {:?}", crate_dir.display().to_string());
+    for (cell, original) in nb.cells_mut().iter_mut().zip(source_nb.cells()) {
+        set_source(cell, &source(original).replace(RELATIVE_CRATE, &dep));
+        if let Some(nbgrader) = metadata_mut(cell)
+            .get_mut("nbgrader")
+            .and_then(|v| v.as_object_mut())
+        {
+            nbgrader.remove("checksum");
+            nbgrader.insert("task".to_owned(), json!(false));
+        }
+    }
+    nb.json["metadata"]["bpe_lab"]["version"] = json!("nbgrader-source");
+    Ok(nb)
+}
+
+/// Writes the course into `course`: `nbgrader_config.py` and `source/<lab>/<lab>.ipynb` for
+/// each source in `sources`. Returns the labs written. Nothing is written unless every source
+/// converts.
+pub fn write_course(
+    sources: &[PathBuf],
+    crate_dir: &Path,
+    course: &Path,
+) -> Result<Vec<String>, NotebookError> {
+    let mut converted = Vec::new();
+    for path in sources {
+        let nb = Notebook::read(path)?;
+        converted.push((lab_name(path), nbgrader_source(&nb, path, crate_dir)?));
+    }
+    let fail = |path: &Path, e: std::io::Error| NotebookError {
+        path: path.to_owned(),
+        problem: crate::files::describe_io_error(&e),
+    };
+    std::fs::create_dir_all(course).map_err(|e| fail(course, e))?;
+    let config_path = course.join("nbgrader_config.py");
+    write_atomically(&config_path, |w| w.write_all(config().as_bytes()))
+        .map_err(|e| fail(&config_path, e))?;
+    let mut labs = Vec::new();
+    for (lab, nb) in converted {
+        let dir = course.join("source").join(&lab);
+        std::fs::create_dir_all(&dir).map_err(|e| fail(&dir, e))?;
+        nb.write(&dir.join(format!("{lab}.ipynb")))?;
+        labs.push(lab);
+    }
+    Ok(labs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sources_keep_solutions_and_find_the_crate_by_absolute_path() {
+        let text = r#"{"nbformat": 4, "nbformat_minor": 5, "metadata": {"kernelspec": {"name": "rust", "language": "rust", "display_name": "Rust"}},
+          "cells": [
+            {"cell_type": "code", "id": "setup", "metadata": {"bpe_lab": {"role": "setup"}}, "source": ":dep bpe-lab = { path = \"..\" }", "outputs": [], "execution_count": null},
+            {"cell_type": "code", "id": "sol", "metadata": {}, "source": "fn f() -> u8 {\n    // BEGIN SOLUTION\n    7\n    // END SOLUTION\n}", "outputs": [], "execution_count": null},
+            {"cell_type": "code", "id": "chk", "metadata": {"bpe_lab": {"exercise": "f", "points": 2}}, "source": "check(f)", "outputs": [], "execution_count": null}
+          ]}"#;
+        let nb = Notebook::parse(text.as_bytes(), Path::new("03-x.ipynb")).unwrap();
+        let out = nbgrader_source(&nb, Path::new("03-x.ipynb"), Path::new("/opt/bpe-lab")).unwrap();
+        let cells = out.cells();
+        assert_eq!(
+            source(&cells[0]),
+            ":dep bpe-lab = { path = \"/opt/bpe-lab\" }"
+        );
+        assert!(source(&cells[1]).contains("// BEGIN SOLUTION\n    7"));
+        let meta = |i: usize| cells[i]["metadata"]["nbgrader"].clone();
+        assert_eq!(meta(1)["solution"], true);
+        assert_eq!(meta(1)["grade_id"], "sol");
+        assert_eq!(meta(2)["grade"], true);
+        assert_eq!(meta(2)["points"].as_f64(), Some(2.0));
+        assert_eq!(meta(0)["locked"], true);
+        for i in 0..3 {
+            assert!(meta(i).get("checksum").is_none());
+            assert_eq!(meta(i)["task"], false);
+        }
+    }
+}
