@@ -46,6 +46,10 @@ pub(super) struct Engine {
     touched: Vec<u32>,
     scratch: Vec<u32>,
     scratch_merged: Vec<bool>,
+    /// Words visited by merges so far, for the benchmark's profile.
+    pub(super) word_visits: u64,
+    /// When the benchmark asks: every word a merge rewrote, with its length before.
+    pub(super) rewrites: Option<Vec<(u32, u32)>>,
 }
 
 #[inline]
@@ -66,6 +70,8 @@ impl Engine {
             touched: Vec::new(),
             scratch: Vec::new(),
             scratch_merged: Vec::new(),
+            word_visits: 0,
+            rewrites: None,
         };
         for w in 0..engine.words.len() {
             let span = engine.words.spans[w];
@@ -203,6 +209,7 @@ impl Engine {
         self.policy.pair_merged(p);
         let merged = self.words.symbols.intern_concat(left, right);
         self.policy.symbol_interned(merged, &self.words.symbols);
+        self.word_visits += words.len() as u64;
         for (k, &w) in words.iter().enumerate() {
             if let Some(&ahead) = words.get(k + SPAN_AHEAD) {
                 prefetch(&self.words.spans[ahead as usize]);
@@ -325,6 +332,9 @@ impl Engine {
             self.words.arena[start..start + new.len()].copy_from_slice(&new);
             self.words.spans[w as usize].len = new.len() as u32;
             self.policy.word_rewritten(start, &is_merged);
+            if let Some(rewrites) = self.rewrites.as_mut() {
+                rewrites.push((w, n as u32));
+            }
         }
         self.scratch = new;
         self.scratch_merged = is_merged;

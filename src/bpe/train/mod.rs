@@ -16,6 +16,8 @@ mod queue;
 mod round;
 mod tie;
 
+use std::time::{Duration, Instant};
+
 use crate::bpe::TieBreak;
 use crate::bpe::words::WordCounts;
 use engine::Engine;
@@ -127,7 +129,32 @@ impl<'a> Trainer<'a> {
             crate::lab::check::Exercise::TrainBpe,
             "bpe_lab::Trainer",
         );
+        self.run(words, &mut Profile::default())
+    }
+
+    /// [`Trainer::train`], also saying where the time went: for the benchmark that sets each
+    /// phase beside its floor (`examples/phases.rs`). With `trace_rewrites` it lists every
+    /// word each merge rewrote, which costs memory in proportion.
+    #[doc(hidden)]
+    pub fn train_profiled(
+        &mut self,
+        words: WordCounts,
+        trace_rewrites: bool,
+    ) -> (Training, Profile) {
+        let mut profile = Profile {
+            rewrites: trace_rewrites.then(Vec::new),
+            ..Profile::default()
+        };
+        let training = self.run(words, &mut profile);
+        (training, profile)
+    }
+
+    fn run(&mut self, words: WordCounts, profile: &mut Profile) -> Training {
+        let started = Instant::now();
         let mut engine = Engine::new(words, self.tie_break);
+        engine.rewrites = profile.rewrites.take();
+        profile.pair_index = started.elapsed();
+        let started = Instant::now();
         let mut merges = Vec::with_capacity(self.num_merges.min(1 << 16));
         let mut merge_counts = Vec::with_capacity(merges.capacity());
         let stop = loop {
@@ -152,6 +179,9 @@ impl<'a> Trainer<'a> {
                 });
             }
         };
+        profile.merge_loop = started.elapsed();
+        profile.word_visits = engine.word_visits;
+        profile.rewrites = engine.rewrites.take();
         Training {
             merges,
             merge_counts,
@@ -159,6 +189,21 @@ impl<'a> Trainer<'a> {
             stop,
         }
     }
+}
+
+/// Where one training run spent its time (see [`Trainer::train_profiled`]).
+#[doc(hidden)]
+#[derive(Debug, Clone, Default)]
+pub struct Profile {
+    /// Building the pair counts, word lists and queue from the words.
+    pub pair_index: Duration,
+    /// Choosing and merging, every round.
+    pub merge_loop: Duration,
+    /// Words the merge loop visited, those that no longer held the pair included.
+    pub word_visits: u64,
+    /// When asked for: every word a merge rewrote, in order, as (word index, its length
+    /// before the merge).
+    pub rewrites: Option<Vec<(u32, u32)>>,
 }
 
 /// Seed 000's `train_bpe` on the fast engine: lexicographic tie-break, at most `num_merges`
