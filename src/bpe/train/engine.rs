@@ -52,6 +52,11 @@ pub(super) struct Engine {
     pub(super) rewrites: Option<Vec<(u32, u32)>>,
 }
 
+/// The largest dense table of initial pairs [`Engine::index_pairs`] uses (4 bytes per entry):
+/// an alphabet of up to 2,048 symbols.
+const DENSE_PAIRS_MAX: usize = 1 << 22;
+const NO_PAIR: u32 = u32::MAX;
+
 #[inline]
 fn pair_key(left: u32, right: u32) -> u64 {
     (u64::from(left) << 32) | u64::from(right)
@@ -73,32 +78,47 @@ impl Engine {
             word_visits: 0,
             rewrites: None,
         };
-        for w in 0..engine.words.len() {
-            let span = engine.words.spans[w];
-            let (start, len, count) = (span.start, span.len as usize, span.count);
-            for k in start..(start + len).saturating_sub(1) {
-                let (left, right) = (engine.words.arena[k], engine.words.arena[k + 1]);
-                engine.add(left, right, count, &[w as u32]);
-            }
-        }
-        engine.touched.clear();
+        engine.index_pairs();
         let candidates = (0..engine.pairs.len() as u32)
             .map(|p| engine.candidate(p))
             .collect();
-        let Engine {
-            policy,
-            pairs,
-            words,
-            ..
-        } = &engine;
-        let symbols_of = |p: u32| (pairs[p as usize].left, pairs[p as usize].right);
-        engine.queue = PairQueue::from_vec(candidates, |x, y| {
-            policy.ranks_before(&words.symbols, symbols_of, x, y)
-        });
+        let (queue, before) = engine.queue_in_order();
+        *queue = PairQueue::from_vec(candidates, before);
         engine
     }
 
-    fn push(&mut self, candidate: Candidate) {
+    /// Counts every adjacent pair of every word, in word order (so pair ids follow first
+    /// occurrence). Before any merge the symbols are the base alphabet, usually small: a dense
+    /// table indexed by `(left, right)` then finds a pair's id with one array read instead of
+    /// a hash lookup per occurrence, and the hash index sees each distinct pair once.
+    fn index_pairs(&mut self) {
+        let n = self.words.symbols.len();
+        let mut dense = if n * n <= DENSE_PAIRS_MAX {
+            vec![NO_PAIR; n * n]
+        } else {
+            Vec::new()
+        };
+        for w in 0..self.words.len() {
+            let span = self.words.spans[w];
+            let (start, len, count) = (span.start, span.len as usize, span.count);
+            for k in start..(start + len).saturating_sub(1) {
+                let (left, right) = (self.words.arena[k], self.words.arena[k + 1]);
+                let id = match dense.get_mut(left as usize * n + right as usize) {
+                    Some(&mut id) if id != NO_PAIR => id,
+                    Some(slot) => {
+                        *slot = self.pair_id(left, right);
+                        *slot
+                    }
+                    None => self.pair_id(left, right),
+                };
+                self.add_to(id, count, &[w as u32]);
+            }
+        }
+        self.touched.clear();
+    }
+
+    /// The queue, and the policy's order it needs, borrowed apart from the rest of the engine.
+    fn queue_in_order(&mut self) -> (&mut PairQueue, impl Fn(&Candidate, &Candidate) -> bool + '_) {
         let Engine {
             policy,
             pairs,
@@ -106,27 +126,24 @@ impl Engine {
             queue,
             ..
         } = self;
+        let (policy, pairs, symbols) = (&*policy, &*pairs, &words.symbols);
         let symbols_of = |p: u32| (pairs[p as usize].left, pairs[p as usize].right);
-        queue.push(candidate, |x, y| {
-            policy.ranks_before(&words.symbols, symbols_of, x, y)
-        });
+        let before =
+            move |x: &Candidate, y: &Candidate| policy.ranks_before(symbols, symbols_of, x, y);
+        (queue, before)
+    }
+
+    fn push(&mut self, candidate: Candidate) {
+        let (queue, before) = self.queue_in_order();
+        queue.push(candidate, before);
     }
 
     /// The best pair by the policy and its count, removed from the queue; `None` if no pair
     /// with a positive count is left.
     pub(super) fn pop_best(&mut self) -> Option<(u32, u64)> {
         loop {
-            let top = {
-                let Engine {
-                    policy,
-                    pairs,
-                    words,
-                    queue,
-                    ..
-                } = self;
-                let symbols_of = |p: u32| (pairs[p as usize].left, pairs[p as usize].right);
-                queue.pop(|x, y| policy.ranks_before(&words.symbols, symbols_of, x, y))?
-            };
+            let (queue, before) = self.queue_in_order();
+            let top = queue.pop(before)?;
             let count = self.pairs[top.pair as usize].count;
             if count == 0 {
                 continue;
@@ -135,12 +152,10 @@ impl Engine {
             if top == current {
                 return Some((top.pair, count));
             }
-            let symbols_of = |p: u32| (self.pairs[p as usize].left, self.pairs[p as usize].right);
-            if self
-                .policy
-                .ranks_before(&self.words.symbols, symbols_of, &top, &current)
-            {
-                self.push(current);
+            let (queue, before) = self.queue_in_order();
+            // Ranked too high: pushed back at its true rank. Too low: a better entry exists.
+            if before(&top, &current) {
+                queue.push(current, before);
             }
         }
     }
@@ -179,6 +194,12 @@ impl Engine {
     /// Adds `total` occurrences of `(left, right)`, found in `words`.
     fn add(&mut self, left: u32, right: u32, total: u64, words: &[u32]) {
         let id = self.pair_id(left, right);
+        self.add_to(id, total, words);
+    }
+
+    /// Adds `total` occurrences of pair `id`, found in `words`.
+    #[inline]
+    fn add_to(&mut self, id: u32, total: u64, words: &[u32]) {
         let slot = &mut self.pairs[id as usize];
         slot.count += total;
         for &w in words {
@@ -338,5 +359,45 @@ impl Engine {
         }
         self.scratch = new;
         self.scratch_merged = is_merged;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::bpe::TieBreak;
+    use crate::bpe::oracle::train_naive;
+    use crate::bpe::train::Trainer;
+    use crate::rng::splitmix64;
+
+    /// An alphabet too large for the dense table of initial pairs takes the hash-map path,
+    /// with the same merges as the literal loop.
+    #[test]
+    fn a_large_alphabet_indexes_pairs_by_hash() {
+        let mut state = 3;
+        let corpus: Vec<Vec<String>> = (0..3_000)
+            .map(|_| {
+                let len = 1 + (splitmix64(&mut state) % 4) as usize;
+                (0..len)
+                    .map(|_| {
+                        // Half the words from a small alphabet, so pairs repeat and tie.
+                        let range = if splitmix64(&mut state) % 2 == 0 {
+                            3
+                        } else {
+                            6_000
+                        };
+                        let c = char::from_u32(0x4e00 + (splitmix64(&mut state) % range) as u32);
+                        c.expect("a CJK code point").to_string()
+                    })
+                    .collect()
+            })
+            .collect();
+        for policy in TieBreak::ALL {
+            let training = Trainer::new(40)
+                .tie_break(policy)
+                .train_symbol_lists(&corpus);
+            assert!(training.words.symbols().len() > 2_048);
+            let expected = train_naive(&mut corpus.clone(), 40, policy, 1);
+            assert_eq!(training.merges, expected, "{policy}");
+        }
     }
 }
