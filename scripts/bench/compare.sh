@@ -27,10 +27,12 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 # pip is quick when they are already there; versions are printed in the report.
 "$venv/bin/pip" install --quiet --disable-pip-version-check tokenizers sentencepiece rustbpe ffbpe bpeasy
-# YouTokenToMe has no wheel for current Pythons and its source build may fail: optional.
-"$venv/bin/python" -c 'import youtokentome' 2>/dev/null ||
-    "$venv/bin/pip" install --quiet --disable-pip-version-check youtokentome ||
-    echo "compare.sh: YouTokenToMe did not install; it is left out" >&2
+# YouTokenToMe has no wheel for current Pythons; its source build needs Cython (2.x) and a C++
+# compiler and is left out when it fails.
+"$venv/bin/python" -c 'import youtokentome' 2>/dev/null || {
+    "$venv/bin/pip" install --quiet --disable-pip-version-check 'cython<3' setuptools wheel &&
+        "$venv/bin/pip" install --quiet --disable-pip-version-check --no-build-isolation youtokentome
+} || echo "compare.sh: YouTokenToMe did not build; it is left out" >&2
 
 echo "building ..." >&2
 # The CLI when it builds (compare.py uses `bpe-lab train` if it exists), and the examples;
