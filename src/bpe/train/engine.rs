@@ -380,7 +380,7 @@ mod tests {
                 (0..len)
                     .map(|_| {
                         // Half the words from a small alphabet, so pairs repeat and tie.
-                        let range = if splitmix64(&mut state) % 2 == 0 {
+                        let range = if splitmix64(&mut state).is_multiple_of(2) {
                             3
                         } else {
                             6_000
