@@ -8,7 +8,7 @@
 //! - `tie`: what each tie-break policy keeps, and the keys that order equal counts;
 //! - `queue`: the binary heap of candidates; `prefetch`: memory hints for the merge loop.
 //!
-//! The words themselves are [`WordCounts`](crate::WordCounts) (module `bpe::words`).
+//! The words themselves are [`WordCounts`] (module `bpe::words`).
 
 mod engine;
 mod prefetch;
