@@ -24,7 +24,7 @@ mod support;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use bpe_lab::bpe::reference::{apply_merges_naive, train_bpe_naive};
+use bpe_lab::bpe::oracle::{apply_merges_naive, train_bpe_naive};
 use bpe_lab::{Encoder, TieBreak, Trainer, WordCounts, bpe_initialize};
 use support::{Stats, Table, peak_rss_mb, ratio, repeat, secs, timed, zipf};
 

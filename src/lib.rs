@@ -17,7 +17,7 @@
 //! assert_eq!(apply_merges(&tokens, &merges), ["s", "low"]);
 //! ```
 //!
-//! [`train_bpe`] and [`apply_merges`] run the fast engine; [`bpe::reference`] keeps the
+//! [`train_bpe`] and [`apply_merges`] run the fast engine; [`bpe::oracle`] keeps the
 //! literal loops the tests compare it with. [`Trainer`] and [`Encoder`] are the richer API;
 //! [`Tokenizer`] (module [`tokenizer`]) adds a vocabulary with documented ids, encode and
 //! decode, a versioned file, export to Hugging Face `tokenizers`, and seed 000's
@@ -40,7 +40,7 @@ pub mod tokenizer;
 
 pub use bpe::corpus::bpe_initialize;
 pub use bpe::encode::{Encoder, MergeTable, apply_merges};
-pub use bpe::reference::{get_pair_frequencies, merge_pair_in_word};
+pub use bpe::oracle::{get_pair_frequencies, merge_pair_in_word};
 pub use bpe::symbols::SymbolTable;
 pub use bpe::train::{Progress, StopReason, Trainer, Training, learn_bpe, train_bpe};
 pub use bpe::words::WordCounts;

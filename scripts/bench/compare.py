@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Times bpe-lab against Hugging Face tokenizers and sentencepiece on one corpus file.
+"""Times bpe-lab against every fast BPE trainer we can install from PyPI on one corpus file:
+Hugging Face tokenizers, sentencepiece, rustbpe, ffbpe, bpeasy and (when it installs)
+YouTokenToMe.
 
 Run through compare.sh, which makes the venv and builds the Rust side. Directly:
 
@@ -12,8 +14,15 @@ Runs of the different tools are interleaved, so a slow spell of the machine hits
 The other subcommands are the Python sides that `compare` runs as child processes:
     hf-train FILE VOCAB_SIZE OUT.json
     spm-train FILE VOCAB_SIZE PREFIX
+    peer-train TOOL FILE MERGES SCRATCH     TOOL: rustbpe, ffbpe, bpeasy, yttm
     hf-encode TOKENIZER.json FILE [--fast]
 Each prints one line of JSON on stdout.
+
+rustbpe, ffbpe and bpeasy learn byte-level merges (vocab_size = 256 + merges) and split text
+with a regular expression; they are given words as the lab makes them (runs of non-spaces)
+where they take a pattern (rustbpe, bpeasy), and keep their own pre-tokenizer where they do
+not (ffbpe). YouTokenToMe learns on characters of whitespace-split words, like bpe-lab.
+Timings are whole processes, so each tool's own reading and splitting is included.
 """
 
 import argparse
@@ -82,6 +91,68 @@ def spm_train(path, vocab_size, prefix):
         if not (sp.is_unknown(i) or sp.is_control(i)) and len(sp.id_to_piece(i)) > 1
     )
     print(json.dumps({"merges": learned, "pieces": sp.get_piece_size()}))
+
+
+# Words as the lab makes them, for the tools that take a pre-tokenizing pattern.
+WORD_PATTERN = r"[^ \n]+"
+PEERS = {
+    "rustbpe": "rustbpe (Karpathy, nanochat)",
+    "ffbpe": "ffbpe",
+    "bpeasy": "bpeasy",
+    "yttm": "YouTokenToMe",
+}
+
+
+def lines_of(path):
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line:
+                yield line
+
+
+def peer_train(tool, path, merges, scratch):
+    if tool == "rustbpe":
+        import rustbpe
+
+        tokenizer = rustbpe.Tokenizer()
+        tokenizer.train_from_iterator(lines_of(path), 256 + merges, pattern=WORD_PATTERN)
+        learned = tokenizer.vocab_size - 256
+    elif tool == "ffbpe":
+        import ffbpe
+
+        model = ffbpe.train_bpe(lines_of(path), vocab_size=256 + merges)
+        learned = len(model.vocab) - 256
+    elif tool == "bpeasy":
+        import bpeasy
+
+        vocab = bpeasy.train_bpe(lines_of(path), WORD_PATTERN, 1 << 16, 256 + merges)
+        learned = len(vocab) - 256
+    elif tool == "yttm":
+        import youtokentome as yttm
+
+        # YouTokenToMe reads the file itself; its vocabulary holds the characters, 4 special
+        # tokens and the merges.
+        chars = len(corpus_stats(path)["chars"])
+        yttm.BPE.train(data=path, model=os.path.join(scratch, "yttm.model"),
+                       vocab_size=chars + 4 + merges, n_threads=2)
+        learned = merges
+    else:
+        sys.exit(f"unknown tool {tool}")
+    print(json.dumps({"merges": learned}))
+
+
+def peers_available():
+    """The peers whose Python package imports here."""
+    modules = {"rustbpe": "rustbpe", "ffbpe": "ffbpe", "bpeasy": "bpeasy", "yttm": "youtokentome"}
+    found = []
+    for tool, module in modules.items():
+        try:
+            __import__(module)
+            found.append(tool)
+        except ImportError:
+            print(f"  {PEERS[tool]}: not installed, left out", file=sys.stderr)
+    return found
 
 
 def hf_encode(tokenizer_json, path, fast):
@@ -178,11 +249,14 @@ def compare(args, scratch):
     # sentencepiece: <unk>, <s>, </s>, every character and "▁" (its word-boundary mark).
     spm_initial = 3 + len(stats["chars"] | {"▁"})
 
-    print(f"# bpe-lab vs Hugging Face tokenizers vs sentencepiece\n")
+    print(f"# bpe-lab vs the other BPE trainers\n")
     print(f"- corpus: {path}: {size_mb:.1f} MB, {stats['lines']} lines, {stats['words']} words, "
           f"{len(stats['chars'])} distinct characters")
-    print(f"- machine: {os.cpu_count()} CPUs; tokenizers {version('tokenizers')}, "
-          f"sentencepiece {version('sentencepiece')}")
+    peers = peers_available()
+    versions = ", ".join(f"{m} {version(m)}" for m in
+                         ["tokenizers", "sentencepiece", "rustbpe", "ffbpe", "bpeasy", "youtokentome"]
+                         if version(m) != "?")
+    print(f"- machine: {os.cpu_count()} CPUs; {versions}")
     print(f"- each run is a separate process; wall = whole process (start-up, reading, training, "
           f"writing the result), median of {args.runs}; peak RSS from /usr/bin/time -v (max over runs)")
     print()
@@ -195,13 +269,17 @@ def compare(args, scratch):
         "sentencepiece BPE": (
             [py, me, "spm-train", path, str(spm_initial + n), os.path.join(scratch, "spm")], None),
     }
+    for tool in peers:
+        tools[PEERS[tool]] = ([py, me, "peer-train", tool, path, str(n), scratch], None)
     print(f"## Training, {n} merges\n", flush=True)
     print(f"HF: vocab_size = {hf_initial} initial symbols + {n}, WhitespaceSplit, "
           f"end_of_word_suffix \"</w>\", 2 threads (rayon). sentencepiece: vocab_size = "
           f"{spm_initial} (meta + characters) + {n}, character_coverage 1.0, identity "
           f"normalization, all lines, num_threads 2; its \"merges learned\" counts pieces longer "
           f"than one character. bpe-lab: lexicographic tie-break, word counting on 2 threads, "
-          f"merge loop on 1.\n")
+          f"merge loop on 1. rustbpe, bpeasy: byte-level, vocab_size 256 + {n}, words split by "
+          f"`{WORD_PATTERN}`; ffbpe: byte-level, vocab_size 256 + {n}, its own pre-tokenizer; "
+          f"YouTokenToMe: characters + 4 special + {n}, 2 threads.\n")
     results = run_interleaved(tools, args.runs)
     if ours_out:  # the CLI prints no JSON; count the merges in the file it wrote
         with open(ours_out, encoding="utf-8") as f:
@@ -219,6 +297,8 @@ def compare(args, scratch):
               f"{medians[name] / fastest_other:.2f}× |")
     print(flush=True)
 
+    if not args.encode_merges:
+        return  # ENCODE_MERGES=0: training only (encode.sh has the fuller encoding comparison)
     # Encoding: HF trains the vocabulary once (not timed); bpe-lab gets the same merges, with
     # (c, "</w>") merges ranked first so its words (chars, "</w>") start where HF's do (chars,
     # last char + "</w>"). Seed 002's rule and HF's BPE then give the same tokens.
@@ -281,6 +361,11 @@ def main():
     s.add_argument("file")
     s.add_argument("vocab_size", type=int)
     s.add_argument("prefix")
+    p = sub.add_parser("peer-train")
+    p.add_argument("tool", choices=sorted(PEERS))
+    p.add_argument("file")
+    p.add_argument("merges", type=int)
+    p.add_argument("scratch")
     e = sub.add_parser("hf-encode")
     e.add_argument("tokenizer")
     e.add_argument("file")
@@ -296,6 +381,8 @@ def main():
         hf_train(args.file, args.vocab_size, args.out)
     elif args.command == "spm-train":
         spm_train(args.file, args.vocab_size, args.prefix)
+    elif args.command == "peer-train":
+        peer_train(args.tool, args.file, args.merges, args.scratch)
     else:
         hf_encode(args.tokenizer, args.file, args.fast)
 

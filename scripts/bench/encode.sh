@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Encoding throughput: `bpe-lab encode --ids` against Hugging Face tokenizers' encode_batch on
-# the same tokenizer (`bpe-lab export --format hf`), same machine, same run, and a check that
-# both give identical ids. Prints a markdown table, also saved under bench-results/.
+# the same tokenizer (`bpe-lab export --format hf`) and tiktoken on an equivalent byte-level
+# rank table (built by encode.py), same machine, same run, and a check that all give identical
+# ids. Prints a markdown table, also saved under bench-results/.
 #
 #   scripts/bench/encode.sh [FILE]     default FILE: /tmp/zipf48.txt, generated if missing
 #
@@ -21,8 +22,8 @@ file="${1:-/tmp/zipf${MB}.txt}"
 
 venv="$repo/.venv-bench"
 [ -x "$venv/bin/python" ] || { echo "creating $venv ..." >&2; python3 -m venv "$venv"; }
-"$venv/bin/python" -c 'import tokenizers' 2>/dev/null ||
-    "$venv/bin/pip" install --quiet --disable-pip-version-check 'tokenizers>=0.20'
+"$venv/bin/python" -c 'import tokenizers, tiktoken' 2>/dev/null ||
+    "$venv/bin/pip" install --quiet --disable-pip-version-check 'tokenizers>=0.20' tiktoken
 
 echo "building ..." >&2
 # Without the dataset feature: encoding does not use it, and it would compile polars.

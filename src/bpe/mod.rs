@@ -1,39 +1,26 @@
-//! The BPE engine: the literal oracle and the fast trainer and encoder that must equal it.
+//! The BPE engine, in the order of the steps it implements, and the literal oracle it must
+//! equal.
+//!
+//! - [`corpus`]: initialize (split on `' '`, characters plus `</w>`);
+//! - [`words`] and [`symbols`]: the distinct words with their counts, symbols interned;
+//! - [`train`]: count, choose ([`TieBreak`]), merge, learn — the fast trainer;
+//! - [`encode`]: apply merges by rank;
+//! - [`oracle`]: every step again, literally, as the seeds and the lab write it; the fast
+//!   paths are tested against it.
 
 pub mod corpus;
 pub mod encode;
-mod pair_queue;
-pub mod reference;
+pub mod oracle;
 // Not public: its functions are the answers without the guard that watches for them.
 pub(crate) mod steps;
 pub mod symbols;
+mod tie_break;
 pub mod train;
 pub mod words;
 
+/// The oracle under its former name, which notebooks and tests written before the rename
+/// still use (`bpe_lab::bpe::reference::train_bpe_naive`).
+#[doc(hidden)]
+pub use oracle as reference;
 pub use steps::EOW;
-
-/// How a tie between equally frequent pairs is broken.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
-pub enum TieBreak {
-    /// The smallest `(left, right)` pair, comparing strings by code point (seed 000).
-    #[default]
-    Lexicographic,
-    /// The pair whose first occurrence comes first when scanning the current corpus word by
-    /// word, left to right: what Python's `Counter.most_common(1)` and `max(dict, key=...)`
-    /// return, as the DeepMind lab and seed 004 run them.
-    FirstSeen,
-}
-
-impl std::str::FromStr for TieBreak {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "lexicographic" => Ok(TieBreak::Lexicographic),
-            "first-seen" => Ok(TieBreak::FirstSeen),
-            other => Err(format!(
-                "unknown tie-break {other:?}: expected \"lexicographic\" or \"first-seen\""
-            )),
-        }
-    }
-}
+pub use tie_break::TieBreak;

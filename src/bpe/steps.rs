@@ -41,6 +41,9 @@ pub fn get_pair_frequencies(corpus: &[Vec<String>]) -> HashMap<(String, String),
 }
 
 /// The highest count; among equal counts the smallest pair; `None` for an empty map.
+// The crate itself ranks with `oracle::Rank`; this copy is for the grader's workers, which
+// cannot link the crate, and a test in `oracle` keeps the two equal.
+#[allow(dead_code)]
 pub fn most_frequent_pair(
     pair_freqs: &HashMap<(String, String), usize>,
 ) -> Option<((String, String), usize)> {

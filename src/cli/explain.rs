@@ -8,7 +8,7 @@ use bpe_lab::tokenizer::explain::{self, MAX_ROUNDS};
 use clap::{ArgGroup, Args};
 
 use crate::cli::error::CliError;
-use crate::cli::{TieBreakArg, input};
+use crate::cli::{input, tie_break_parser};
 
 pub const LONG_ABOUT: &str = "\
 Show BPE training on a small corpus round by round, as seed 000's table does: the pair counts
@@ -48,8 +48,8 @@ pub struct ExplainArgs {
     pub paragraphs: Vec<String>,
 
     /// Which pair wins when several are equally frequent
-    #[arg(long, value_enum, value_name = "RULE", default_value_t = TieBreakArg::Lexicographic)]
-    pub tie_break: TieBreakArg,
+    #[arg(long, value_name = "RULE", default_value_t, value_parser = tie_break_parser())]
+    pub tie_break: bpe_lab::TieBreak,
 
     /// Make words of bare characters, without </w> at the end (as seed 000's examples are)
     #[arg(long)]
@@ -97,7 +97,7 @@ pub fn run(args: &ExplainArgs) -> Result<(), CliError> {
             "not explaining the corpus from {source}: {why}"
         )));
     }
-    let explanation = explain::explain(corpus, args.merges, args.tie_break.into());
+    let explanation = explain::explain(corpus, args.merges, args.tie_break);
     if args.json {
         println!("{}", explanation.to_json());
     } else {

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use bpe_lab::tokenizer::file::stop_reason_name;
 use bpe_lab::tokenizer::{DEFAULT_UNK_TOKEN, Tokenizer, TokenizerConfig, TrainingSettings};
-use bpe_lab::{StopReason, TieBreak, Trainer, Training, WordCounts};
+use bpe_lab::{StopReason, Trainer, Training, WordCounts};
 use clap::Args;
 use serde_json::json;
 
@@ -70,7 +70,7 @@ pub fn run(args: &TrainArgs) -> Result<(), CliError> {
     };
     let (distinct, total) = (words.len(), words.total());
 
-    let tie_break = TieBreak::from(args.tie_break);
+    let tie_break = args.tie_break;
     let bar = progress::merges_bar(args.merges);
     let training = Trainer::new(args.merges)
         .tie_break(tie_break)

@@ -4,12 +4,12 @@
 //! (`bpe_lab::bpe_initialize`, `bpe_lab::get_pair_frequencies`, …).
 
 use crate::EOW;
-use crate::bpe::reference::apply_merges_naive;
+use crate::bpe::oracle::{Rank, apply_merges_naive};
 use crate::lab::check::{Exercise, guard};
 use std::collections::HashMap;
 
 /// The most frequent pair of `pair_freqs` and its count; among equal counts the smallest pair
-/// (seed 000's rule); `None` when the map is empty.
+/// (seed 000's rule, the oracle's [`Rank::lexicographic`]); `None` when the map is empty.
 ///
 /// ```
 /// use std::collections::HashMap;
@@ -26,7 +26,10 @@ pub fn most_frequent_pair(
         Exercise::MostFrequentPair,
         "bpe_lab::lab::reference::most_frequent_pair",
     );
-    crate::bpe::steps::most_frequent_pair(pair_freqs)
+    pair_freqs
+        .iter()
+        .min_by_key(|((a, b), count)| Rank::lexicographic((a, b), **count))
+        .map(|(pair, &count)| (pair.clone(), count))
 }
 
 /// The unknown token's text in the notebooks' vocabularies (seed 004's numbering plus it).

@@ -2,8 +2,9 @@
 //! round, the winning pair and why it won (more frequent, or a tie settled by the tie-break
 //! policy), and the corpus after the merge.
 //!
-//! Every number comes from the literal oracle in [`crate::bpe::reference`]
-//! ([`get_pair_frequencies`], [`best_pair`], [`merge_pair_in_word`]), not the fast engine:
+//! Every number comes from the literal oracle in [`crate::bpe::oracle`] ([`ranked_pairs`],
+//! whose order is the oracle's [`Rank`](crate::bpe::oracle::Rank), and [`merge_pair_in_word`]),
+//! not the fast engine:
 //! this is for looking at small corpora, and it shows exactly what the textbook loop does.
 //!
 //! ```
@@ -21,7 +22,7 @@ use std::fmt;
 use serde_json::{Value, json};
 
 use crate::bpe::TieBreak;
-use crate::bpe::reference::{best_pair, get_pair_frequencies, merge_pair_in_word};
+use crate::bpe::oracle::{PairCount, merge_pair_in_word, ranked_pairs};
 
 /// Corpora larger than this are refused by [`too_large`]: the table would be unreadable.
 pub const MAX_WORDS: usize = 64;
@@ -106,35 +107,31 @@ pub fn explain(corpus: Vec<Vec<String>>, num_merges: usize, tie_break: TieBreak)
     let mut rounds = Vec::new();
     let mut ran_out_of_pairs = false;
     for number in 1..=num_merges {
-        let Some((winner, count)) = best_pair(&corpus, tie_break) else {
+        let ranked = ranked_pairs(&corpus, tie_break);
+        let Some(best) = ranked.first() else {
             ran_out_of_pairs = true;
             break;
         };
-        let pair_counts = ordered_counts(&corpus, tie_break);
-        debug_assert_eq!(pair_counts[0], (winner.clone(), count));
-        let tied: Vec<Pair> = pair_counts
+        let (winner, count) = (owned(best), best.count);
+        let tied: Vec<&PairCount> = ranked[1..]
             .iter()
-            .skip(1)
-            .take_while(|(_, c)| *c == count)
-            .map(|(p, _)| p.clone())
+            .take_while(|p| p.count == count)
             .collect();
         let reason = if tied.is_empty() {
             Reason::MostFrequent {
-                runner_up: pair_counts.get(1).map(|(_, c)| *c),
+                runner_up: ranked.get(1).map(|p| p.count),
             }
         } else {
-            let first_seen = (tie_break == TieBreak::FirstSeen).then(|| {
-                (
-                    first_position(&corpus, &winner),
-                    first_position(&corpus, &tied[0]),
-                )
-            });
+            // 1-based, as the table shows them.
+            let position = |p: &PairCount| (p.first.0 + 1, p.first.1 + 1);
             Reason::Tie {
                 policy: tie_break,
-                others: tied,
-                first_seen,
+                others: tied.iter().map(|p| owned(p)).collect(),
+                first_seen: (tie_break == TieBreak::FirstSeen)
+                    .then(|| (position(best), position(tied[0]))),
             }
         };
+        let pair_counts = ranked.iter().map(|p| (owned(p), p.count)).collect();
         for word in &mut corpus {
             *word = merge_pair_in_word(word, &winner);
         }
@@ -155,28 +152,8 @@ pub fn explain(corpus: Vec<Vec<String>>, num_merges: usize, tie_break: TieBreak)
     }
 }
 
-/// The oracle's pair counts, most frequent first, ties in `policy` order.
-fn ordered_counts(corpus: &[Vec<String>], policy: TieBreak) -> Vec<(Pair, usize)> {
-    let mut counts: Vec<(Pair, usize)> = get_pair_frequencies(corpus).into_iter().collect();
-    match policy {
-        TieBreak::Lexicographic => counts.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0))),
-        TieBreak::FirstSeen => counts.sort_by_cached_key(|(pair, count)| {
-            (std::cmp::Reverse(*count), first_position(corpus, pair))
-        }),
-    }
-    counts
-}
-
-/// Where `pair` first occurs: 1-based word number and symbol number.
-fn first_position(corpus: &[Vec<String>], pair: &Pair) -> (usize, usize) {
-    for (w, word) in corpus.iter().enumerate() {
-        for (i, window) in word.windows(2).enumerate() {
-            if window[0] == pair.0 && window[1] == pair.1 {
-                return (w + 1, i + 1);
-            }
-        }
-    }
-    unreachable!("a counted pair occurs in the corpus")
+fn owned(p: &PairCount) -> Pair {
+    (p.pair.0.to_owned(), p.pair.1.to_owned())
 }
 
 /// A symbol as written in the table: bare when unambiguous, else as a JSON string.
@@ -243,18 +220,15 @@ impl Round {
                     (TieBreak::Lexicographic, _) => {
                         let other = &others[0];
                         if self.winner.0 != other.0 {
-                            format!("lexicographic: {:?} < {:?}", self.winner.0, other.0)
+                            format!("{policy}: {:?} < {:?}", self.winner.0, other.0)
                         } else {
-                            format!(
-                                "lexicographic: same left, {:?} < {:?}",
-                                self.winner.1, other.1
-                            )
+                            format!("{policy}: same left, {:?} < {:?}", self.winner.1, other.1)
                         }
                     }
-                    (TieBreak::FirstSeen, Some(((w, s), (w2, s2)))) => format!(
-                        "first-seen: word {w} symbol {s} comes before word {w2} symbol {s2}"
-                    ),
-                    (TieBreak::FirstSeen, None) => "first-seen".to_owned(),
+                    (TieBreak::FirstSeen, Some(((w, s), (w2, s2)))) => {
+                        format!("{policy}: word {w} symbol {s} comes before word {w2} symbol {s2}")
+                    }
+                    (TieBreak::FirstSeen, None) => policy.to_string(),
                 };
                 format!("tie at {} with {}, {rule}", self.count, with.join(", "))
             }
@@ -284,7 +258,7 @@ impl Explanation {
                         policy, others, ..
                     } => json!({
                         "kind": "tie",
-                        "tie_break": crate::tokenizer::file::tie_break_name(*policy),
+                        "tie_break": policy.name(),
                         "tied_with": others.iter().map(|(a, b)| [a, b]).collect::<Vec<_>>(),
                     }),
                 };
@@ -300,7 +274,7 @@ impl Explanation {
             })
             .collect();
         json!({
-            "tie_break": crate::tokenizer::file::tie_break_name(self.tie_break),
+            "tie_break": self.tie_break.name(),
             "initial": self.initial,
             "rounds": rounds,
             "stopped_early": self.ran_out_of_pairs,
@@ -312,11 +286,7 @@ impl Explanation {
 impl fmt::Display for Explanation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "corpus: {}", cell(&corpus_json(&self.initial)))?;
-        writeln!(
-            f,
-            "tie-break: {}",
-            crate::tokenizer::file::tie_break_name(self.tie_break)
-        )?;
+        writeln!(f, "tie-break: {}", self.tie_break.name())?;
         writeln!(f)?;
         writeln!(f, "| round | pair counts | winner | corpus after |")?;
         writeln!(f, "|---|---|---|---|")?;
@@ -345,7 +315,7 @@ impl fmt::Display for Explanation {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bpe::reference::train_bpe_naive;
+    use crate::bpe::oracle::train_bpe_naive;
 
     fn words(items: &[&str]) -> Vec<Vec<String>> {
         items

@@ -61,8 +61,8 @@ use crate::files::json_kind as kind;
 pub(crate) use crate::files::write_atomically;
 use serde_json::{Map, Value};
 
+use crate::bpe::EOW;
 use crate::bpe::train::StopReason;
-use crate::bpe::{EOW, TieBreak};
 use crate::tokenizer::codec::{Tokenizer, TokenizerConfig, TrainingInfo, TrainingSettings};
 use crate::tokenizer::error::TokenizerError;
 use crate::tokenizer::hf::HfExportError;
@@ -163,14 +163,6 @@ fn field(field: &str, problem: impl Into<String>) -> FileProblem {
     FileProblem::Field {
         field: field.to_owned(),
         problem: problem.into(),
-    }
-}
-
-/// The name `--tie-break` takes and the file records.
-pub fn tie_break_name(tie_break: TieBreak) -> &'static str {
-    match tie_break {
-        TieBreak::Lexicographic => "lexicographic",
-        TieBreak::FirstSeen => "first-seen",
     }
 }
 
@@ -322,11 +314,7 @@ impl Tokenizer {
         writeln!(out, "  \"unk_token\": {},", json(self.vocab().unk_token()))?;
         if let Some(info) = self.training() {
             let s = &info.settings;
-            writeln!(
-                out,
-                "  \"tie_break\": {},",
-                json(tie_break_name(s.tie_break))
-            )?;
+            writeln!(out, "  \"tie_break\": {},", json(s.tie_break.name()))?;
             writeln!(out, "  \"min_frequency\": {},", s.min_frequency)?;
             writeln!(out, "  \"merges_requested\": {},", s.num_merges)?;
             writeln!(

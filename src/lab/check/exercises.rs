@@ -6,7 +6,7 @@ use super::run::{Reply, Spec, evaluate, run};
 use super::shrink::{Shrink, Text};
 use super::wire::{self, Wire};
 use super::{Check, Exercise, calls};
-use crate::bpe::reference::{self as oracle, best_pair};
+use crate::bpe::oracle::{self, best_pair};
 use crate::lab::display::{python_pair, python_str};
 use crate::lab::reference::UNK;
 use crate::{EOW, TieBreak};

@@ -5,11 +5,11 @@
 //! every operation takes the ordering as an argument instead.
 //!
 //! The trainer uses it *lazily*: an entry records the pair's count (and tie-break key) at the
-//! time it was pushed and may be stale by the time it is popped; see `train.rs` for the
+//! time it was pushed and may be stale by the time it is popped; see `engine.rs` for the
 //! invariant that makes this exact.
 
 /// A pair as it was when pushed: its count and the keys that order equal counts (see
-/// `Engine::tie_key`).
+/// `tie::Policy::tie_keys`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Candidate {
     pub count: u64,

@@ -1,0 +1,254 @@
+//! The tie-break policy inside the engine: what each policy keeps beyond the pair counts, and
+//! the keys that let the queue order equally frequent pairs without comparing strings.
+//!
+//! The rule itself is the oracle's [`Rank`](crate::bpe::oracle::Rank); the keys here encode
+//! the same order:
+//! - lexicographic: the [`prefix_key`]s of the left and right symbols, with the strings
+//!   compared only when the keys cannot settle it;
+//! - first-seen: the lowest word index holding the pair, then the *origin* of its first
+//!   occurrence there (the base-symbol index the occurrence starts at, which orders
+//!   occurrences within a word as their positions do but does not move when earlier symbols
+//!   of the word merge).
+
+use crate::bpe::TieBreak;
+use crate::bpe::symbols::SymbolTable;
+use crate::bpe::train::queue::Candidate;
+use crate::bpe::train::round::RoundTotals;
+use crate::bpe::words::WordCounts;
+
+/// No word: the first word of a pair that has none left.
+const NO_WORD: u32 = u32::MAX;
+
+/// What the chosen tie-break policy keeps, beside the pair counts every policy shares.
+pub(super) enum Policy {
+    Lexicographic(Lexicographic),
+    FirstSeen(FirstSeen),
+}
+
+/// Lexicographic: a prefix key per symbol, and a round's changes summed per neighbour.
+pub(super) struct Lexicographic {
+    /// [`prefix_key`] of every symbol, by id.
+    prefixes: Vec<u64>,
+    /// Summing is exact here because the order of equal counts depends only on the symbols;
+    /// first-seen needs to know which word gained or lost each occurrence.
+    pub(super) totals: Box<RoundTotals>,
+}
+
+/// First-seen: where every symbol began, and every pair's first word.
+pub(super) struct FirstSeen {
+    /// For every position of the word arena, the index of the base symbol the symbol there
+    /// starts at.
+    origins: Vec<u32>,
+    /// By pair id.
+    first: Vec<FirstWord>,
+}
+
+/// The lowest word index known to hold a pair.
+#[derive(Clone, Copy)]
+struct FirstWord {
+    word: u32,
+    /// The pair lost an occurrence in `word`; recomputed when the pair is next ranked.
+    stale: bool,
+}
+
+impl FirstWord {
+    const NONE: FirstWord = FirstWord {
+        word: NO_WORD,
+        stale: false,
+    };
+}
+
+impl Policy {
+    pub(super) fn new(tie_break: TieBreak, words: &WordCounts) -> Self {
+        match tie_break {
+            TieBreak::Lexicographic => Policy::Lexicographic(Lexicographic {
+                prefixes: words.symbols.iter().map(prefix_key).collect(),
+                totals: Box::default(),
+            }),
+            TieBreak::FirstSeen => {
+                let mut origins = Vec::with_capacity(words.arena.len());
+                for span in &words.spans {
+                    origins.extend(0..span.len);
+                }
+                Policy::FirstSeen(FirstSeen {
+                    origins,
+                    first: Vec::new(),
+                })
+            }
+        }
+    }
+
+    /// A pair id was issued.
+    pub(super) fn pair_created(&mut self) {
+        if let Policy::FirstSeen(state) = self {
+            state.first.push(FirstWord::NONE);
+        }
+    }
+
+    /// A merge may have issued a new symbol `id`.
+    pub(super) fn symbol_interned(&mut self, id: u32, symbols: &SymbolTable) {
+        if let Policy::Lexicographic(state) = self
+            && id as usize == state.prefixes.len()
+        {
+            state.prefixes.push(prefix_key(symbols.get(id)));
+        }
+    }
+
+    /// Pair `p` gained an occurrence in `word`.
+    #[inline]
+    pub(super) fn word_gained(&mut self, p: u32, word: u32) {
+        if let Policy::FirstSeen(state) = self {
+            let first = &mut state.first[p as usize];
+            if !first.stale && word < first.word {
+                first.word = word;
+            }
+        }
+    }
+
+    /// Pair `p` lost an occurrence in `word`.
+    #[inline]
+    pub(super) fn word_lost(&mut self, p: u32, word: u32) {
+        if let Policy::FirstSeen(state) = self {
+            let first = &mut state.first[p as usize];
+            if first.word == word {
+                first.stale = true;
+            }
+        }
+    }
+
+    /// Pair `p` was merged everywhere: it occurs nowhere now.
+    pub(super) fn pair_merged(&mut self, p: u32) {
+        if let Policy::FirstSeen(state) = self {
+            state.first[p as usize] = FirstWord::NONE;
+        }
+    }
+
+    /// Word `start..` was rewritten by a merge pass; `merged[j]` says whether its new `j`-th
+    /// symbol is a merged pair (and so took the place of two).
+    pub(super) fn word_rewritten(&mut self, start: usize, merged: &[bool]) {
+        if let Policy::FirstSeen(state) = self {
+            // In place: the source index never falls behind the destination.
+            let mut from = start;
+            for (j, &pair) in merged.iter().enumerate() {
+                state.origins[start + j] = state.origins[from];
+                from += if pair { 2 } else { 1 };
+            }
+        }
+    }
+
+    /// The keys that order pair `p` among equally frequent ones (see the module docs).
+    /// `p_words` is the pair's list of words that may hold it; first-seen cleans it when the
+    /// first word is stale.
+    pub(super) fn tie_keys(
+        &mut self,
+        p: u32,
+        (left, right): (u32, u32),
+        p_words: &mut Vec<u32>,
+        words: &WordCounts,
+    ) -> (u64, u64) {
+        match self {
+            Policy::Lexicographic(state) => (
+                state.prefixes[left as usize],
+                state.prefixes[right as usize],
+            ),
+            Policy::FirstSeen(state) => {
+                let first = &mut state.first[p as usize];
+                if first.stale {
+                    p_words.retain(|&w| contains_pair(words.word_ids(w as usize), left, right));
+                    p_words.dedup();
+                    first.word = p_words.iter().copied().min().unwrap_or(NO_WORD);
+                    first.stale = false;
+                }
+                let w = first.word as usize;
+                let start = words.spans[w].start;
+                let k = words
+                    .word_ids(w)
+                    .windows(2)
+                    .position(|s| s[0] == left && s[1] == right)
+                    .expect("first-seen bookkeeping: the pair's first word does not contain it");
+                let key = (u64::from(first.word) << 32) | u64::from(state.origins[start + k]);
+                (key, 0)
+            }
+        }
+    }
+
+    /// The ranking rule: `x` comes out of the queue before `y`. Higher counts first; ties go to
+    /// the lower keys. `pair_symbols(p)` gives the symbols of pair `p`, for the lexicographic
+    /// ties the prefix keys cannot settle (long symbols sharing a prefix).
+    #[inline]
+    pub(super) fn ranks_before(
+        &self,
+        symbols: &SymbolTable,
+        pair_symbols: impl Fn(u32) -> (u32, u32),
+        x: &Candidate,
+        y: &Candidate,
+    ) -> bool {
+        if x.count != y.count {
+            return x.count > y.count;
+        }
+        if x.key != y.key {
+            return x.key < y.key;
+        }
+        match self {
+            // Equal first-seen keys: the same pair.
+            Policy::FirstSeen(_) => false,
+            Policy::Lexicographic(_) => {
+                if prefix_is_whole(x.key) && x.key2 != y.key2 {
+                    return x.key2 < y.key2; // equal keys of short strings: the same left symbol
+                }
+                let ((xl, xr), (yl, yr)) = (pair_symbols(x.pair), pair_symbols(y.pair));
+                (symbols.get(xl), symbols.get(xr)) < (symbols.get(yl), symbols.get(yr))
+            }
+        }
+    }
+}
+
+fn contains_pair(ids: &[u32], left: u32, right: u32) -> bool {
+    ids.windows(2).any(|s| s[0] == left && s[1] == right)
+}
+
+/// A key that orders strings as `str` does when the keys differ: the first seven bytes,
+/// zero-padded, then the length capped at 8. If the keys differ they order the strings the
+/// same way (UTF-8 byte order is code point order; a shorter string that is a prefix of the
+/// other sorts first). If they are equal and [`prefix_is_whole`], the strings are equal.
+fn prefix_key(s: &str) -> u64 {
+    let mut bytes = [0u8; 8];
+    let n = s.len().min(7);
+    bytes[..n].copy_from_slice(&s.as_bytes()[..n]);
+    bytes[7] = s.len().min(8) as u8;
+    u64::from_be_bytes(bytes)
+}
+
+/// Whether a [`prefix_key`] holds its whole string (seven bytes or fewer).
+fn prefix_is_whole(key: u64) -> bool {
+    (key & 0xff) < 8
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::splitmix64;
+
+    /// Different prefix keys order their strings as `str` does; equal whole keys mean equal
+    /// strings. Strings over a tiny alphabet with a NUL and a multi-byte character, so shared
+    /// prefixes and zero padding meet.
+    #[test]
+    fn prefix_keys_order_as_strings_do() {
+        let mut state = 5;
+        let string = |state: &mut u64| -> String {
+            let len = (splitmix64(state) % 11) as usize;
+            (0..len)
+                .map(|_| ['a', 'b', '\0', 'é'][(splitmix64(state) % 4) as usize])
+                .collect()
+        };
+        for _ in 0..20_000 {
+            let (x, y) = (string(&mut state), string(&mut state));
+            let (kx, ky) = (prefix_key(&x), prefix_key(&y));
+            if kx != ky {
+                assert_eq!(kx < ky, x < y, "{x:?} {y:?}");
+            } else if prefix_is_whole(kx) {
+                assert_eq!(x, y);
+            }
+        }
+    }
+}
