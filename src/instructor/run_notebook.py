@@ -45,6 +45,7 @@ import os
 import queue
 import re
 import resource
+import shutil
 import signal
 import sys
 import tempfile
@@ -351,6 +352,7 @@ class Runner:
         self.pgid = None
         self.watchdog = None
         self.kernel_log = None
+        self.kernel_tmp = None
         self.client = None
         self.stopped = None
         self.kernel_start_seconds = None
@@ -377,6 +379,10 @@ class Runner:
         check_kernel(self.kernel_name)
         env = dict(os.environ)
         env.update(self.args.env)
+        # evcxr builds in a folder under TMPDIR (about 900 MB with the crate) and leaves it
+        # behind when its kernel is stopped: give it one of ours and remove it at shutdown.
+        self.kernel_tmp = tempfile.mkdtemp(prefix="run_notebook-kernel-")
+        env["TMPDIR"] = self.kernel_tmp
         t0 = time.monotonic()
         self.km = AsyncKernelManager(kernel_name=self.kernel_name)
         # The kernel's own output (cargo's "Compiling ..." lines among it) goes to a log, not to
@@ -444,6 +450,9 @@ class Runner:
             except BaseException:  # noqa: BLE001 - fall back to killing below
                 pass
         self.kill_group()
+        if self.kernel_tmp is not None:
+            shutil.rmtree(self.kernel_tmp, ignore_errors=True)
+            self.kernel_tmp = None
 
     def kill_group(self):
         """SIGKILL what is left of the kernel's process group (evcxr's subprocess, cargo, rustc)."""
@@ -751,6 +760,8 @@ def main(argv):
         runner.stopped = f"runner error: {e!r}"
         runner.mark_not_run()
         code = 130 if isinstance(e, KeyboardInterrupt) else 1
+    if runner.kernel_tmp is not None:
+        shutil.rmtree(runner.kernel_tmp, ignore_errors=True)
     if code != EXIT_KERNEL:
         try:
             write_atomically(nb, args.output)
