@@ -13,32 +13,18 @@ use serde_json::{Value, json};
 use std::fs;
 use std::path::{Path, PathBuf};
 use support::cli::{assert_success, bpe_lab, path_str};
+use support::notebooks::{instructor_cell, read_json, root};
 
 const LAB: &str = "03-merge";
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn read_json(path: &Path) -> Value {
-    serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
-}
 
 /// The student notebook with the instructor's solutions in its solution cells and `extra`
 /// as a cell of its own right after the setup cell.
 fn submission(extra: &str) -> Value {
-    let sources = read_json(&root().join("instructor").join(format!("{LAB}.ipynb")));
     let mut nb = read_json(&root().join("notebooks").join(format!("{LAB}.ipynb")));
     let cells = nb["cells"].as_array_mut().unwrap();
     for cell in cells.iter_mut() {
         if cell["metadata"]["nbgrader"]["solution"] == true {
-            let solved = sources["cells"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .find(|c| c["id"] == cell["id"])
-                .unwrap();
-            cell["source"] = solved["source"].clone();
+            cell["source"] = json!(instructor_cell(LAB, cell["id"].as_str().unwrap()));
         }
     }
     let setup = cells

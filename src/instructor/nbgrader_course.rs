@@ -18,6 +18,33 @@ use std::path::{Path, PathBuf};
 /// How the notebooks find the crate (`:dep bpe-lab = { path = ".." … }`).
 const RELATIVE_CRATE: &str = "path = \"..\"";
 
+/// evcxr answers a failed cell without the `ename`, `evalue` and `traceback` of Jupyter's
+/// error reply, and nbgrader 0.9's executor reads them (a `KeyError` that fails the whole
+/// submission): the configuration fills them in from the cell's error output first.
+const EVCXR_ERROR_FIELDS: &str = r#"
+# evcxr's error replies lack "ename", "evalue" and "traceback", which nbgrader's executor reads:
+# fill them in from the cell's error output before nbgrader looks.
+try:
+    from nbgrader.preprocessors.execute import Execute as _Execute
+except ImportError:
+    _Execute = None
+if _Execute is not None and not getattr(_Execute, "_bpe_lab_error_fields", False):
+    _on_cell_executed = _Execute.on_cell_executed
+
+    def _with_error_fields(self, **kwargs):
+        content = kwargs["execute_reply"]["content"]
+        if content.get("status") == "error":
+            errors = [o for o in kwargs["cell"].outputs if o.get("output_type") == "error"]
+            last = errors[-1] if errors else {}
+            content.setdefault("ename", last.get("ename", "Error"))
+            content.setdefault("evalue", last.get("evalue", ""))
+            content.setdefault("traceback", list(last.get("traceback", [])))
+        return _on_cell_executed(self, **kwargs)
+
+    _Execute.on_cell_executed = _with_error_fields
+    _Execute._bpe_lab_error_fields = True
+"#;
+
 /// The course's `nbgrader_config.py`: the Rust stub and markers, and a cell time limit.
 pub fn config() -> String {
     format!(
@@ -29,7 +56,8 @@ pub fn config() -> String {
          c.ClearSolutions.end_solution_delimeter = \"END SOLUTION\"\n\
          c.ClearSolutions.code_stub = {{\"rust\": \"{STUB}\", \"python\": \"# YOUR CODE HERE\\nraise NotImplementedError()\"}}\n\
          # The first cell of a notebook compiles the crate in the kernel: give cells time.\n\
-         c.ExecutePreprocessor.timeout = 600\n"
+         c.ExecutePreprocessor.timeout = 600\n\
+         {EVCXR_ERROR_FIELDS}"
     )
 }
 

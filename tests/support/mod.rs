@@ -3,6 +3,7 @@
 
 #[cfg(feature = "cli")]
 pub mod cli;
+pub mod notebooks;
 
 use std::io::Write;
 use std::process::{Command, Stdio};

@@ -1,0 +1,196 @@
+//! The lab as an nbgrader course, with the real nbgrader and the real kernel: `bpe-lab lab
+//! nbgrader-course` writes the course, `nbgrader generate_assignment` makes the student
+//! version (compared with `bpe-lab lab release`'s), four submissions of lab 03 (right, partly
+//! right, untouched, panicking) are autograded by nbgrader and graded by `bpe-lab lab grade`,
+//! and the scores agree exercise by exercise. Needs nbgrader's Python in
+//! BPE_LAB_NBGRADER_PYTHON (./scripts/test makes .venv-nbgrader and sets it after the kernel is
+//! set up); without it the test says so and does nothing.
+#![cfg(feature = "cli")]
+
+mod support;
+
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use support::cli::{assert_success, bpe_lab, path_str};
+use support::notebooks::{cell_text as text, instructor_cell, read_json, root};
+
+const LAB: &str = "03-merge";
+
+/// Runs nbgrader (its command from the venv of `python`) in `course`.
+fn nbgrader(python: &Path, course: &Path, args: &[&str]) {
+    let bin = python.parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = Command::new(bin.join("nbgrader"))
+        .args(args)
+        .current_dir(course)
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "nbgrader {args:?} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The released notebook with some solution cells replaced: (cell id, new source).
+fn submission(released: &Value, replace: &[(&str, String)]) -> Value {
+    let mut nb = released.clone();
+    for cell in nb["cells"].as_array_mut().unwrap() {
+        if let Some((_, new)) = replace.iter().find(|(id, _)| cell["id"] == *id) {
+            cell["source"] = json!(new);
+        }
+    }
+    nb
+}
+
+#[test]
+fn nbgrader_and_bpe_lab_give_the_same_scores() {
+    let Some(python) = std::env::var_os("BPE_LAB_NBGRADER_PYTHON").map(PathBuf::from) else {
+        eprintln!(
+            "skipped: set BPE_LAB_NBGRADER_PYTHON to a Python with nbgrader (./scripts/test does)"
+        );
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let course = dir.path().join("course");
+    let run = bpe_lab(&[
+        "lab",
+        "nbgrader-course",
+        path_str(&course),
+        "--sources",
+        path_str(&root().join("instructor")),
+    ]);
+    assert_success(&run);
+    nbgrader(&python, &course, &["generate_assignment", LAB, "--force"]);
+
+    // nbgrader's student version: the same cells, sources and flags as `lab release`'s, but
+    // for the crate's path (absolute in a course) and the checksums (MD5 vs SHA-256).
+    let released = read_json(
+        &course
+            .join("release")
+            .join(LAB)
+            .join(format!("{LAB}.ipynb")),
+    );
+    let ours = read_json(&root().join("notebooks").join(format!("{LAB}.ipynb")));
+    let (theirs_cells, our_cells) = (
+        released["cells"].as_array().unwrap(),
+        ours["cells"].as_array().unwrap(),
+    );
+    assert_eq!(theirs_cells.len(), our_cells.len());
+    let crate_path = format!("path = {:?}", root().display().to_string());
+    for (theirs, ours) in theirs_cells.iter().zip(our_cells) {
+        assert_eq!(theirs["id"], ours["id"]);
+        assert_eq!(
+            text(&theirs["source"]),
+            text(&ours["source"]).replace("path = \"..\"", &crate_path),
+            "cell {}",
+            ours["id"]
+        );
+        for flag in ["grade", "locked", "solution", "grade_id"] {
+            assert_eq!(
+                theirs["metadata"]["nbgrader"][flag], ours["metadata"]["nbgrader"][flag],
+                "{flag} of cell {}",
+                ours["id"]
+            );
+        }
+        assert_eq!(
+            theirs["metadata"]["nbgrader"]["points"].as_f64(),
+            ours["metadata"]["nbgrader"]["points"].as_f64()
+        );
+    }
+
+    // Four submissions, written into nbgrader's layout.
+    let solution = |id: &str| instructor_cell(LAB, id);
+    let best_wrong = solution("03-best-solution").replace("pair < best_pair", "pair > best_pair");
+    assert_ne!(best_wrong, solution("03-best-solution"));
+    let best_panics = "fn most_frequent_pair(_: &HashMap<(String, String), usize>) -> Option<((String, String), usize)> {\n    panic!(\"boom\")\n}".to_owned();
+    let students: [(&str, Vec<(&str, String)>); 4] = [
+        (
+            "right",
+            vec![
+                ("03-best-solution", solution("03-best-solution")),
+                ("03-merge-solution", solution("03-merge-solution")),
+            ],
+        ),
+        (
+            "partly",
+            vec![
+                ("03-best-solution", best_wrong),
+                ("03-merge-solution", solution("03-merge-solution")),
+            ],
+        ),
+        ("untouched", vec![]),
+        ("panics", vec![("03-best-solution", best_panics)]),
+    ];
+    for (student, replace) in &students {
+        let folder = course.join("submitted").join(student).join(LAB);
+        fs::create_dir_all(&folder).unwrap();
+        fs::write(
+            folder.join(format!("{LAB}.ipynb")),
+            serde_json::to_string_pretty(&submission(&released, replace)).unwrap(),
+        )
+        .unwrap();
+    }
+
+    // bpe-lab's judge first: nbgrader's autograde writes into submitted/ (timestamps) later.
+    let gradebook = dir.path().join("grades.csv");
+    let run = bpe_lab(&[
+        "lab",
+        "grade",
+        path_str(&course.join("submitted")),
+        "--lab",
+        LAB,
+        "--sources",
+        path_str(&root().join("instructor")),
+        "--out",
+        path_str(&gradebook),
+        "--feedback",
+        path_str(&dir.path().join("feedback")),
+    ]);
+    assert_success(&run);
+    let csv = fs::read_to_string(&gradebook).unwrap();
+    let mut ours: BTreeMap<String, BTreeMap<String, f64>> = BTreeMap::new();
+    for line in csv.lines().skip(1) {
+        let f: Vec<&str> = line.splitn(8, ',').collect();
+        ours.entry(f[0].to_owned()).or_default().extend([
+            ("03-best-check".to_owned(), f[3].parse().unwrap()),
+            ("03-merge-check".to_owned(), f[4].parse().unwrap()),
+        ]);
+    }
+
+    nbgrader(&python, &course, &["autograde", LAB]);
+    let scores = Command::new(&python)
+        .arg(root().join("tests/python/nbgrader_scores.py"))
+        .args([LAB, LAB])
+        .current_dir(&course)
+        .output()
+        .unwrap();
+    assert!(
+        scores.status.success(),
+        "{}",
+        String::from_utf8_lossy(&scores.stderr)
+    );
+    let theirs: BTreeMap<String, BTreeMap<String, f64>> =
+        serde_json::from_slice(&scores.stdout).unwrap();
+    eprintln!("nbgrader: {theirs:?}\nbpe-lab:  {ours:?}");
+    assert_eq!(theirs, ours);
+    // And they are the grades these submissions must get.
+    let expect = |best: f64, merge: f64| {
+        BTreeMap::from([
+            ("03-best-check".to_owned(), best),
+            ("03-merge-check".to_owned(), merge),
+        ])
+    };
+    assert_eq!(ours["right"], expect(1.0, 2.0));
+    assert_eq!(ours["partly"], expect(0.0, 2.0));
+    assert_eq!(ours["untouched"], expect(0.0, 0.0));
+    assert_eq!(ours["panics"], expect(0.0, 0.0));
+}
