@@ -17,20 +17,8 @@ use support::python_script;
 
 type Pair = (String, String);
 
-/// The lab's `sample_text`.
-const DESERT: [&str; 11] = [
-    "desert",
-    "deserted",
-    "deserts",
-    "desert",
-    "tested",
-    "test",
-    "deserted",
-    "desert",
-    "desertion",
-    "desertion",
-    "function",
-];
+/// The lab's `sample_text` (the input; what is learned from it is checked below).
+const DESERT: [&str; 11] = parity::LAB_SAMPLE_TEXT;
 
 fn pairs(list: &[(&str, &str)]) -> Vec<Pair> {
     list.iter()

@@ -187,12 +187,21 @@ impl Provenance {
             }
             Source::StandIn => {
                 let why = why.unwrap_or_else(|| "there is no cached copy".to_owned());
+                let retry =
+                    "`bpe_lab::dataset::AfricaGalore::from_env().retry_download(true).load()`";
                 let how = if self.notes.contains(&Note::Offline) {
                     format!("unset {OFFLINE_ENV} to download it")
+                } else if let Some(retry_in) = self.notes.iter().find_map(|note| match note {
+                    Note::RecentFailure { retry_in, .. } => Some(*retry_in),
+                    _ => None,
+                }) {
+                    format!(
+                        "once online, run {retry}, or just wait: loads try again by themselves \
+                         in {}",
+                        minutes(retry_in)
+                    )
                 } else {
-                    "once online, run `AfricaGalore::from_env().retry_download(true).load()` \
-                     (or wait: it is tried again after a few minutes)"
-                        .to_owned()
+                    format!("once online, run {retry}")
                 };
                 format!(
                     "Using the bundled stand-in, not the real Africa Galore: {why}. \
@@ -454,7 +463,9 @@ impl AfricaGalore {
                 }
                 Err(failure) => {
                     if let Some(marker) = &marker {
-                        cache::remember_failure(marker, &failure.to_string(), SystemTime::now());
+                        // Kept in plain words: it is what the next notebooks show.
+                        let what = download::in_plain_words(&failure);
+                        cache::remember_failure(marker, &what, SystemTime::now());
                     }
                     if self.refresh || !self.allow_stand_in {
                         return Err(DatasetError::Download {

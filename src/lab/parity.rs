@@ -10,7 +10,7 @@
 //! read each time it is needed, so the kernel and the grader see the same setting as long as
 //! both are started with it.
 
-use super::display::{Html, escape, table};
+use super::display::{Html, table};
 use crate::TieBreak;
 
 /// Environment variable: `first-seen` (or `lab`) breaks ties as the Python lab does;
@@ -50,6 +50,22 @@ pub fn tie_break_line() -> String {
     }
 }
 
+/// The lab's `sample_text`: eleven words, most of them forms of *desert*, from which it
+/// learns 10 merges.
+pub const LAB_SAMPLE_TEXT: [&str; 11] = [
+    "desert",
+    "deserted",
+    "deserts",
+    "desert",
+    "tested",
+    "test",
+    "deserted",
+    "desert",
+    "desertion",
+    "desertion",
+    "function",
+];
+
 /// Paragraphs in the real Africa Galore, as the lab prints them.
 pub const LAB_PARAGRAPHS: usize = 232;
 
@@ -73,19 +89,19 @@ pub const LAB_TOP_PAIR: (&str, &str, usize) = ("e", "</w>", 2639);
 
 /// A table of figures beside the lab's: one row per `(what, the lab's, yours)`, with a mark
 /// saying whether they agree. Only on the real dataset (`real`) are the two comparable; on
-/// the stand-in it says so in one line instead, so nobody compares different texts.
+/// the stand-in it shows nothing, so nobody compares different texts.
 ///
 /// ```
 /// use bpe_lab::lab::parity::beside_the_lab;
 /// let rows = vec![("paragraphs".to_string(), "232".to_string(), "232".to_string())];
 /// assert!(beside_the_lab(true, &rows).text.contains("✅"));
-/// assert!(!beside_the_lab(false, &rows).text.contains("232"));
+/// assert!(beside_the_lab(false, &rows).text.is_empty());
 /// ```
 pub fn beside_the_lab(real: bool, rows: &[(String, String, String)]) -> Html {
     if !real {
-        let line = "The lab's own figures are shown here when the real Africa Galore is \
-                    loaded; this is the stand-in, so there is nothing to compare with.";
-        return Html::new(format!("<p><i>{}</i></p>", escape(line)), line);
+        // Nothing at all: the notebook's text already says the figures appear with the real
+        // data, and a line repeated under every such cell would only be noise.
+        return Html::new("", "");
     }
     let rows: Vec<Vec<String>> = rows
         .iter()
@@ -161,6 +177,6 @@ mod tests {
         let real = beside_the_lab(true, &rows);
         assert!(real.text.contains("✅ same") && real.text.contains("differs"));
         let stand_in = beside_the_lab(false, &rows);
-        assert!(stand_in.text.contains("stand-in") && !stand_in.text.contains("2639"));
+        assert!(stand_in.text.is_empty() && stand_in.html.is_empty());
     }
 }

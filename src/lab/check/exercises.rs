@@ -74,21 +74,6 @@ fn show_counts(counts: &HashMap<(String, String), usize>) -> String {
     format!("{{{}}}", shown.join(", "))
 }
 
-/// The lab's `sample_text`.
-const DESERT: [&str; 11] = [
-    "desert",
-    "deserted",
-    "deserts",
-    "desert",
-    "tested",
-    "test",
-    "deserted",
-    "desert",
-    "desertion",
-    "desertion",
-    "function",
-];
-
 /// Seed 004's training corpus.
 const SEED004: [&str; 4] = [
     "This is the first document.",
@@ -102,7 +87,7 @@ const SEED004: [&str; 4] = [
 fn fixed_datasets() -> Vec<Vec<String>> {
     vec![
         strings(&["The Lagos air was thick with humidity, but the energy"]),
-        strings(&DESERT),
+        strings(&parity::LAB_SAMPLE_TEXT),
         strings(&SEED004),
         strings(&["a  b"]),
         strings(&[""]),
@@ -288,7 +273,7 @@ fn train_bpe_spec() -> Spec<(Vec<Vec<String>>, usize), calls::TrainBpeArgs, call
         (vec![strings(&["b", "a"]), strings(&["a", "b"])], 1),
         (vec![chars("lower"), chars("low")], 2),
         (vec![strings(&["a"]), vec![]], 5),
-        (crate::bpe_initialize(&DESERT).0, 10),
+        (crate::bpe_initialize(&parity::LAB_SAMPLE_TEXT).0, 10),
     ];
     cases.extend(generated(5, |rng| (cases::corpus(rng), rng.below(8))));
     // The lab-parity switch decides the tie rule; read once, so one check never mixes rules.
