@@ -212,13 +212,14 @@ impl Provenance {
     }
 }
 
-/// `40 s`, `3 min`: a wait as a person would say it, to the minute above one.
+/// `40 s`, `3 min`: a time as a person would say it, in whole minutes above one (rounded
+/// down, so a failure 9 min 38 s ago is not said to be 10 minutes old).
 fn minutes(d: Duration) -> String {
     let secs = d.as_secs();
     if secs < 60 {
         format!("{secs} s")
     } else {
-        format!("{} min", secs.div_ceil(60))
+        format!("{} min", secs / 60)
     }
 }
 
@@ -590,6 +591,13 @@ mod tests {
             .map(|n| n.as_str())
             .collect();
         assert_eq!(names, ["category", "name", "description"]);
+    }
+
+    #[test]
+    fn times_are_said_in_whole_minutes_rounded_down() {
+        assert_eq!(minutes(Duration::from_secs(22)), "22 s");
+        assert_eq!(minutes(Duration::from_secs(578)), "9 min");
+        assert_eq!(minutes(Duration::from_secs(600)), "10 min");
     }
 
     #[test]
