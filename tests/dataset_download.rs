@@ -13,17 +13,22 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use bpe_lab::dataset::{AfricaGalore, DatasetError, DownloadFailure, Note, Source};
+use bpe_lab::dataset::{
+    AfricaGalore, DEFAULT_FAILURE_WINDOW, DatasetError, DownloadFailure, Note, Source,
+};
 use dataset_support::{Reply, TestServer, dataset_json, unreachable_url};
 use tempfile::TempDir;
 
-/// A loader for `url` caching in `cache`, with limits small enough to keep the tests fast.
+/// A loader for `url` caching in `cache`, with limits small enough to keep the tests fast. It
+/// tries the download on every load (no failure memory), so each test sees each failure; the
+/// memory has tests of its own below.
 fn loader(url: &str, cache: &Path) -> AfricaGalore {
     AfricaGalore::new()
         .url(url)
         .cache_dir(cache)
         .connect_timeout(Duration::from_secs(2))
         .timeout(Duration::from_secs(2))
+        .remember_failures(Duration::ZERO)
 }
 
 fn cache_path(loader: &AfricaGalore) -> PathBuf {
@@ -138,7 +143,11 @@ fn a_slow_server_times_out() {
         "gave up after {:?}",
         started.elapsed()
     );
-    assert_eq!(server.requests(), 2, "a timeout is retried once");
+    assert_eq!(
+        server.requests(),
+        1,
+        "a timeout is not retried: a second try would double an offline student's wait"
+    );
 }
 
 #[test]
@@ -395,7 +404,14 @@ fn a_good_cache_is_never_replaced_by_a_bad_download() {
             "{reply:?} changed the cache"
         );
         assert!(server.requests() >= 1, "{reply:?}: a refresh downloads");
-        assert_eq!(fs::read_dir(cache.path()).unwrap().count(), 1, "{reply:?}");
+        // Nothing but the cache file and the note that this download failed: no temporary.
+        let mut names: Vec<String> = fs::read_dir(cache.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        let file = path.file_name().unwrap().to_string_lossy().into_owned();
+        assert_eq!(names, [file.clone(), format!("{file}.failed")], "{reply:?}");
     }
 }
 
@@ -469,4 +485,166 @@ fn only_https_is_fetched_from_other_hosts() {
         DownloadFailure::BadUrl(why) => assert!(why.contains("only https"), "{why}"),
         other => panic!("{other:?}"),
     }
+}
+
+/// A loader that remembers failures, as notebooks load the dataset.
+fn remembering(url: &str, cache: &Path) -> AfricaGalore {
+    loader(url, cache).remember_failures(DEFAULT_FAILURE_WINDOW)
+}
+
+#[test]
+fn a_failed_download_is_remembered_and_not_waited_for_again() {
+    let server = TestServer::start(Reply::Status(503, "Service Unavailable"));
+    let cache = TempDir::new().unwrap();
+    let loader = remembering(&server.url(), cache.path());
+
+    let first = loader.load().unwrap();
+    assert!(first.is_stand_in());
+    assert!(matches!(
+        first.provenance.notes.as_slice(),
+        [Note::DownloadFailed { .. }]
+    ));
+    let asked = server.requests();
+    assert_eq!(asked, 2, "a 503 is tried twice");
+
+    // The next loads (the next notebooks) do not ask the server, and say why.
+    for _ in 0..3 {
+        let again = loader.load().unwrap();
+        assert!(again.is_stand_in());
+        match again.provenance.notes.as_slice() {
+            [Note::RecentFailure { what, retry_in, .. }] => {
+                assert_eq!(what, "the server answered 503 Service Unavailable");
+                assert!(*retry_in <= DEFAULT_FAILURE_WINDOW && *retry_in > Duration::ZERO);
+            }
+            other => panic!("expected the remembered failure, got {other:?}"),
+        }
+        let line = again.provenance.headline();
+        assert!(line.starts_with("Using the bundled stand-in"), "{line}");
+        assert!(
+            line.contains("503") && line.contains("retry_download"),
+            "{line}"
+        );
+    }
+    assert_eq!(
+        server.requests(),
+        asked,
+        "no request while the failure is remembered"
+    );
+
+    // Asking for a retry asks the server again.
+    let retried = loader.clone().retry_download(true).load().unwrap();
+    assert!(matches!(
+        retried.provenance.notes.as_slice(),
+        [Note::DownloadFailed { .. }]
+    ));
+    assert_eq!(server.requests(), asked + 2);
+}
+
+#[test]
+fn a_download_that_works_again_clears_the_memory() {
+    let server = TestServer::start(Reply::Ok(dataset_json(3)));
+    let cache = TempDir::new().unwrap();
+    // Another URL failed: that is written beside its own cache file...
+    let failing = remembering(&unreachable_url(), cache.path());
+    assert!(failing.load().unwrap().is_stand_in());
+    assert!(failure_marker_of(&failing).exists());
+
+    // ...and does not hold back a URL that works.
+    let working = remembering(&server.url(), cache.path());
+    let data = working.load().unwrap();
+    assert!(matches!(data.provenance.source, Source::Download { .. }));
+    assert_eq!(
+        data.provenance.headline(),
+        "Using the real Africa Galore, downloaded just now and kept for next time."
+    );
+
+    // A failure remembered for the working URL (written as the loader writes it) is skipped
+    // by a retry, and the successful retry forgets it.
+    fs::remove_file(cache_path(&working)).unwrap();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    fs::write(
+        failure_marker_of(&working),
+        format!("{now}\nearlier failure\n"),
+    )
+    .unwrap();
+    let asked = server.requests();
+    assert!(matches!(
+        working.load().unwrap().provenance.notes.as_slice(),
+        [Note::RecentFailure { .. }]
+    ));
+    assert_eq!(server.requests(), asked);
+    let retried = working.clone().retry_download(true).load().unwrap();
+    assert!(matches!(retried.provenance.source, Source::Download { .. }));
+    assert!(!failure_marker_of(&working).exists());
+    assert!(matches!(
+        working.load().unwrap().provenance.source,
+        Source::Cache { .. }
+    ));
+}
+
+fn failure_marker_of(loader: &AfricaGalore) -> PathBuf {
+    let path = cache_path(loader);
+    path.with_file_name(format!(
+        "{}.failed",
+        path.file_name().unwrap().to_str().unwrap()
+    ))
+}
+
+#[test]
+fn the_real_data_when_required_is_always_tried() {
+    let server = TestServer::start(Reply::Status(404, "Not Found"));
+    let cache = TempDir::new().unwrap();
+    let loader = remembering(&server.url(), cache.path());
+    assert!(loader.load().unwrap().is_stand_in());
+    assert!(failure_marker_of(&loader).exists());
+    let asked = server.requests();
+    let required = loader.clone().allow_stand_in(false).load().unwrap_err();
+    assert!(
+        matches!(required, DatasetError::Download { .. }),
+        "{required}"
+    );
+    assert_eq!(
+        server.requests(),
+        asked + 1,
+        "the memory never hides an error"
+    );
+}
+
+#[test]
+fn an_unreachable_server_costs_one_short_wait_in_all() {
+    // Nothing listens on this port: refused at once, retried once, then remembered.
+    let cache = TempDir::new().unwrap();
+    let loader = remembering(&unreachable_url(), cache.path());
+    let started = Instant::now();
+    for _ in 0..7 {
+        assert!(loader.load().unwrap().is_stand_in());
+    }
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "seven loads took {:?}",
+        started.elapsed()
+    );
+    let line = loader.load().unwrap().provenance.headline();
+    assert!(
+        line.contains("a download failed") && line.contains("so none was tried"),
+        "{line}"
+    );
+}
+
+#[test]
+fn offline_says_so_in_one_friendly_line() {
+    let cache = TempDir::new().unwrap();
+    let data = remembering(&unreachable_url(), cache.path())
+        .offline(true)
+        .load()
+        .unwrap();
+    assert_eq!(
+        data.provenance.headline(),
+        "Using the bundled stand-in, not the real Africa Galore: downloads are switched off \
+         (BPE_LAB_OFFLINE). Everything works on it; only the numbers differ. For the real \
+         data, unset BPE_LAB_OFFLINE to download it."
+    );
 }

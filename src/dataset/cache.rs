@@ -3,6 +3,7 @@
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::source::DEFAULT_URL;
 
@@ -35,6 +36,55 @@ pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     crate::files::write_atomically(path, |out| out.write_all(bytes))
 }
 
+/// A failed download remembered beside the cache file, so the next load (the next notebook, a
+/// minute later) does not spend the same wait on the same failure.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct RecentFailure {
+    /// How long ago it failed.
+    pub age: Duration,
+    /// What went wrong, in the words the failure was reported with.
+    pub what: String,
+}
+
+/// Where the failure of downloading into `cache_file` is remembered: the same name plus
+/// `.failed`, so each URL (each cache file) has its own.
+pub(crate) fn failure_marker(cache_file: &Path) -> PathBuf {
+    let mut name = cache_file.as_os_str().to_owned();
+    name.push(".failed");
+    PathBuf::from(name)
+}
+
+/// Records that a download failed `now` because of `what`. Best effort: a cache that cannot
+/// be written only means the next load tries again.
+pub(crate) fn remember_failure(marker: &Path, what: &str, now: SystemTime) {
+    let secs = now.duration_since(UNIX_EPOCH).unwrap_or_default().as_secs();
+    // One line each, so a reader never mistakes part of the reason for the time.
+    let text = format!("{secs}\n{}\n", what.replace('\n', " "));
+    let _ = write_atomically(marker, text.as_bytes());
+}
+
+/// The failure remembered at `marker` if it happened less than `window` before `now`. A
+/// marker that is missing, unreadable, older, or dated in the future (a clock set back) counts
+/// as none, so a broken marker can never keep the download switched off.
+pub(crate) fn recent_failure(
+    marker: &Path,
+    window: Duration,
+    now: SystemTime,
+) -> Option<RecentFailure> {
+    let text = fs::read_to_string(marker).ok()?;
+    let mut lines = text.lines();
+    let secs: u64 = lines.next()?.trim().parse().ok()?;
+    let what = lines.next().unwrap_or("").to_owned();
+    let at = UNIX_EPOCH + Duration::from_secs(secs);
+    let age = now.duration_since(at).ok()?;
+    (age < window).then_some(RecentFailure { age, what })
+}
+
+/// Forgets a remembered failure (after a download worked, or before a retry).
+pub(crate) fn forget_failure(marker: &Path) {
+    let _ = fs::remove_file(marker);
+}
+
 /// FNV-1a, 64 bits: stable across Rust versions and platforms (unlike `DefaultHasher`), which a
 /// file name that must be found again next time needs.
 fn fnv1a(bytes: &[u8]) -> u64 {
@@ -56,6 +106,37 @@ mod tests {
         assert_eq!(a, file_name("http://127.0.0.1:8000/a.json"));
         // The published FNV-1a test vector, so the names stay the same across releases.
         assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
+    }
+
+    #[test]
+    fn a_failure_is_remembered_for_its_window_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let marker = failure_marker(&dir.path().join("africa_galore.json"));
+        assert_eq!(marker.file_name().unwrap(), "africa_galore.json.failed");
+        let t0 = UNIX_EPOCH + Duration::from_secs(1_000_000);
+        let window = Duration::from_secs(600);
+        assert_eq!(recent_failure(&marker, window, t0), None);
+
+        remember_failure(&marker, "could not connect:\nrefused", t0);
+        let later = t0 + Duration::from_secs(60);
+        assert_eq!(
+            recent_failure(&marker, window, later),
+            Some(RecentFailure {
+                age: Duration::from_secs(60),
+                what: "could not connect: refused".into()
+            })
+        );
+        // Expired, or dated after now (the clock went back): not a reason to skip.
+        assert_eq!(recent_failure(&marker, window, t0 + window), None);
+        assert_eq!(
+            recent_failure(&marker, window, t0 - Duration::from_secs(1)),
+            None
+        );
+
+        fs::write(&marker, "garbage").unwrap();
+        assert_eq!(recent_failure(&marker, window, later), None);
+        forget_failure(&marker);
+        assert!(!marker.exists());
     }
 
     #[test]

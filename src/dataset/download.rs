@@ -23,8 +23,10 @@ pub(crate) struct Limits {
 /// come back, short enough not to be noticed.
 const RETRY_DELAY: Duration = Duration::from_millis(200);
 
-/// The body at `url`, whole. A transient failure (no connection, a timeout, a cut-off body, a
-/// 5xx, 408 or 429 answer) is tried once more; the second failure is the one reported.
+/// The body at `url`, whole. A quick failure that may pass (a refused or reset connection, a
+/// cut-off body, a 5xx, 408 or 429 answer) is tried once more; the second failure is the one
+/// reported. A timeout or a name that cannot be looked up is not retried: trying again would
+/// only double the wait of someone who is offline.
 pub(crate) fn fetch(url: &str, limits: Limits) -> Result<Vec<u8>, DownloadFailure> {
     let url = checked_url(url)?;
     let client = Client::builder()
@@ -149,13 +151,46 @@ fn allowed(url: &Url) -> Result<(), DownloadFailure> {
 
 fn is_transient(failure: &DownloadFailure) -> bool {
     match failure {
-        DownloadFailure::Connect(_)
-        | DownloadFailure::ConnectTimeout(_)
-        | DownloadFailure::Timeout(_)
-        | DownloadFailure::Truncated { .. }
-        | DownloadFailure::Http(_) => true,
+        DownloadFailure::Connect(why) => !is_name_lookup(why),
+        DownloadFailure::Truncated { .. } | DownloadFailure::Http(_) => true,
         DownloadFailure::Status { code, .. } => *code >= 500 || *code == 408 || *code == 429,
         _ => false,
+    }
+}
+
+/// Whether a connection failed because the host name could not be resolved (no network, no
+/// DNS): the resolver's messages on Linux, macOS and Windows.
+fn is_name_lookup(why: &str) -> bool {
+    let why = why.to_ascii_lowercase();
+    [
+        "lookup address",
+        "name or service not known",
+        "temporary failure in name resolution",
+        "nodename nor servname",
+        "no such host",
+        "dns error",
+    ]
+    .iter()
+    .any(|sign| why.contains(sign))
+}
+
+/// A failure as a student would put it: what happened, without the resolver's or the TLS
+/// library's vocabulary. The full text stays available through `Display`.
+pub(crate) fn in_plain_words(failure: &DownloadFailure) -> String {
+    use super::error::seconds;
+    match failure {
+        DownloadFailure::Connect(why) if is_name_lookup(why) => {
+            "no network: the server's name could not be looked up".to_owned()
+        }
+        DownloadFailure::Connect(why) if why.to_ascii_lowercase().contains("refused") => {
+            "the server refused the connection".to_owned()
+        }
+        DownloadFailure::Connect(_) => "no connection to the server".to_owned(),
+        DownloadFailure::ConnectTimeout(d) => {
+            format!("no answer from the server within {}", seconds(*d))
+        }
+        DownloadFailure::Timeout(d) => format!("the download took longer than {}", seconds(*d)),
+        other => other.to_string(),
     }
 }
 
@@ -196,6 +231,30 @@ fn is_timeout(e: &io::Error) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn offline_failures_are_not_retried_and_read_plainly() {
+        let lookup = DownloadFailure::Connect(
+            "failed to lookup address information: Name or service not known".into(),
+        );
+        assert!(!is_transient(&lookup));
+        assert_eq!(
+            in_plain_words(&lookup),
+            "no network: the server's name could not be looked up"
+        );
+        assert!(!is_transient(&DownloadFailure::Timeout(
+            Duration::from_secs(1)
+        )));
+        assert!(!is_transient(&DownloadFailure::ConnectTimeout(
+            Duration::from_secs(1)
+        )));
+        let refused = DownloadFailure::Connect("Connection refused (os error 111)".into());
+        assert!(is_transient(&refused));
+        assert_eq!(
+            in_plain_words(&refused),
+            "the server refused the connection"
+        );
+    }
 
     #[test]
     fn only_https_or_loopback_http() {

@@ -52,7 +52,8 @@ pub use formats::{
     CATEGORY_COLUMN, CorpusReader, Format, NAME_COLUMN, TEXT_COLUMN, read_corpus, read_word_counts,
 };
 pub use source::{
-    AfricaGalore, CACHE_DIR_ENV, DEFAULT_URL, Note, OFFLINE_ENV, Provenance, Source, URL_ENV,
+    AfricaGalore, CACHE_DIR_ENV, DEFAULT_FAILURE_WINDOW, DEFAULT_URL, Note, OFFLINE_ENV,
+    Provenance, Source, URL_ENV,
 };
 pub use summary::{Summary, summarize};
 

@@ -5,7 +5,7 @@ use std::fmt;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use super::error::{DatasetError, DownloadFailure, describe_io};
 use super::formats::{JsonProblem, Records, TEXT_COLUMN, records_from_json_slice};
@@ -21,6 +21,11 @@ pub const CACHE_DIR_ENV: &str = "BPE_LAB_CACHE_DIR";
 pub const URL_ENV: &str = "BPE_LAB_DATASET_URL";
 /// Environment variable: `1` (or `true`, `yes`, `on`) keeps off the network.
 pub const OFFLINE_ENV: &str = "BPE_LAB_OFFLINE";
+
+/// How long a failed download is remembered by default: long enough that the seven notebooks
+/// of a session pay for an unreachable server once, short enough that a student who comes
+/// back online gets the real data without doing anything.
+pub const DEFAULT_FAILURE_WINDOW: Duration = Duration::from_secs(10 * 60);
 
 /// Which copy of the dataset was loaded.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -74,6 +79,19 @@ pub enum Note {
     NotCached { path: PathBuf, reason: String },
     /// There is no cache directory (no home directory, and none configured).
     NoCacheDir,
+    /// A download failed a short while ago, so none was tried this time (see
+    /// [`AfricaGalore::remember_failures`] and [`AfricaGalore::retry_download`]).
+    RecentFailure {
+        url: String,
+        /// How long ago it failed.
+        age: Duration,
+        /// What went wrong then.
+        what: String,
+        /// When the download will be tried again on its own.
+        retry_in: Duration,
+        /// The file that remembers the failure; deleting it also allows a new try.
+        marker: PathBuf,
+    },
 }
 
 impl fmt::Display for Note {
@@ -99,6 +117,20 @@ impl fmt::Display for Note {
                 f,
                 "no cache directory is known (set {CACHE_DIR_ENV} to keep a downloaded copy)"
             ),
+            Note::RecentFailure {
+                url,
+                age,
+                what,
+                retry_in,
+                marker,
+            } => write!(
+                f,
+                "not downloaded: the last try failed {} ago ({what}; {url}); the next try \
+                 comes in {} (or now, with retry_download or by deleting {})",
+                minutes(*age),
+                minutes(*retry_in),
+                marker.display()
+            ),
         }
     }
 }
@@ -117,6 +149,77 @@ pub struct Provenance {
 impl Provenance {
     pub fn is_stand_in(&self) -> bool {
         self.source.is_stand_in()
+    }
+
+    /// One friendly line for a notebook: which copy is in use and, for the stand-in, why and
+    /// how to get the real data. The [`Display`](fmt::Display) form keeps every detail.
+    ///
+    /// ```
+    /// use bpe_lab::dataset::{Note, Provenance, Source};
+    /// let offline = Provenance { source: Source::StandIn, notes: vec![Note::Offline] };
+    /// assert!(offline.headline().starts_with("Using the bundled stand-in"));
+    /// ```
+    pub fn headline(&self) -> String {
+        let why = self.notes.iter().find_map(|note| match note {
+            Note::Offline => Some(format!("downloads are switched off ({OFFLINE_ENV})")),
+            Note::DownloadFailed { failure, .. } => Some(format!(
+                "the download did not work ({})",
+                download::in_plain_words(failure)
+            )),
+            Note::RecentFailure { age, what, .. } => Some(format!(
+                "a download failed {} ago ({what}), so none was tried",
+                minutes(*age)
+            )),
+            _ => None,
+        });
+        match &self.source {
+            Source::Cache { .. } => {
+                "Using the real Africa Galore (the copy downloaded earlier).".to_owned()
+            }
+            Source::Download { path: Some(_), .. } => {
+                "Using the real Africa Galore, downloaded just now and kept for next time."
+                    .to_owned()
+            }
+            Source::Download { path: None, .. } => {
+                "Using the real Africa Galore, downloaded just now (it could not be kept, so \
+                 the next load downloads it again)."
+                    .to_owned()
+            }
+            Source::StandIn => {
+                let why = why.unwrap_or_else(|| "there is no cached copy".to_owned());
+                let retry =
+                    "`bpe_lab::dataset::AfricaGalore::from_env().retry_download(true).load()`";
+                let how = if self.notes.contains(&Note::Offline) {
+                    format!("unset {OFFLINE_ENV} to download it")
+                } else if let Some(retry_in) = self.notes.iter().find_map(|note| match note {
+                    Note::RecentFailure { retry_in, .. } => Some(*retry_in),
+                    _ => None,
+                }) {
+                    format!(
+                        "once online, run {retry}, or just wait: loads try again by themselves \
+                         in {}",
+                        minutes(retry_in)
+                    )
+                } else {
+                    format!("once online, run {retry}")
+                };
+                format!(
+                    "Using the bundled stand-in, not the real Africa Galore: {why}. \
+                     Everything works on it; only the numbers differ. For the real data, {how}."
+                )
+            }
+        }
+    }
+}
+
+/// `40 s`, `3 min`: a time as a person would say it, in whole minutes above one (rounded
+/// down, so a failure 9 min 38 s ago is not said to be 10 minutes old).
+fn minutes(d: Duration) -> String {
+    let secs = d.as_secs();
+    if secs < 60 {
+        format!("{secs} s")
+    } else {
+        format!("{} min", secs / 60)
     }
 }
 
@@ -157,6 +260,8 @@ pub struct AfricaGalore {
     offline: bool,
     refresh: bool,
     allow_stand_in: bool,
+    failure_window: Duration,
+    retry_download: bool,
     limits: download::Limits,
 }
 
@@ -168,9 +273,13 @@ impl Default for AfricaGalore {
             offline: false,
             refresh: false,
             allow_stand_in: true,
+            failure_window: DEFAULT_FAILURE_WINDOW,
+            retry_download: false,
             limits: download::Limits {
-                connect_timeout: Duration::from_secs(10),
-                timeout: Duration::from_secs(60),
+                // Short: a reachable server answers within a second, and an offline student
+                // should not wait for one that will not.
+                connect_timeout: Duration::from_secs(3),
+                timeout: Duration::from_secs(30),
                 // The real file is a few hundred kilobytes; anything this large is not it.
                 max_bytes: 64 * 1024 * 1024,
             },
@@ -180,7 +289,8 @@ impl Default for AfricaGalore {
 
 impl AfricaGalore {
     /// The defaults: [`DEFAULT_URL`], the user cache directory, online, the stand-in allowed,
-    /// 10 s to connect, 60 s in all, at most 64 MiB. No environment variable is read.
+    /// 3 s to connect, 30 s in all, at most 64 MiB, a failed download remembered for 10
+    /// minutes. No environment variable is read.
     pub fn new() -> Self {
         Self::default()
     }
@@ -239,13 +349,27 @@ impl AfricaGalore {
         self
     }
 
-    /// How long to wait for a connection (default 10 s).
+    /// How long a failed download is remembered (default 10 minutes): until then, loads skip
+    /// the download and use the cached copy or the stand-in at once, saying so. `Duration::ZERO`
+    /// tries every time. The memory is a small file beside the cached copy.
+    pub fn remember_failures(mut self, window: Duration) -> Self {
+        self.failure_window = window;
+        self
+    }
+
+    /// Try the download this time even if one failed recently (the network is back).
+    pub fn retry_download(mut self, retry: bool) -> Self {
+        self.retry_download = retry;
+        self
+    }
+
+    /// How long to wait for a connection (default 3 s).
     pub fn connect_timeout(mut self, timeout: Duration) -> Self {
         self.limits.connect_timeout = timeout;
         self
     }
 
-    /// How long the whole download may take, per attempt (default 60 s).
+    /// How long the whole download may take, per attempt (default 30 s).
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.limits.timeout = timeout;
         self
@@ -312,9 +436,15 @@ impl AfricaGalore {
                 ));
             }
             notes.push(Note::Offline);
+        } else if let Some(note) = self.recent_failure() {
+            notes.push(note);
         } else {
+            let marker = cache_path.as_deref().map(cache::failure_marker);
             match self.download() {
                 Ok((bytes, records)) => {
+                    if let Some(marker) = &marker {
+                        cache::forget_failure(marker);
+                    }
                     let path =
                         cache_path.and_then(|path| match cache::write_atomically(&path, &bytes) {
                             Ok(()) => Some(path),
@@ -332,21 +462,46 @@ impl AfricaGalore {
                     };
                     return Ok(found(records, source, notes));
                 }
-                Err(failure) if self.refresh || !self.allow_stand_in => {
-                    return Err(DatasetError::Download {
+                Err(failure) => {
+                    if let Some(marker) = &marker {
+                        // Kept in plain words: it is what the next notebooks show.
+                        let what = download::in_plain_words(&failure);
+                        cache::remember_failure(marker, &what, SystemTime::now());
+                    }
+                    if self.refresh || !self.allow_stand_in {
+                        return Err(DatasetError::Download {
+                            url: self.url.clone(),
+                            failure,
+                        });
+                    }
+                    notes.push(Note::DownloadFailed {
                         url: self.url.clone(),
                         failure,
                     });
                 }
-                Err(failure) => notes.push(Note::DownloadFailed {
-                    url: self.url.clone(),
-                    failure,
-                }),
             }
         }
 
         // Reached only when the stand-in is allowed: every other way out returned above.
         Ok(found(stand_in_records(), Source::StandIn, notes))
+    }
+
+    /// The remembered failure that lets this load skip the download, if any. Only a load that
+    /// may fall back to the stand-in skips: one that needs the real data (refresh, or the
+    /// stand-in not allowed) always tries, and `retry_download` always tries.
+    fn recent_failure(&self) -> Option<Note> {
+        if self.refresh || self.retry_download || !self.allow_stand_in {
+            return None;
+        }
+        let marker = cache::failure_marker(&self.cache_path()?);
+        let recent = cache::recent_failure(&marker, self.failure_window, SystemTime::now())?;
+        Some(Note::RecentFailure {
+            url: self.url.clone(),
+            retry_in: self.failure_window.saturating_sub(recent.age),
+            age: recent.age,
+            what: recent.what,
+            marker,
+        })
     }
 
     /// The body at the URL, validated; the bytes are what gets cached, unchanged.
@@ -436,6 +591,13 @@ mod tests {
             .map(|n| n.as_str())
             .collect();
         assert_eq!(names, ["category", "name", "description"]);
+    }
+
+    #[test]
+    fn times_are_said_in_whole_minutes_rounded_down() {
+        assert_eq!(minutes(Duration::from_secs(22)), "22 s");
+        assert_eq!(minutes(Duration::from_secs(578)), "9 min");
+        assert_eq!(minutes(Duration::from_secs(600)), "10 min");
     }
 
     #[test]

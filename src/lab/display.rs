@@ -83,15 +83,26 @@ pub fn escape(text: &str) -> String {
     out
 }
 
-/// A table with a header row; cells are text (escaped here). The plain-text version aligns
-/// columns with spaces.
+/// A table cell's style. `pre-wrap` keeps every space of the cell as typed (HTML would fold
+/// `"a  b"` into `"a b"`, hiding the very double space a round-trip table is about) and still
+/// wraps long cells.
+const CELL_STYLE: &str = "text-align:left;padding:2px 10px;white-space:pre-wrap";
+
+/// A table with a header row; cells are text (escaped here), spaces kept as they are. The
+/// plain-text version aligns columns with spaces.
+///
+/// ```
+/// use bpe_lab::lab::display::table;
+/// let t = table(&["text"], &[vec!["Is the  river".into()]]);
+/// assert!(t.html.contains(">Is the  river<") && t.html.contains("white-space:pre-wrap"));
+/// ```
 pub fn table(headers: &[&str], rows: &[Vec<String>]) -> Html {
     let mut html =
         String::from("<table style=\"border-collapse:collapse;font-family:monospace\"><thead><tr>");
     for h in headers {
         let _ = write!(
             html,
-            "<th style=\"text-align:left;padding:2px 10px;border-bottom:1px solid #999\">{}</th>",
+            "<th style=\"{CELL_STYLE};border-bottom:1px solid #999\">{}</th>",
             escape(h)
         );
     }
@@ -99,11 +110,7 @@ pub fn table(headers: &[&str], rows: &[Vec<String>]) -> Html {
     for row in rows {
         html.push_str("<tr>");
         for cell in row {
-            let _ = write!(
-                html,
-                "<td style=\"text-align:left;padding:2px 10px\">{}</td>",
-                escape(cell)
-            );
+            let _ = write!(html, "<td style=\"{CELL_STYLE}\">{}</td>", escape(cell));
         }
         html.push_str("</tr>");
     }
@@ -132,6 +139,16 @@ fn plain_table(headers: &[&str], rows: &[Vec<String>]) -> String {
         let _ = writeln!(text, "{}", line.join("  ").trim_end());
     }
     text
+}
+
+/// `text` with every space shown as `·` (a middle dot), for comparing texts whose spaces
+/// matter: `"a··b"` is plainly not `"a·b"`, in any font.
+///
+/// ```
+/// assert_eq!(bpe_lab::lab::display::visible_spaces("Is the  river"), "Is·the··river");
+/// ```
+pub fn visible_spaces(text: &str) -> String {
+    text.replace(' ', "·")
 }
 
 /// A pair as Python prints a tuple of strings: `('e', '</w>')`.
@@ -181,6 +198,19 @@ mod tests {
         assert_eq!(python_str("it's"), "\"it's\"");
         assert_eq!(python_str("a'\"b"), "'a\\'\"b'");
         assert_eq!(python_pair(&("e".into(), "</w>".into())), "('e', '</w>')");
+    }
+
+    #[test]
+    fn tables_keep_every_space() {
+        let t = table(
+            &["text", "back"],
+            &[vec!["Is the  river".into(), "  two  ".into()]],
+        );
+        // Each cell's text is in the HTML unchanged, in a cell that keeps white space.
+        assert!(t.html.contains("\">Is the  river</td>"), "{}", t.html);
+        assert!(t.html.contains("\">  two  </td>"), "{}", t.html);
+        assert_eq!(t.html.matches("white-space:pre-wrap").count(), 4);
+        assert!(t.text.contains("Is the  river"));
     }
 
     #[test]

@@ -16,6 +16,7 @@
 pub mod check;
 pub mod display;
 mod fallback;
+pub mod parity;
 pub mod plot;
 pub mod prelude;
 pub mod reference;

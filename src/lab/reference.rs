@@ -32,6 +32,23 @@ pub fn most_frequent_pair(
         .map(|(pair, &count)| (pair.clone(), count))
 }
 
+/// Learns `num_merges` merges from `corpus` with the literal textbook loop, breaking ties by
+/// the rule in force ([`parity::tie_break`](crate::lab::parity::tie_break): the smallest pair,
+/// or the Python lab's first-seen pair when the lab-parity switch is on). Leaves `corpus`
+/// merged, as the exercise does. The fixed API's `bpe_lab::train_bpe` always takes the
+/// smallest pair.
+///
+/// ```
+/// let mut corpus: Vec<Vec<String>> = vec![vec!["a".into(), "b".into()], vec!["a".into(), "c".into()]];
+/// let merges = bpe_lab::lab::reference::train_bpe(&mut corpus, 1);
+/// assert_eq!(merges.len(), 1);
+/// ```
+#[allow(clippy::ptr_arg)] // the exercise's signature
+pub fn train_bpe(corpus: &mut Vec<Vec<String>>, num_merges: usize) -> Vec<(String, String)> {
+    guard::answer_used(Exercise::TrainBpe, "bpe_lab::lab::reference::train_bpe");
+    crate::bpe::reference::train_bpe_naive(corpus, num_merges, crate::lab::parity::tie_break())
+}
+
 /// The unknown token's text in the notebooks' vocabularies (seed 004's numbering plus it).
 pub const UNK: &str = "<UNK>";
 

@@ -8,6 +8,7 @@ use super::wire::{self, Wire};
 use super::{Check, Exercise, calls};
 use crate::bpe::oracle::{self, best_pair};
 use crate::lab::display::{python_pair, python_str};
+use crate::lab::parity;
 use crate::lab::reference::UNK;
 use crate::{EOW, TieBreak};
 use std::collections::{BTreeSet, HashMap};
@@ -73,21 +74,6 @@ fn show_counts(counts: &HashMap<(String, String), usize>) -> String {
     format!("{{{}}}", shown.join(", "))
 }
 
-/// The lab's `sample_text`.
-const DESERT: [&str; 11] = [
-    "desert",
-    "deserted",
-    "deserts",
-    "desert",
-    "tested",
-    "test",
-    "deserted",
-    "desert",
-    "desertion",
-    "desertion",
-    "function",
-];
-
 /// Seed 004's training corpus.
 const SEED004: [&str; 4] = [
     "This is the first document.",
@@ -101,7 +87,7 @@ const SEED004: [&str; 4] = [
 fn fixed_datasets() -> Vec<Vec<String>> {
     vec![
         strings(&["The Lagos air was thick with humidity, but the energy"]),
-        strings(&DESERT),
+        strings(&parity::LAB_SAMPLE_TEXT),
         strings(&SEED004),
         strings(&["a  b"]),
         strings(&[""]),
@@ -177,7 +163,9 @@ fn get_pair_frequencies_spec()
         exercise: Exercise::GetPairFrequencies,
         hint: "For each word, look at every position i from 0 to len - 2 and count \
                    (word[i], word[i + 1]). Pairs overlap: [\"a\", \"a\", \"a\"] holds (a, a) \
-                   twice. A word with fewer than two symbols has no pairs. \
+                   twice. A word with fewer than two symbols has no pairs, and a word with none \
+                   at all, [], must not panic: len() is a usize, so `word.len() - 1` cannot \
+                   go below zero and panics instead; `word.windows(2)` has no such trap. \
                    `*counts.entry(pair).or_insert(0) += 1` does the counting.",
         cases,
         args: Clone::clone,
@@ -285,23 +273,48 @@ fn train_bpe_spec() -> Spec<(Vec<Vec<String>>, usize), calls::TrainBpeArgs, call
         (vec![strings(&["b", "a"]), strings(&["a", "b"])], 1),
         (vec![chars("lower"), chars("low")], 2),
         (vec![strings(&["a"]), vec![]], 5),
-        (crate::bpe_initialize(&DESERT).0, 10),
+        (crate::bpe_initialize(&parity::LAB_SAMPLE_TEXT).0, 10),
     ];
     cases.extend(generated(5, |rng| (cases::corpus(rng), rng.below(8))));
+    // The lab-parity switch decides the tie rule; read once, so one check never mixes rules.
+    let (hint, reference): (
+        &'static str,
+        fn(&(Vec<Vec<String>>, usize)) -> calls::TrainBpeOut,
+    ) = match parity::tie_break() {
+        TieBreak::Lexicographic => (
+            "Repeat num_merges times: count the pairs of the current corpus with \
+                 bpe_lab::get_pair_frequencies(corpus); stop early if there are none; take the \
+                 highest count and, among equal counts, the smallest pair (03's rule: \
+                 bpe_lab::lab::reference::most_frequent_pair(&counts) does it, or compare \
+                 yourself); replace every word by bpe_lab::merge_pair_in_word(word, &best); push \
+                 best onto the merges. The corpus you were given must end up merged too.",
+            |(c, n)| {
+                let mut corpus = c.clone();
+                let merges = oracle::train_bpe_naive(&mut corpus, *n, TieBreak::Lexicographic);
+                (merges, corpus)
+            },
+        ),
+        TieBreak::FirstSeen => (
+            "The lab-parity switch is on (BPE_LAB_TIE_BREAK=first-seen): among equal \
+                 counts, the pair that occurs first wins, reading the corpus word by word, left \
+                 to right, as the Python lab's Counter does. A HashMap forgets that order, so \
+                 find the highest count with bpe_lab::get_pair_frequencies(corpus), then walk \
+                 the corpus and take the first adjacent pair that has it. Merge it in every word \
+                 with bpe_lab::merge_pair_in_word, push it, repeat num_merges times, and stop \
+                 early when no pair is left.",
+            |(c, n)| {
+                let mut corpus = c.clone();
+                let merges = oracle::train_bpe_naive(&mut corpus, *n, TieBreak::FirstSeen);
+                (merges, corpus)
+            },
+        ),
+    };
     Spec {
         exercise: Exercise::TrainBpe,
-        hint: "Repeat num_merges times: count the pairs of the current corpus; stop early if \
-                   there are none; pick the best with your most_frequent_pair rule (highest \
-                   count, then the smallest pair); replace every word by merge_pair_in_word(word, \
-                   &best); push best onto the merges. The corpus you were given must end up \
-                   merged too.",
+        hint,
         cases,
         args: Clone::clone,
-        reference: |(c, n): &(Vec<Vec<String>>, usize)| {
-            let mut corpus = c.clone();
-            let merges = oracle::train_bpe_naive(&mut corpus, *n, TieBreak::Lexicographic);
-            (merges, corpus)
-        },
+        reference,
         show_input: |(c, n)| format!("corpus = {}, num_merges = {n}", show_corpus(c)),
         show_output: |(merges, corpus)| {
             format!(
@@ -362,8 +375,8 @@ fn apply_merges_spec()
     }
 }
 
-/// What the encode and decode checks train on: merges (seed 000's rule), ids numbered as seed
-/// 004 does (the sorted vocabulary) and `<UNK>` after them.
+/// What the encode and decode checks train on: merges (the tie rule in force, see
+/// [`parity`]), ids numbered as seed 004 does (the sorted vocabulary) and `<UNK>` after them.
 pub(crate) struct TinyTokenizer {
     pub merges: Vec<(String, String)>,
     pub token_to_id: HashMap<String, u32>,
@@ -374,7 +387,7 @@ pub(crate) struct TinyTokenizer {
 impl TinyTokenizer {
     pub(crate) fn train(paragraphs: &[String], num_merges: usize) -> TinyTokenizer {
         let (mut corpus, mut vocabulary) = crate::bpe_initialize(paragraphs);
-        let merges = oracle::train_bpe_naive(&mut corpus, num_merges, TieBreak::Lexicographic);
+        let merges = oracle::train_bpe_naive(&mut corpus, num_merges, parity::tie_break());
         for (a, b) in &merges {
             vocabulary.insert(format!("{a}{b}"));
         }
@@ -487,7 +500,8 @@ fn decode_spec() -> Spec<EncodeCase, calls::DecodeArgs, calls::DecodeOut> {
         hint: "Look each id up in id_to_token and join the tokens. A token ending in EOW \
                    ends a word: write it without the marker and put a space before the next \
                    token. Nothing follows the last word, so \"a</w>\" \"b</w>\" decodes to \
-                   \"a b\", and a lone \"</w>\" (an empty word) still makes a space.",
+                   \"a b\", and a lone \"</w>\" (the word a double space leaves) still makes a \
+                   space.",
         cases: encode_cases(8),
         args: |(training, n, text): &EncodeCase| {
             let t = TinyTokenizer::train(&plain(training), *n);

@@ -1,0 +1,187 @@
+//! Closeness to the Python lab: the switch that makes the series break ties as the lab does,
+//! and the figures the lab printed on the real Africa Galore, to show beside a student's own.
+//!
+//! **The switch.** This series breaks ties between equally frequent pairs by taking the
+//! smallest pair (seed 000's rule), which does not depend on the order of the text. The
+//! DeepMind lab takes the pair its `Counter` saw first. A course that wants the lab's exact
+//! answers sets the environment variable [`TIE_BREAK_ENV`] to `first-seen` before starting
+//! Jupyter (`BPE_LAB_TIE_BREAK=first-seen ./scripts/lab`); the `train_bpe` check, the encode
+//! and decode checks' small tokenizers and the notebooks' fallbacks then follow the lab. It is
+//! read each time it is needed, so the kernel and the grader see the same setting as long as
+//! both are started with it.
+
+use super::display::{Html, escape, table};
+use crate::TieBreak;
+
+/// Environment variable: `first-seen` (or `lab`) breaks ties as the Python lab does;
+/// `lexicographic` or unset keeps this series' rule, the smallest pair.
+pub const TIE_BREAK_ENV: &str = "BPE_LAB_TIE_BREAK";
+
+/// The tie rule in force: [`TieBreak::FirstSeen`] when [`TIE_BREAK_ENV`] says `first-seen` or
+/// `lab`, else [`TieBreak::Lexicographic`]. An unknown value keeps the default rather than
+/// failing a check; [`tie_break_line`] shows what was understood.
+///
+/// ```
+/// assert_eq!(bpe_lab::lab::parity::parse_tie_break(Some("first-seen")), bpe_lab::TieBreak::FirstSeen);
+/// assert_eq!(bpe_lab::lab::parity::parse_tie_break(None), bpe_lab::TieBreak::Lexicographic);
+/// ```
+pub fn tie_break() -> TieBreak {
+    parse_tie_break(std::env::var(TIE_BREAK_ENV).ok().as_deref())
+}
+
+/// [`tie_break`]'s reading of a value of [`TIE_BREAK_ENV`].
+pub fn parse_tie_break(value: Option<&str>) -> TieBreak {
+    match value.map(|v| v.trim().to_ascii_lowercase()) {
+        Some(v) if v == "first-seen" || v == "first_seen" || v == "lab" => TieBreak::FirstSeen,
+        _ => TieBreak::Lexicographic,
+    }
+}
+
+/// One line saying which tie rule the checks and fallbacks use, for the notebooks to print.
+pub fn tie_break_line() -> String {
+    match tie_break() {
+        TieBreak::Lexicographic => format!(
+            "Tie rule: the smallest pair wins (this series' rule; {TIE_BREAK_ENV}=first-seen \
+             switches to the Python lab's)."
+        ),
+        TieBreak::FirstSeen => format!(
+            "Tie rule: the pair seen first wins, as in the Python lab ({TIE_BREAK_ENV} is set)."
+        ),
+    }
+}
+
+/// The lab's `sample_text`: eleven words, most of them forms of *desert*, from which it
+/// learns 10 merges.
+pub const LAB_SAMPLE_TEXT: [&str; 11] = [
+    "desert",
+    "deserted",
+    "deserts",
+    "desert",
+    "tested",
+    "test",
+    "deserted",
+    "desert",
+    "desertion",
+    "desertion",
+    "function",
+];
+
+/// Paragraphs in the real Africa Galore, as the lab prints them.
+pub const LAB_PARAGRAPHS: usize = 232;
+
+/// The first ten words of the real dataset after initialization, as the lab prints them.
+pub const LAB_FIRST_WORDS: [&str; 10] = [
+    "The",
+    "Lagos",
+    "air",
+    "was",
+    "thick",
+    "with",
+    "humidity,",
+    "but",
+    "the",
+    "energy",
+];
+
+/// The most frequent pair of the real dataset before any merge, and its count, as the lab
+/// prints them.
+pub const LAB_TOP_PAIR: (&str, &str, usize) = ("e", "</w>", 2639);
+
+/// A table of figures beside the lab's: one row per `(what, the lab's, yours)`, with a mark
+/// saying whether they agree. Only on the real dataset (`real`) are the two comparable; on
+/// the stand-in it says so in one short line, so nobody compares different texts.
+///
+/// ```
+/// use bpe_lab::lab::parity::beside_the_lab;
+/// let rows = vec![("paragraphs".to_string(), "232".to_string(), "232".to_string())];
+/// assert!(beside_the_lab(true, &rows).text.contains("✅"));
+/// assert!(!beside_the_lab(false, &rows).text.contains("232"));
+/// ```
+pub fn beside_the_lab(real: bool, rows: &[(String, String, String)]) -> Html {
+    if !real {
+        // One short, quiet line: an empty output would make evcxr print the value's Debug form
+        // instead, and a long one repeated under every such cell would only be noise.
+        let line =
+            "(The lab's figures appear here with the real Africa Galore; this is the stand-in.)";
+        return Html::new(
+            format!("<p style=\"color:#666\"><i>{}</i></p>", escape(line)),
+            line,
+        );
+    }
+    let rows: Vec<Vec<String>> = rows
+        .iter()
+        .map(|(what, lab, yours)| {
+            let mark = if lab == yours { "✅ same" } else { "differs" };
+            vec![what.clone(), lab.clone(), yours.clone(), mark.to_owned()]
+        })
+        .collect();
+    table(&["", "the lab printed", "you got", ""], &rows)
+}
+
+/// A word's symbols as the lab prints a list: `['T', 'h', 'e', '</w>']`.
+pub fn python_list(symbols: &[String]) -> String {
+    let shown: Vec<String> = symbols
+        .iter()
+        .map(|s| super::display::python_str(s))
+        .collect();
+    format!("[{}]", shown.join(", "))
+}
+
+/// The lab's first ten words as it prints them, one list per word.
+pub fn lab_first_words() -> Vec<String> {
+    LAB_FIRST_WORDS
+        .iter()
+        .map(|word| {
+            let mut symbols: Vec<String> = word.chars().map(String::from).collect();
+            symbols.push(crate::EOW.to_owned());
+            python_list(&symbols)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_switch_reads_the_lab_rule_and_keeps_the_default_otherwise() {
+        assert_eq!(parse_tie_break(Some(" First-Seen ")), TieBreak::FirstSeen);
+        assert_eq!(parse_tie_break(Some("lab")), TieBreak::FirstSeen);
+        assert_eq!(
+            parse_tie_break(Some("lexicographic")),
+            TieBreak::Lexicographic
+        );
+        assert_eq!(parse_tie_break(Some("")), TieBreak::Lexicographic);
+        assert_eq!(parse_tie_break(None), TieBreak::Lexicographic);
+    }
+
+    #[test]
+    fn the_lab_first_words_print_as_the_lab_prints_them() {
+        let words = lab_first_words();
+        assert_eq!(words[0], "['T', 'h', 'e', '</w>']");
+        assert_eq!(
+            words[6],
+            "['h', 'u', 'm', 'i', 'd', 'i', 't', 'y', ',', '</w>']"
+        );
+    }
+
+    #[test]
+    fn figures_are_compared_only_on_the_real_data() {
+        let rows = vec![
+            (
+                "paragraphs".to_string(),
+                "232".to_string(),
+                "232".to_string(),
+            ),
+            (
+                "top pair".to_string(),
+                "2639".to_string(),
+                "2638".to_string(),
+            ),
+        ];
+        let real = beside_the_lab(true, &rows);
+        assert!(real.text.contains("✅ same") && real.text.contains("differs"));
+        let stand_in = beside_the_lab(false, &rows);
+        assert!(stand_in.text.contains("stand-in") && !stand_in.text.contains("2639"));
+    }
+}
