@@ -2,9 +2,9 @@
 //! nbgrader-course` writes the course, `nbgrader generate_assignment` makes the student
 //! version (compared with `bpe-lab lab release`'s), four submissions of lab 03 (right, partly
 //! right, untouched, panicking) are autograded by nbgrader and graded by `bpe-lab lab grade`,
-//! and the scores agree exercise by exercise. Needs nbgrader's Python in
-//! BPE_LAB_NBGRADER_PYTHON (./scripts/test makes .venv-nbgrader and sets it after the kernel is
-//! set up); without it the test says so and does nothing.
+//! the scores agree exercise by exercise, and nbgrader's feedback pages are made. Needs
+//! nbgrader's Python in BPE_LAB_NBGRADER_PYTHON (./scripts/test makes .venv-nbgrader and sets
+//! it after the kernel is set up); without it the test says so and does nothing.
 #![cfg(feature = "cli")]
 
 mod support;
@@ -193,4 +193,19 @@ fn nbgrader_and_bpe_lab_give_the_same_scores() {
     assert_eq!(ours["partly"], expect(0.0, 2.0));
     assert_eq!(ours["untouched"], expect(0.0, 0.0));
     assert_eq!(ours["panics"], expect(0.0, 0.0));
+
+    // nbgrader's feedback pages show the checks' own results.
+    nbgrader(&python, &course, &["generate_feedback", LAB]);
+    let page = |student: &str| {
+        fs::read_to_string(
+            course
+                .join("feedback")
+                .join(student)
+                .join(LAB)
+                .join(format!("{LAB}.html")),
+        )
+        .unwrap_or_else(|e| panic!("no feedback page for {student}: {e}"))
+    };
+    assert!(page("right").contains("merge_pair_in_word"));
+    assert!(page("partly").contains("most_frequent_pair"));
 }
