@@ -5,6 +5,10 @@ Usage:
         [--cell-timeout S] [--total-timeout S] [--startup-timeout S] [--memory-mb MB]
         [--user-memory-mb MB] [--kernel-log PATH]
         [--env KEY=VALUE]...
+    python run_notebook.py --prepare-kernel-tmp DIR
+
+The second form only prepares DIR as the TMPDIR of kernels someone else starts (JupyterLab):
+the cargo settings under "the kernel's build" below, and evcxr's cache fixed up.
 
 The code cells of IN run in order in one kernel (NAME, else the notebook's
 metadata.kernelspec.name, else "rust") started in DIR (default: IN's directory), so relative
@@ -319,6 +323,109 @@ def start_watchdog(pgid):
         return None
 
 
+# -- the kernel's build: what makes a new kernel reuse the last one's work ------------------------
+
+# Cargo configuration for the kernel's builds, written to <kernel TMPDIR>/.cargo/config.toml
+# (cargo looks for it from evcxr's build folder upwards). evcxr's `:cache` keeps compiled crates
+# keyed by rustc's command line but skips incremental builds, and cargo builds every path
+# dependency incrementally: without this, bpe-lab was compiled again in every new kernel. With
+# incremental compilation off for bpe-lab, and BPE_LAB_KERNEL_CACHE telling bpe-lab's build.rs to
+# put a digest of its sources on that command line, the cache reuses bpe-lab exactly when its
+# sources are unchanged. `scripts/lab open` gives JupyterLab's kernels the same file.
+KERNEL_CARGO_CONFIG = """\
+# Written by bpe-lab (src/instructor/run_notebook.py) for the lab's evcxr kernels.
+[profile.dev.package.bpe-lab]
+incremental = false
+
+[env]
+BPE_LAB_KERNEL_CACHE = "1"
+"""
+
+
+def write_kernel_cargo_config(tmpdir):
+    os.makedirs(os.path.join(tmpdir, ".cargo"), exist_ok=True)
+    with open(os.path.join(tmpdir, ".cargo", "config.toml"), "w", encoding="utf-8") as f:
+        f.write(KERNEL_CARGO_CONFIG)
+
+
+def evcxr_cache_dir(env):
+    """Where evcxr keeps its `:cache` (Rust's dirs::cache_dir() + "evcxr")."""
+    if sys.platform == "darwin":
+        return os.path.join(env.get("HOME") or os.path.expanduser("~"), "Library", "Caches", "evcxr")
+    base = env.get("XDG_CACHE_HOME") or os.path.join(env.get("HOME") or os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "evcxr")
+
+
+def forget_old_build_folders(cache_dir):
+    """Drop, from the dependency lists evcxr cached, files in the build folder of the kernel that
+    compiled them; returns how many lists changed.
+
+    A crate that includes a file its build script generated (serde_core, rustversion) lists that
+    file, under the compiling kernel's own temporary build folder, in its dep-info. On a cache
+    hit evcxr hands cargo that list unchanged; the folder is gone, so cargo finds the crate stale
+    at every later cell and rebuilds it and everything above it (polars, reqwest, bpe-lab): 2-3 s
+    per one-line cell. Those generated files are rebuilt by every kernel from the same registry
+    sources, so forgetting them loses nothing cargo needs. Safe to run while kernels use the
+    cache: each file is replaced atomically, and a list that was already fixed is left alone.
+    """
+    changed = 0
+    try:
+        entries = os.listdir(cache_dir)
+    except OSError:
+        return 0
+    for entry in entries:
+        folder = os.path.join(cache_dir, entry)
+        try:
+            artifacts = open(os.path.join(folder, "stderr"), encoding="utf-8").read()
+        except OSError:
+            continue
+        for line in artifacts.splitlines():
+            try:
+                artifact = json.loads(line)
+            except ValueError:
+                continue
+            if artifact.get("emit") != "dep-info" or "/target/" not in artifact.get("artifact", ""):
+                continue
+            old_build = artifact["artifact"].split("/target/", 1)[0] + "/target/"
+            path = os.path.join(folder, os.path.basename(artifact["artifact"]))
+            changed += rewrite_dep_info(path, old_build)
+    return changed
+
+
+def rewrite_dep_info(path, old_build):
+    try:
+        text = open(path, encoding="utf-8").read()
+    except (OSError, UnicodeDecodeError):
+        return 0
+    if "\\ " in text:  # escaped spaces: paths cannot be split on spaces; leave it as it is
+        return 0
+    lines = []
+    for line in text.split("\n"):
+        if line.startswith("#"):
+            lines.append(line)
+        elif line.endswith(":") and line[:-1].startswith(old_build):
+            continue  # the empty rule make needs for a dependency we drop
+        elif ": " in line:
+            target, _, deps = line.partition(": ")
+            kept = [d for d in deps.split(" ") if d and not d.startswith(old_build)]
+            lines.append(target + ":" + "".join(" " + d for d in kept))
+        else:
+            lines.append(line)
+    new = "\n".join(lines)
+    if new == text:
+        return 0
+    fd, tmp = tempfile.mkstemp(prefix=".bpe-lab-", dir=os.path.dirname(path))
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(new)
+        os.chmod(tmp, os.stat(path).st_mode & 0o7777)
+        os.replace(tmp, path)
+    except OSError:
+        os.unlink(tmp)
+        return 0
+    return 1
+
+
 def write_atomically(nb, path):
     import nbformat
 
@@ -353,6 +460,7 @@ class Runner:
         self.watchdog = None
         self.kernel_log = None
         self.kernel_tmp = None
+        self.evcxr_cache = None
         self.client = None
         self.stopped = None
         self.kernel_start_seconds = None
@@ -383,6 +491,9 @@ class Runner:
         # behind when its kernel is stopped: give it one of ours and remove it at shutdown.
         self.kernel_tmp = tempfile.mkdtemp(prefix="run_notebook-kernel-")
         env["TMPDIR"] = self.kernel_tmp
+        write_kernel_cargo_config(self.kernel_tmp)
+        self.evcxr_cache = evcxr_cache_dir(env)
+        forget_old_build_folders(self.evcxr_cache)
         t0 = time.monotonic()
         self.km = AsyncKernelManager(kernel_name=self.kernel_name)
         # The kernel's own output (cargo's "Compiling ..." lines among it) goes to a log, not to
@@ -453,6 +564,9 @@ class Runner:
         if self.kernel_tmp is not None:
             shutil.rmtree(self.kernel_tmp, ignore_errors=True)
             self.kernel_tmp = None
+        if self.evcxr_cache is not None:
+            # What this kernel added to the cache, fixed before the next kernel uses it.
+            forget_old_build_folders(self.evcxr_cache)
 
     def kill_group(self):
         """SIGKILL what is left of the kernel's process group (evcxr's subprocess, cargo, rustc)."""
@@ -739,7 +853,18 @@ async def main_async(runner):
     return code
 
 
+def prepare_kernel_tmp(tmpdir):
+    """For kernels started by someone else (JupyterLab from `scripts/lab open`, Binder): the
+    same build set-up as ours, in the TMPDIR they will be given."""
+    write_kernel_cargo_config(tmpdir)
+    fixed = forget_old_build_folders(evcxr_cache_dir(os.environ))
+    log(f"{tmpdir}: kernel build settings written; {fixed} cached dependency lists fixed")
+    return 0
+
+
 def main(argv):
+    if len(argv) == 2 and argv[0] == "--prepare-kernel-tmp":
+        return prepare_kernel_tmp(argv[1])
     try:
         args = parse_args(argv)
         nb = load_notebook(args.input)

@@ -1,0 +1,63 @@
+//! Only does something inside the lab's evcxr kernels.
+//!
+//! evcxr's `:cache` keeps compiled crates keyed by rustc's command line. For bpe-lab, a path
+//! dependency of every notebook, that command line does not change when the source does, so
+//! cargo compiles it incrementally and evcxr never caches it: every new kernel spent 20–30 s
+//! rebuilding it. The kernels the lab starts (see `src/instructor/run_notebook.py`) turn
+//! incremental compilation off for bpe-lab and set `BPE_LAB_KERNEL_CACHE`; this script then
+//! adds a digest of everything the crate is compiled from as a `--cfg`, so the cache key changes
+//! exactly when the source does and a kernel reuses a bpe-lab another kernel compiled from the
+//! same files. Ordinary builds see no cfg and keep their incremental compilation.
+
+use std::env;
+use std::fs;
+use std::hash::{DefaultHasher, Hasher};
+use std::path::{Path, PathBuf};
+
+/// What bpe-lab is compiled from, relative to its manifest directory.
+const INPUTS: [&str; 4] = ["Cargo.toml", "build.rs", "src", "data"];
+
+fn main() {
+    println!("cargo::rerun-if-env-changed=BPE_LAB_KERNEL_CACHE");
+    println!("cargo::rustc-check-cfg=cfg(bpe_lab_source, values(any()))");
+    if env::var_os("BPE_LAB_KERNEL_CACHE").is_none() {
+        return;
+    }
+    let root = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets it"));
+    let mut files = Vec::new();
+    for input in INPUTS {
+        println!("cargo::rerun-if-changed={input}");
+        collect(&root.join(input), &mut files);
+    }
+    files.sort();
+    // Two differently seeded 64-bit hashes: 128 bits, so two different trees never share a key.
+    let (mut a, mut b) = (DefaultHasher::new(), DefaultHasher::new());
+    b.write_u8(1);
+    for file in &files {
+        let relative = file.strip_prefix(&root).unwrap_or(file);
+        let bytes = fs::read(file).unwrap_or_default();
+        for hasher in [&mut a, &mut b] {
+            hasher.write(relative.to_string_lossy().as_bytes());
+            hasher.write_usize(bytes.len());
+            hasher.write(&bytes);
+        }
+    }
+    println!(
+        "cargo::rustc-cfg=bpe_lab_source=\"{:016x}{:016x}\"",
+        a.finish(),
+        b.finish()
+    );
+}
+
+/// Every file under `path` (or `path` itself), missing paths skipped.
+fn collect(path: &Path, files: &mut Vec<PathBuf>) {
+    match fs::read_dir(path) {
+        Ok(entries) => {
+            for entry in entries.flatten() {
+                collect(&entry.path(), files);
+            }
+        }
+        Err(_) if path.is_file() => files.push(path.to_path_buf()),
+        Err(_) => {}
+    }
+}

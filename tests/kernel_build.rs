@@ -1,0 +1,206 @@
+//! How the lab's kernels reuse compiled code: bpe-lab's build script puts a digest of the
+//! sources on rustc's command line (evcxr's cache key) only in kernel builds, and the notebook
+//! runner fixes dependency lists in evcxr's cache that point into a dead kernel's build folder.
+//! No kernel needed: cargo and python3 only.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    if from.is_dir() {
+        fs::create_dir_all(to).unwrap();
+        for entry in fs::read_dir(from).unwrap() {
+            let entry = entry.unwrap();
+            copy_tree(&entry.path(), &to.join(entry.file_name()));
+        }
+    } else {
+        fs::copy(from, to).unwrap();
+    }
+}
+
+/// The `bpe_lab_source` cfg cargo passed to rustc for the library, if any.
+fn digest_of_build(crate_dir: &Path, kernel: bool) -> Option<String> {
+    let mut cargo = Command::new(env!("CARGO"));
+    cargo
+        .args([
+            "build",
+            "--lib",
+            "--no-default-features",
+            "--offline",
+            "--locked",
+            "-v",
+        ])
+        .current_dir(crate_dir)
+        // Shared by every run of this test, so only bpe-lab itself is compiled again.
+        .env(
+            "CARGO_TARGET_DIR",
+            root().join("target").join("kernel-build-test"),
+        )
+        .env_remove("BPE_LAB_KERNEL_CACHE");
+    if kernel {
+        cargo.env("BPE_LAB_KERNEL_CACHE", "1");
+    }
+    let out = cargo.output().unwrap();
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "cargo build failed:\n{log}");
+    let line = log
+        .lines()
+        .rfind(|l| l.contains("--crate-name bpe_lab ") && l.contains("Running"));
+    let Some(line) = line else {
+        // Fresh: cargo did not run rustc; the caller asks again after a change.
+        return Some("fresh".to_owned());
+    };
+    line.split("bpe_lab_source=").nth(1).map(|rest| {
+        rest.trim_start_matches(['"', '\\'])
+            .chars()
+            .take(32)
+            .collect()
+    })
+}
+
+#[test]
+fn kernel_builds_carry_a_digest_that_follows_the_sources() {
+    let dir = tempfile::tempdir().unwrap();
+    let crate_dir = dir.path().join("bpe-lab");
+    fs::create_dir_all(&crate_dir).unwrap();
+    for piece in [
+        "Cargo.toml",
+        "Cargo.lock",
+        "build.rs",
+        "src",
+        "data",
+        "benches",
+        "README.md",
+    ] {
+        copy_tree(&root().join(piece), &crate_dir.join(piece));
+    }
+    for optional in ["examples", "tests"] {
+        fs::create_dir_all(crate_dir.join(optional)).unwrap();
+    }
+
+    let first = digest_of_build(&crate_dir, true).expect("a kernel build carries the digest");
+    assert_eq!(first.len(), 32, "{first}");
+    assert!(first.chars().all(|c| c.is_ascii_hexdigit()), "{first}");
+
+    // Any change to a source file changes the digest, so evcxr's cache cannot hand back the
+    // bpe-lab compiled from the old file.
+    let rng = crate_dir.join("src").join("rng.rs");
+    let text = fs::read_to_string(&rng).unwrap();
+    fs::write(&rng, format!("{text}\n// changed\n")).unwrap();
+    let second = digest_of_build(&crate_dir, true).expect("digest after a change");
+    assert_ne!(first, second);
+
+    // Putting the file back gives back the first digest: the key depends on content only.
+    fs::write(&rng, &text).unwrap();
+    let third = digest_of_build(&crate_dir, true).expect("digest after the revert");
+    assert_eq!(first, third);
+
+    // An ordinary build carries no digest (and keeps its incremental compilation).
+    assert_eq!(digest_of_build(&crate_dir, false), None);
+}
+
+const RUNNER: &str = "src/instructor/run_notebook.py";
+
+fn forget(cache: &Path) -> usize {
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg(
+            "import runpy, sys\n\
+             m = runpy.run_path(sys.argv[1], run_name='runner')\n\
+             print(m['forget_old_build_folders'](sys.argv[2]))",
+        )
+        .arg(root().join(RUNNER))
+        .arg(cache)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().parse().unwrap()
+}
+
+#[test]
+fn cached_dependency_lists_forget_the_dead_kernels_build_folder() {
+    let cache = tempfile::tempdir().unwrap();
+    let old = "/tmp/run_notebook-kernel-abc/.tmpXYZ/target/";
+    let registry = "/home/s/.cargo/registry/src/index/serde_core-1.0.229/src";
+    let deps = format!("{old}x86_64-unknown-linux-gnu/debug/deps");
+    let generated =
+        format!("{old}x86_64-unknown-linux-gnu/debug/build/serde_core-f/out/private.rs");
+
+    let entry = cache.path().join("1413");
+    fs::create_dir_all(&entry).unwrap();
+    let artifacts = format!(
+        "{{\"artifact\":\"{deps}/serde_core-01.d\",\"emit\":\"dep-info\"}}\n\
+         {{\"artifact\":\"{deps}/libserde_core-01.rlib\",\"emit\":\"link\"}}\n"
+    );
+    fs::write(entry.join("stderr"), artifacts).unwrap();
+    let dep_info = format!(
+        "{deps}/serde_core-01.d: {registry}/lib.rs {registry}/de.rs {generated}\n\n\
+         {deps}/libserde_core-01.rlib: {registry}/lib.rs {registry}/de.rs {generated}\n\n\
+         {registry}/lib.rs:\n{registry}/de.rs:\n{generated}:\n\n\
+         # env-dep:OUT_DIR={old}x86_64-unknown-linux-gnu/debug/build/serde_core-f/out\n"
+    );
+    let d = entry.join("serde_core-01.d");
+    fs::write(&d, &dep_info).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&d, fs::Permissions::from_mode(0o644)).unwrap();
+    }
+
+    // An entry whose lists name only registry files is left alone.
+    let clean = cache.path().join("77");
+    fs::create_dir_all(&clean).unwrap();
+    fs::write(
+        clean.join("stderr"),
+        format!("{{\"artifact\":\"{deps}/itoa-02.d\",\"emit\":\"dep-info\"}}\n"),
+    )
+    .unwrap();
+    let clean_info = format!("{deps}/itoa-02.d: {registry}/itoa.rs\n\n{registry}/itoa.rs:\n");
+    fs::write(clean.join("itoa-02.d"), &clean_info).unwrap();
+    // Not a cache entry at all (no stderr): ignored.
+    fs::create_dir_all(cache.path().join("stray")).unwrap();
+
+    assert_eq!(forget(cache.path()), 1);
+    let fixed = fs::read_to_string(&d).unwrap();
+    assert!(!fixed.contains("private.rs"), "{fixed}");
+    assert_eq!(
+        fixed.matches(&format!("{registry}/de.rs")).count(),
+        3,
+        "{fixed}"
+    );
+    // The rules' targets and rustc's env-dep comment stay as they were.
+    assert!(
+        fixed.starts_with(&format!("{deps}/serde_core-01.d: {registry}/lib.rs ")),
+        "{fixed}"
+    );
+    assert!(
+        fixed.contains(&format!("{deps}/libserde_core-01.rlib: ")),
+        "{fixed}"
+    );
+    assert!(fixed.contains("# env-dep:OUT_DIR="), "{fixed}");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = fs::metadata(&d).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o644, "the fixed file keeps its permissions");
+    }
+    assert_eq!(
+        fs::read_to_string(clean.join("itoa-02.d")).unwrap(),
+        clean_info
+    );
+
+    // A second pass has nothing left to do.
+    assert_eq!(forget(cache.path()), 0);
+    assert_eq!(fs::read_to_string(&d).unwrap(), fixed);
+    // A cache that does not exist yet is not an error.
+    assert_eq!(forget(&cache.path().join("missing")), 0);
+}
