@@ -8,9 +8,9 @@
 //!   the notebook's working directory;
 //! - the toolchain, cargo's registry, Python and the evcxr binary are read-only at their own
 //!   paths (evcxr's cache keys hold those paths, so the copied cache is hit);
-//! - of the project, only what building the crate needs (manifest, lock file, `src`, `data`,
-//!   `benches`) is visible, read-only: never `instructor/` with the solutions, `.git`,
-//!   `target/`, nor other students' submissions or the gradebook;
+//! - of the project, only what building the crate needs (manifest, lock file, `build.rs`,
+//!   `src`, `data`, `benches`) is visible, read-only: never `instructor/` with the solutions,
+//!   `.git`, `target/`, nor other students' submissions or the gradebook;
 //! - the time limit is enforced from outside by killing the sandbox, and the executed
 //!   notebook comes back on stdout, read up to a size.
 
@@ -31,7 +31,14 @@ const KERNEL: &str = "/tools/evcxr_jupyter";
 /// evcxr's cache as found on the host, read-only; copied into the scratch before the run.
 const CACHE_SOURCE: &str = "/kernel-cache";
 /// The project pieces a kernel needs to build `bpe-lab` from `path = ".."`.
-const CRATE_PIECES: [&str; 5] = ["Cargo.toml", "Cargo.lock", "src", "data", "benches"];
+const CRATE_PIECES: [&str; 6] = [
+    "Cargo.toml",
+    "Cargo.lock",
+    "build.rs",
+    "src",
+    "data",
+    "benches",
+];
 
 /// How to execute submissions.
 #[derive(Debug, Clone)]
