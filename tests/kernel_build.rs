@@ -204,3 +204,39 @@ fn cached_dependency_lists_forget_the_dead_kernels_build_folder() {
     // A cache that does not exist yet is not an error.
     assert_eq!(forget(&cache.path().join("missing")), 0);
 }
+
+/// Binder starts the notebook server through `binder/start`; the kernels it spawns must find
+/// the settings that let evcxr's cache keep bpe-lab, and cargo on PATH.
+#[test]
+fn binder_start_gives_kernels_the_cache_settings() {
+    let home = tempfile::tempdir().unwrap();
+    let out = Command::new("bash")
+        .arg(root().join("binder").join("start"))
+        .arg("env")
+        .env("HOME", home.path())
+        .env_remove("TMPDIR")
+        .current_dir(home.path())
+        .output()
+        .expect("bash runs binder/start");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let env = String::from_utf8_lossy(&out.stdout);
+    let tmpdir = root().join("target").join("lab").join("kernel-tmp");
+    assert!(
+        env.lines()
+            .any(|l| l == format!("TMPDIR={}", tmpdir.display())),
+        "{env}"
+    );
+    let cargo_bin = home.path().join(".cargo").join("bin");
+    assert!(
+        env.lines()
+            .any(|l| l.starts_with(&format!("PATH={}:", cargo_bin.display()))),
+        "{env}"
+    );
+    let config = fs::read_to_string(tmpdir.join(".cargo").join("config.toml")).unwrap();
+    assert!(config.contains("BPE_LAB_KERNEL_CACHE = \"1\""), "{config}");
+    assert!(config.contains("[profile.dev.package.bpe-lab]"), "{config}");
+}

@@ -5,7 +5,9 @@ has (scripts/lab setup warms it), and executes a short notebook made of the lab'
 
     setup       the first cell of every notebook (:cache, :opt, :dep bpe-lab)
     use         the `use` lines of notebook 00
-    one line    `1 + 1`, then `let answer = 6 * 7;`, then `answer` (the median of the three)
+    one line    `1 + 1`, `answer`, `let doubled = answer * 2;`, `doubled` (their median)
+    first let   `let answer = 6 * 7;`: the first cell that binds a variable, where evcxr loads
+                its rust-analyzer workspace, once per kernel
     dataset     notebook 00's cell that loads Africa Galore
     after data  one line that reads the loaded frame
 
@@ -44,8 +46,11 @@ def probe_notebook(welcome):
         ("setup", setup),
         ("use", uses),
         ("one line", "1 + 1"),
-        ("one line", "let answer = 6 * 7;"),
+        # evcxr loads its rust-analyzer workspace at the first cell that binds a variable.
+        ("first let", "let answer = 6 * 7;"),
         ("one line", "answer"),
+        ("one line", "let doubled = answer * 2;"),
+        ("one line", "doubled"),
         ("dataset", dataset),
         ("after data", "data.frame.height()"),
     ]
@@ -100,7 +105,8 @@ def main(argv):
     probe_path = os.path.join(args.out, "probe.ipynb")
     json.dump(probe, open(probe_path, "w", encoding="utf-8"), indent=1)
 
-    rows = {key: [] for key in ("kernel start", "setup", "use", "one line", "dataset", "after data")}
+    rows = {key: [] for key in
+            ("kernel start", "setup", "use", "one line", "first let", "dataset", "after data")}
     later_crates, failed = [], []
     for i in range(args.runs):
         s = run(probe_path, args.out, f"probe-{i}")
