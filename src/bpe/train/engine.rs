@@ -41,6 +41,8 @@ pub(super) struct Engine {
     pairs: Vec<PairSlot>,
     index: FxHashMap<u64, u32>,
     queue: PairQueue,
+    /// This round's changes, summed per neighbouring symbol.
+    totals: Box<RoundTotals>,
     round: u32,
     /// Pairs that gained or lost occurrences this round.
     touched: Vec<u32>,
@@ -71,6 +73,7 @@ impl Engine {
             pairs: Vec::new(),
             index: FxHashMap::default(),
             queue: PairQueue::default(),
+            totals: Box::default(),
             round: 0,
             touched: Vec::new(),
             scratch: Vec::new(),
@@ -111,7 +114,7 @@ impl Engine {
                     }
                     None => self.pair_id(left, right),
                 };
-                self.add_to(id, count, &[w as u32]);
+                self.add_occurrence(id, count, w as u32);
             }
         }
         self.touched.clear();
@@ -191,34 +194,49 @@ impl Engine {
         id
     }
 
-    /// Adds `total` occurrences of `(left, right)`, found in `words`.
-    fn add(&mut self, left: u32, right: u32, total: u64, words: &[u32]) {
-        let id = self.pair_id(left, right);
-        self.add_to(id, total, words);
+    /// Adds `count` occurrences of pair `id`, found in word `w`.
+    #[inline]
+    fn add_occurrence(&mut self, id: u32, count: u64, w: u32) {
+        let slot = &mut self.pairs[id as usize];
+        slot.count += count;
+        if slot.words.last() != Some(&w) {
+            slot.words.push(w);
+        }
+        self.policy.words_gained(id, &[w]);
+        self.note_touched(id);
     }
 
-    /// Adds `total` occurrences of pair `id`, found in `words`.
-    #[inline]
-    fn add_to(&mut self, id: u32, total: u64, words: &[u32]) {
+    /// Adds `total` occurrences of `(left, right)`, found in `words`. Takes the list when the
+    /// pair has none: a new pair's list is often hundreds of thousands of words long in the
+    /// first rounds, and copying it would cost as much as building it.
+    fn add(&mut self, left: u32, right: u32, total: u64, words: &mut Vec<u32>) {
+        let id = self.pair_id(left, right);
+        self.policy.words_gained(id, words);
         let slot = &mut self.pairs[id as usize];
         slot.count += total;
-        for &w in words {
-            if slot.words.last() != Some(&w) {
-                slot.words.push(w);
-            }
-            self.policy.word_gained(id, w);
+        if slot.words.is_empty() {
+            std::mem::swap(&mut slot.words, words);
+        } else {
+            slot.words.extend_from_slice(words);
         }
+        self.note_touched(id);
+    }
+
+    #[inline]
+    fn note_touched(&mut self, id: u32) {
+        let slot = &mut self.pairs[id as usize];
         if slot.touched_round != self.round {
             slot.touched_round = self.round;
             self.touched.push(id);
         }
     }
 
-    /// Takes `total` occurrences away from `(left, right)`; returns its id.
-    fn subtract(&mut self, left: u32, right: u32, total: u64) -> u32 {
+    /// Takes `total` occurrences away from `(left, right)`, the lowest of the words that lost
+    /// them being `lowest`.
+    fn subtract(&mut self, left: u32, right: u32, total: u64, lowest: u32) {
         let id = self.index[&pair_key(left, right)];
         self.pairs[id as usize].count -= total;
-        id
+        self.policy.words_lost(id, lowest);
     }
 
     /// Merges pair `p` everywhere; returns its (left, right) symbols.
@@ -246,13 +264,9 @@ impl Engine {
                 self.merge_in_word(w, left, right, merged);
             }
         }
-        if let Policy::Lexicographic(state) = &mut self.policy {
-            let mut totals = std::mem::take(&mut state.totals);
-            self.apply_totals(&mut totals, p, left, right, merged);
-            if let Policy::Lexicographic(state) = &mut self.policy {
-                state.totals = totals; // keep the buffers for the next round
-            }
-        }
+        let mut totals = std::mem::take(&mut self.totals);
+        self.apply_totals(&mut totals, p, left, right, merged);
+        self.totals = totals; // keeps the buffers for the next round
         let touched = std::mem::take(&mut self.touched);
         for &id in &touched {
             if self.pairs[id as usize].count > 0 {
@@ -265,38 +279,21 @@ impl Engine {
         (left, right)
     }
 
-    /// Notes one pair destroyed or created in word `w` by merging `(a, b)` into `c`: summed per
-    /// neighbour for this round when the policy batches, else applied at once.
-    #[inline]
-    fn record(&mut self, change: PairChange, (a, b, c): (u32, u32, u32), w: u32, freq: u64) {
-        if let Policy::Lexicographic(state) = &mut self.policy {
-            state.totals.record(change, w, freq);
-            return;
-        }
-        let (left, right) = change.pair(a, b, c);
-        if change.created() {
-            self.add(left, right, freq, &[w]);
-        } else {
-            let id = self.subtract(left, right, freq);
-            self.policy.word_lost(id, w);
-        }
-    }
-
     /// Applies a round's [`RoundTotals`]: creations first, so that no count dips below zero
     /// on the way (a created pair can also be a destroyed one when symbols are empty strings).
     fn apply_totals(&mut self, totals: &mut RoundTotals, p: u32, a: u32, b: u32, c: u32) {
         totals
             .created_left
-            .drain(|x, total, words| self.add(x, c, total, words));
+            .drain(|x, total, words, _| self.add(x, c, total, words));
         totals
             .created_right
-            .drain(|y, total, words| self.add(c, y, total, words));
-        totals.destroyed_left.drain(|x, total, _| {
-            self.subtract(x, a, total);
-        });
-        totals.destroyed_right.drain(|y, total, _| {
-            self.subtract(b, y, total);
-        });
+            .drain(|y, total, words, _| self.add(c, y, total, words));
+        totals
+            .destroyed_left
+            .drain(|x, total, _, lowest| self.subtract(x, a, total, lowest));
+        totals
+            .destroyed_right
+            .drain(|y, total, _, lowest| self.subtract(b, y, total, lowest));
         self.pairs[p as usize].count -= std::mem::take(&mut totals.merged);
     }
 
@@ -305,7 +302,6 @@ impl Engine {
     fn merge_in_word(&mut self, w: u32, a: u32, b: u32, merged: u32) {
         let span = self.words.spans[w as usize];
         let (start, n, freq) = (span.start, span.len as usize, span.count);
-        let abc = (a, b, merged);
         let mut new = std::mem::take(&mut self.scratch);
         let mut is_merged = std::mem::take(&mut self.scratch_merged);
         new.clear();
@@ -320,12 +316,12 @@ impl Engine {
             if i + 1 < n && sym == a && self.words.arena[start + i + 1] == b {
                 if i > 0 && last_end != i {
                     let x = self.words.arena[start + i - 1];
-                    self.record(PairChange::DestroyedLeft(x), abc, w, freq);
+                    self.totals.record(PairChange::DestroyedLeft(x), w, freq);
                 }
-                self.record(PairChange::DestroyedMerged, abc, w, freq);
+                self.totals.record(PairChange::DestroyedMerged, w, freq);
                 if i + 2 < n {
                     let y = self.words.arena[start + i + 2];
-                    self.record(PairChange::DestroyedRight(y), abc, w, freq);
+                    self.totals.record(PairChange::DestroyedRight(y), w, freq);
                 }
                 new.push(merged);
                 is_merged.push(true);
@@ -343,10 +339,12 @@ impl Engine {
             for j in 0..new.len() {
                 if is_merged[j] {
                     if j > 0 {
-                        self.record(PairChange::CreatedLeft(new[j - 1]), abc, w, freq);
+                        self.totals
+                            .record(PairChange::CreatedLeft(new[j - 1]), w, freq);
                     }
                     if j + 1 < new.len() && !is_merged[j + 1] {
-                        self.record(PairChange::CreatedRight(new[j + 1]), abc, w, freq);
+                        self.totals
+                            .record(PairChange::CreatedRight(new[j + 1]), w, freq);
                     }
                 }
             }

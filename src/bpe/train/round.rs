@@ -22,28 +22,6 @@ pub(super) enum PairChange {
     CreatedRight(u32),
 }
 
-impl PairChange {
-    /// The pair this change names, when `(a, b)` merges into `c`.
-    #[inline]
-    pub(super) fn pair(self, a: u32, b: u32, c: u32) -> (u32, u32) {
-        match self {
-            PairChange::DestroyedLeft(x) => (x, a),
-            PairChange::DestroyedMerged => (a, b),
-            PairChange::DestroyedRight(y) => (b, y),
-            PairChange::CreatedLeft(x) => (x, c),
-            PairChange::CreatedRight(y) => (c, y),
-        }
-    }
-
-    #[inline]
-    pub(super) fn created(self) -> bool {
-        matches!(
-            self,
-            PairChange::CreatedLeft(_) | PairChange::CreatedRight(_)
-        )
-    }
-}
-
 /// One round's changes, summed per neighbouring symbol.
 #[derive(Default)]
 pub(super) struct RoundTotals {
@@ -60,47 +38,67 @@ impl RoundTotals {
     #[inline]
     pub(super) fn record(&mut self, change: PairChange, w: u32, freq: u64) {
         match change {
-            PairChange::DestroyedLeft(x) => self.destroyed_left.add(x, freq, None),
+            PairChange::DestroyedLeft(x) => self.destroyed_left.lost(x, freq, w),
             PairChange::DestroyedMerged => self.merged += freq,
-            PairChange::DestroyedRight(y) => self.destroyed_right.add(y, freq, None),
-            PairChange::CreatedLeft(x) => self.created_left.add(x, freq, Some(w)),
-            PairChange::CreatedRight(y) => self.created_right.add(y, freq, Some(w)),
+            PairChange::DestroyedRight(y) => self.destroyed_right.lost(y, freq, w),
+            PairChange::CreatedLeft(x) => self.created_left.gained(x, freq, w),
+            PairChange::CreatedRight(y) => self.created_right.gained(y, freq, w),
         }
     }
 }
 
-/// Weighted counts (and, for created pairs, words) per symbol, for the symbols touched.
+/// Weighted counts per symbol, for the symbols touched, and which words changed: every word
+/// for created pairs (they join the pair's word list), the lowest word for destroyed ones
+/// (first-seen asks whether the pair's first word lost it; any word that lost it held it, so
+/// none is lower than the first).
 #[derive(Default)]
 pub(super) struct NeighbourTotals {
     totals: Vec<u64>,
     words: Vec<Vec<u32>>,
+    lowest: Vec<u32>,
     touched: Vec<u32>,
 }
 
 impl NeighbourTotals {
-    fn add(&mut self, symbol: u32, freq: u64, word: Option<u32>) {
+    #[inline]
+    fn touch(&mut self, symbol: u32, freq: u64) -> usize {
         let s = symbol as usize;
         if s >= self.totals.len() {
             self.totals.resize(s + 1, 0);
             self.words.resize_with(s + 1, Vec::new);
+            self.lowest.resize(s + 1, u32::MAX);
         }
         if self.totals[s] == 0 {
             self.touched.push(symbol); // counts are positive, so 0 means untouched
         }
         self.totals[s] += freq;
-        if let Some(w) = word
-            && self.words[s].last() != Some(&w)
-        {
+        s
+    }
+
+    /// A pair with `symbol` gained `freq` occurrences in word `w`.
+    #[inline]
+    fn gained(&mut self, symbol: u32, freq: u64, w: u32) {
+        let s = self.touch(symbol, freq);
+        if self.words[s].last() != Some(&w) {
             self.words[s].push(w);
         }
     }
 
-    /// Hands every touched symbol with its total and words to `f`, and resets.
-    pub(super) fn drain(&mut self, mut f: impl FnMut(u32, u64, &[u32])) {
+    /// A pair with `symbol` lost `freq` occurrences in word `w`.
+    #[inline]
+    fn lost(&mut self, symbol: u32, freq: u64, w: u32) {
+        let s = self.touch(symbol, freq);
+        self.lowest[s] = self.lowest[s].min(w);
+    }
+
+    /// Hands every touched symbol to `f` with its total, the words that gained (which `f` may
+    /// take) and the lowest word that lost; then resets.
+    pub(super) fn drain(&mut self, mut f: impl FnMut(u32, u64, &mut Vec<u32>, u32)) {
         for symbol in self.touched.drain(..) {
             let s = symbol as usize;
-            f(symbol, self.totals[s], &self.words[s]);
+            f(symbol, self.totals[s], &mut self.words[s], self.lowest[s]);
             self.totals[s] = 0;
+            self.lowest[s] = u32::MAX;
             self.words[s].clear();
             // The first rounds collect hundreds of thousands of words per symbol; keeping
             // that capacity for every symbol would hold memory for nothing.

@@ -5,15 +5,13 @@
 //! the same order:
 //! - lexicographic: the [`prefix_key`]s of the left and right symbols, with the strings
 //!   compared only when the keys cannot settle it;
-//! - first-seen: the lowest word index holding the pair, then the *origin* of its first
-//!   occurrence there (the base-symbol index the occurrence starts at, which orders
-//!   occurrences within a word as their positions do but does not move when earlier symbols
-//!   of the word merge).
+//! - first-seen: the lowest word index holding the pair, then the *offset* of its first
+//!   occurrence there, which orders occurrences within a word as their positions do but does
+//!   not move when earlier symbols of the word merge (see [`Offsets`]).
 
 use crate::bpe::TieBreak;
 use crate::bpe::symbols::SymbolTable;
 use crate::bpe::train::queue::Candidate;
-use crate::bpe::train::round::RoundTotals;
 use crate::bpe::words::WordCounts;
 
 /// No word: the first word of a pair that has none left.
@@ -25,22 +23,30 @@ pub(super) enum Policy {
     FirstSeen(FirstSeen),
 }
 
-/// Lexicographic: a prefix key per symbol, and a round's changes summed per neighbour.
+/// Lexicographic: a prefix key per symbol.
 pub(super) struct Lexicographic {
     /// [`prefix_key`] of every symbol, by id.
     prefixes: Vec<u64>,
-    /// Summing is exact here because the order of equal counts depends only on the symbols;
-    /// first-seen needs to know which word gained or lost each occurrence.
-    pub(super) totals: Box<RoundTotals>,
 }
 
-/// First-seen: where every symbol began, and every pair's first word.
+/// First-seen: how occurrences are placed within a word, and every pair's first word.
 pub(super) struct FirstSeen {
-    /// For every position of the word arena, the index of the base symbol the symbol there
-    /// starts at.
-    origins: Vec<u32>,
+    offsets: Offsets,
     /// By pair id.
     first: Vec<FirstWord>,
+}
+
+/// Where an occurrence starts in its word, in a unit that merging earlier symbols leaves alone.
+enum Offsets {
+    /// The byte offset in the word's text, worked out from the symbols' lengths when a pair is
+    /// ranked: merging concatenates, so it never moves, and with no empty symbol two positions
+    /// never share it. Nothing is kept per position: keeping base-symbol indices up to date on
+    /// every rewrite cost a third cache miss per rewritten word, a quarter of first-seen's time.
+    Bytes,
+    /// With an empty base symbol, two positions can share a byte offset: then the index of the
+    /// base symbol each position starts at, for every position of the word arena, kept up to
+    /// date as words are rewritten.
+    Origins(Vec<u32>),
 }
 
 /// The lowest word index known to hold a pair.
@@ -63,15 +69,19 @@ impl Policy {
         match tie_break {
             TieBreak::Lexicographic => Policy::Lexicographic(Lexicographic {
                 prefixes: words.symbols.iter().map(prefix_key).collect(),
-                totals: Box::default(),
             }),
             TieBreak::FirstSeen => {
-                let mut origins = Vec::with_capacity(words.arena.len());
-                for span in &words.spans {
-                    origins.extend(0..span.len);
-                }
+                let offsets = if words.symbols.iter().any(str::is_empty) {
+                    let mut origins = Vec::with_capacity(words.arena.len());
+                    for span in &words.spans {
+                        origins.extend(0..span.len);
+                    }
+                    Offsets::Origins(origins)
+                } else {
+                    Offsets::Bytes
+                };
                 Policy::FirstSeen(FirstSeen {
-                    origins,
+                    offsets,
                     first: Vec::new(),
                 })
             }
@@ -94,23 +104,25 @@ impl Policy {
         }
     }
 
-    /// Pair `p` gained an occurrence in `word`.
+    /// Pair `p` gained occurrences in `words`.
     #[inline]
-    pub(super) fn word_gained(&mut self, p: u32, word: u32) {
+    pub(super) fn words_gained(&mut self, p: u32, words: &[u32]) {
         if let Policy::FirstSeen(state) = self {
             let first = &mut state.first[p as usize];
-            if !first.stale && word < first.word {
-                first.word = word;
+            let lowest = words.iter().copied().min().unwrap_or(NO_WORD);
+            if !first.stale && lowest < first.word {
+                first.word = lowest;
             }
         }
     }
 
-    /// Pair `p` lost an occurrence in `word`.
+    /// Pair `p` lost occurrences in some words, the lowest of them `lowest`. Those words held
+    /// the pair, so none is below its first word; the first word lost it if it is `lowest`.
     #[inline]
-    pub(super) fn word_lost(&mut self, p: u32, word: u32) {
+    pub(super) fn words_lost(&mut self, p: u32, lowest: u32) {
         if let Policy::FirstSeen(state) = self {
             let first = &mut state.first[p as usize];
-            if first.word == word {
+            if first.word == lowest {
                 first.stale = true;
             }
         }
@@ -126,11 +138,15 @@ impl Policy {
     /// Word `start..` was rewritten by a merge pass; `merged[j]` says whether its new `j`-th
     /// symbol is a merged pair (and so took the place of two).
     pub(super) fn word_rewritten(&mut self, start: usize, merged: &[bool]) {
-        if let Policy::FirstSeen(state) = self {
+        if let Policy::FirstSeen(FirstSeen {
+            offsets: Offsets::Origins(origins),
+            ..
+        }) = self
+        {
             // In place: the source index never falls behind the destination.
             let mut from = start;
             for (j, &pair) in merged.iter().enumerate() {
-                state.origins[start + j] = state.origins[from];
+                origins[start + j] = origins[from];
                 from += if pair { 2 } else { 1 };
             }
         }
@@ -154,19 +170,34 @@ impl Policy {
             Policy::FirstSeen(state) => {
                 let first = &mut state.first[p as usize];
                 if first.stale {
-                    p_words.retain(|&w| contains_pair(words.word_ids(w as usize), left, right));
+                    // Sorted, the lowest word that still holds the pair is found by looking at
+                    // words from the front, usually one or two, instead of at every word the
+                    // list names (each a cache miss). The list is mostly ascending runs
+                    // already, which the sort is quick on.
+                    p_words.sort_unstable();
                     p_words.dedup();
-                    first.word = p_words.iter().copied().min().unwrap_or(NO_WORD);
+                    let holder = p_words
+                        .iter()
+                        .position(|&w| contains_pair(words.word_ids(w as usize), left, right));
+                    let holder = holder.unwrap_or(p_words.len());
+                    p_words.drain(..holder);
+                    first.word = p_words.first().copied().unwrap_or(NO_WORD);
                     first.stale = false;
                 }
                 let w = first.word as usize;
-                let start = words.spans[w].start;
-                let k = words
-                    .word_ids(w)
+                let ids = words.word_ids(w);
+                let k = ids
                     .windows(2)
                     .position(|s| s[0] == left && s[1] == right)
                     .expect("first-seen bookkeeping: the pair's first word does not contain it");
-                let key = (u64::from(first.word) << 32) | u64::from(state.origins[start + k]);
+                let offset = match &state.offsets {
+                    Offsets::Bytes => ids[..k]
+                        .iter()
+                        .map(|&id| words.symbols.get(id).len() as u32)
+                        .sum(),
+                    Offsets::Origins(origins) => origins[words.spans[w].start + k],
+                };
+                let key = (u64::from(first.word) << 32) | u64::from(offset);
                 (key, 0)
             }
         }
