@@ -2,13 +2,15 @@
 //! equal.
 //!
 //! - [`corpus`]: initialize (split on `' '`, characters plus `</w>`);
-//! - [`words`] and [`symbols`]: the distinct words with their counts, symbols interned;
+//! - `count`, [`words`] and [`symbols`]: the distinct words with their counts, symbols
+//!   interned;
 //! - [`train`]: count, choose ([`TieBreak`]), merge, learn — the fast trainer;
 //! - [`encode`]: apply merges by rank;
 //! - [`oracle`]: every step again, literally, as the seeds and the lab write it; the fast
 //!   paths are tested against it.
 
 pub mod corpus;
+mod count;
 pub mod encode;
 pub mod oracle;
 // Not public: its functions are the answers without the guard that watches for them.

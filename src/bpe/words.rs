@@ -8,6 +8,7 @@ use rustc_hash::FxHashMap;
 
 use crate::bpe::EOW;
 use crate::bpe::corpus::lab_words;
+use crate::bpe::count::{available_threads, count_line_words, count_words};
 use crate::bpe::symbols::SymbolTable;
 
 /// Distinct words (sequences of symbols) with their counts, in order of first appearance.
@@ -192,93 +193,4 @@ impl WordCounts {
     pub fn symbols(&self) -> &SymbolTable {
         &self.symbols
     }
-}
-
-/// Counts items, returning them in order of first appearance.
-fn count_words<'a>(words: impl Iterator<Item = &'a str>) -> Vec<(&'a str, u64)> {
-    // Count and first position live in the map's value: one memory access per word. The order
-    // is restored by one sort of the distinct words at the end.
-    let mut counts: FxHashMap<&str, (u64, u64)> = FxHashMap::default();
-    for (position, word) in (0u64..).zip(words) {
-        counts.entry(word).or_insert((0, position)).0 += 1;
-    }
-    let mut counted: Vec<(&str, u64, u64)> = counts
-        .into_iter()
-        .map(|(w, (count, first))| (w, count, first))
-        .collect();
-    counted.sort_unstable_by_key(|&(_, _, first)| first);
-    counted
-        .into_iter()
-        .map(|(w, count, _)| (w, count))
-        .collect()
-}
-
-fn lines(text: &str) -> impl Iterator<Item = &str> {
-    text.split('\n')
-        .map(|l| l.strip_suffix('\r').unwrap_or(l))
-        .filter(|l| !l.is_empty())
-}
-
-/// Counts the lab words of every line of `text` on `threads` threads, keeping the order of
-/// first appearance across the whole text.
-pub(crate) fn count_line_words(text: &str, threads: usize) -> Vec<(&str, u64)> {
-    let chunks = split_at_newlines(text, threads.max(1));
-    let per_chunk: Vec<Vec<(&str, u64)>> = if chunks.len() == 1 {
-        vec![count_words(lines(text).flat_map(lab_words))]
-    } else {
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = chunks
-                .iter()
-                .map(|chunk| scope.spawn(move || count_words(lines(chunk).flat_map(lab_words))))
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("word counting thread panicked"))
-                .collect()
-        })
-    };
-    let mut parts = per_chunk.into_iter();
-    let mut counted = parts.next().unwrap_or_default();
-    let mut index: FxHashMap<&str, u32> = counted
-        .iter()
-        .enumerate()
-        .map(|(i, &(w, _))| (w, i as u32))
-        .collect();
-    for part in parts {
-        for (word, count) in part {
-            match index.get(word) {
-                Some(&i) => counted[i as usize].1 += count,
-                None => {
-                    index.insert(word, counted.len() as u32);
-                    counted.push((word, count));
-                }
-            }
-        }
-    }
-    counted
-}
-
-/// Splits `text` into about `parts` pieces, each ending just after a newline (or at the end).
-fn split_at_newlines(text: &str, parts: usize) -> Vec<&str> {
-    let mut chunks = Vec::with_capacity(parts);
-    let mut rest = text;
-    for remaining in (1..=parts).rev() {
-        if remaining == 1 || rest.len() < 1 << 16 {
-            chunks.push(rest);
-            break;
-        }
-        let target = rest.len() / remaining;
-        let cut = match rest.as_bytes()[target..].iter().position(|&b| b == b'\n') {
-            Some(p) => target + p + 1,
-            None => rest.len(),
-        };
-        let (head, tail) = rest.split_at(cut);
-        chunks.push(head);
-        rest = tail;
-    }
-    chunks
-}
-
-pub(crate) fn available_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
