@@ -39,6 +39,22 @@ pub(crate) struct WordSpan {
     pub len: u32,
     /// The trainer's mark of the last round that visited this word.
     pub visited: u32,
+    /// Which symbols the word holds, as a 64-bit set of `id % 64` ([`symbol_bits`]): most
+    /// words on a merged pair's list no longer hold the pair, and this tells many of them
+    /// apart from the span alone, without a second cache miss for the symbols.
+    pub holds: u64,
+}
+
+/// The set of `symbols` as [`WordSpan::holds`] keeps it.
+#[inline]
+pub(crate) fn symbol_bits(symbols: &[u32]) -> u64 {
+    symbols.iter().fold(0, |bits, &id| bits | symbol_bit(id))
+}
+
+/// One symbol's bit in [`WordSpan::holds`].
+#[inline]
+pub(crate) fn symbol_bit(id: u32) -> u64 {
+    1 << (id % 64)
 }
 
 impl WordCounts {
@@ -83,6 +99,7 @@ impl WordCounts {
                 count,
                 len,
                 visited: 0,
+                holds: symbol_bits(&out.arena[start..]),
             });
         }
         out
@@ -150,6 +167,7 @@ impl WordCounts {
             count,
             len,
             visited: 0,
+            holds: symbol_bits(symbols),
         });
         self.arena.extend_from_slice(symbols);
     }

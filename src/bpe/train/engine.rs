@@ -22,7 +22,7 @@ use crate::bpe::train::prefetch::{SPAN_AHEAD, SYMBOLS_AHEAD, prefetch};
 use crate::bpe::train::queue::{Candidate, PairQueue};
 use crate::bpe::train::round::{PairChange, RoundTotals};
 use crate::bpe::train::tie::Policy;
-use crate::bpe::words::WordCounts;
+use crate::bpe::words::{WordCounts, WordSpan, symbol_bit, symbol_bits};
 
 /// One pair's shared state, whatever the policy.
 struct PairSlot {
@@ -249,19 +249,26 @@ impl Engine {
         let merged = self.words.symbols.intern_concat(left, right);
         self.policy.symbol_interned(merged, &self.words.symbols);
         self.word_visits += words.len() as u64;
+        let needed = symbol_bit(left) | symbol_bit(right);
+        let holds_both = |span: &WordSpan| span.holds & needed == needed;
         for (k, &w) in words.iter().enumerate() {
             if let Some(&ahead) = words.get(k + SPAN_AHEAD) {
                 prefetch(&self.words.spans[ahead as usize]);
             }
-            if let Some(&ahead) = words.get(k + SYMBOLS_AHEAD)
-                && let Some(first) = self.words.arena.get(self.words.spans[ahead as usize].start)
-            {
-                prefetch(first);
+            if let Some(&ahead) = words.get(k + SYMBOLS_AHEAD) {
+                let span = &self.words.spans[ahead as usize];
+                if holds_both(span)
+                    && let Some(first) = self.words.arena.get(span.start)
+                {
+                    prefetch(first);
+                }
             }
-            let visited = &mut self.words.spans[w as usize].visited;
-            if *visited != self.round {
-                *visited = self.round;
-                self.merge_in_word(w, left, right, merged);
+            let span = &mut self.words.spans[w as usize];
+            if span.visited != self.round {
+                span.visited = self.round;
+                if holds_both(span) {
+                    self.merge_in_word(w, left, right, merged);
+                }
             }
         }
         let mut totals = std::mem::take(&mut self.totals);
@@ -349,7 +356,9 @@ impl Engine {
                 }
             }
             self.words.arena[start..start + new.len()].copy_from_slice(&new);
-            self.words.spans[w as usize].len = new.len() as u32;
+            let span = &mut self.words.spans[w as usize];
+            span.len = new.len() as u32;
+            span.holds = symbol_bits(&new);
             self.policy.word_rewritten(start, &is_merged);
             if let Some(rewrites) = self.rewrites.as_mut() {
                 rewrites.push((w, n as u32));
