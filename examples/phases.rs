@@ -27,6 +27,11 @@ use std::time::{Duration, Instant};
 use bpe_lab::{TieBreak, Trainer, WordCounts};
 use rustc_hash::FxHasher;
 
+// The CLI's allocator, so the example measures what `bpe-lab` runs (feature `fast-alloc`).
+#[cfg(feature = "fast-alloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(path) = args.first() else {

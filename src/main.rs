@@ -11,6 +11,11 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+// mimalloc: training grows and frees many word lists (feature `fast-alloc` in Cargo.toml).
+#[cfg(feature = "fast-alloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let args = cli::Cli::parse();
     match cli::run(args) {
