@@ -18,11 +18,11 @@
 use rustc_hash::FxHashMap;
 
 use crate::bpe::TieBreak;
-use crate::bpe::train::prefetch::{SPAN_AHEAD, SYMBOLS_AHEAD, prefetch};
 use crate::bpe::train::queue::{Candidate, PairQueue};
-use crate::bpe::train::round::{PairChange, RoundTotals};
+use crate::bpe::train::rewrite::{Merge, Rewriter, Scratch};
+use crate::bpe::train::round::RoundTotals;
 use crate::bpe::train::tie::Policy;
-use crate::bpe::words::{WordCounts, WordSpan, symbol_bit, symbol_bits};
+use crate::bpe::words::WordCounts;
 
 /// One pair's shared state, whatever the policy.
 struct PairSlot {
@@ -46,8 +46,12 @@ pub(super) struct Engine {
     round: u32,
     /// Pairs that gained or lost occurrences this round.
     touched: Vec<u32>,
-    scratch: Vec<u32>,
-    scratch_merged: Vec<bool>,
+    scratch: Scratch,
+    /// The shortest word list a merge splits between two threads (`None`: never), and the
+    /// second thread's buffers.
+    two_threads_from: Option<usize>,
+    helper_totals: Box<RoundTotals>,
+    helper_scratch: Scratch,
     /// Words visited by merges so far, for the benchmark's profile.
     pub(super) word_visits: u64,
     /// When the benchmark asks: every word a merge rewrote, with its length before.
@@ -59,6 +63,11 @@ pub(super) struct Engine {
 const DENSE_PAIRS_MAX: usize = 1 << 22;
 const NO_PAIR: u32 = u32::MAX;
 
+/// The shortest word list a merge splits between two threads, when there are two cores. Below
+/// it, starting the second thread and adding its totals to the first's cost about what the
+/// halved visits save (measured: README, "How the engine is fast").
+pub(super) const TWO_THREADS_MIN_WORDS: usize = 32_768;
+
 #[inline]
 fn pair_key(left: u32, right: u32) -> u64 {
     (u64::from(left) << 32) | u64::from(right)
@@ -66,7 +75,11 @@ fn pair_key(left: u32, right: u32) -> u64 {
 
 impl Engine {
     /// Builds the pair index of `words` and the queue of its pairs.
-    pub(super) fn new(words: WordCounts, tie_break: TieBreak) -> Self {
+    pub(super) fn new(
+        words: WordCounts,
+        tie_break: TieBreak,
+        two_threads_from: Option<usize>,
+    ) -> Self {
         let mut engine = Engine {
             policy: Policy::new(tie_break, &words),
             words,
@@ -76,8 +89,10 @@ impl Engine {
             totals: Box::default(),
             round: 0,
             touched: Vec::new(),
-            scratch: Vec::new(),
-            scratch_merged: Vec::new(),
+            scratch: Scratch::default(),
+            two_threads_from,
+            helper_totals: Box::default(),
+            helper_scratch: Scratch::default(),
             word_visits: 0,
             rewrites: None,
         };
@@ -249,27 +264,36 @@ impl Engine {
         let merged = self.words.symbols.intern_concat(left, right);
         self.policy.symbol_interned(merged, &self.words.symbols);
         self.word_visits += words.len() as u64;
-        let needed = symbol_bit(left) | symbol_bit(right);
-        let holds_both = |span: &WordSpan| span.holds & needed == needed;
-        for (k, &w) in words.iter().enumerate() {
-            if let Some(&ahead) = words.get(k + SPAN_AHEAD) {
-                prefetch(&self.words.spans[ahead as usize]);
-            }
-            if let Some(&ahead) = words.get(k + SYMBOLS_AHEAD) {
-                let span = &self.words.spans[ahead as usize];
-                if holds_both(span)
-                    && let Some(first) = self.words.arena.get(span.start)
-                {
-                    prefetch(first);
+        let merge = Merge {
+            a: left,
+            b: right,
+            merged,
+            round: self.round,
+        };
+        // Tracing rewrites and keeping per-position origins both need every rewrite heard in
+        // order, which only the one-thread pass gives.
+        if self.two_threads_from.is_some_and(|min| words.len() >= min)
+            && self.rewrites.is_none()
+            && !self.policy.follows_positions()
+        {
+            self.rewrite_on_two_threads(&words, merge);
+        } else {
+            let Engine {
+                words: table,
+                totals,
+                scratch,
+                policy,
+                rewrites,
+                ..
+            } = self;
+            let mut rewriter =
+                Rewriter::new(&mut table.spans, &mut table.arena, (0, 0), totals, scratch);
+            rewriter.visit_list(&words, merge, |w, old_len, start, merged| {
+                policy.word_rewritten(start, merged);
+                if let Some(rewrites) = rewrites.as_mut() {
+                    rewrites.push((w, old_len));
                 }
-            }
-            let span = &mut self.words.spans[w as usize];
-            if span.visited != self.round {
-                span.visited = self.round;
-                if holds_both(span) {
-                    self.merge_in_word(w, left, right, merged);
-                }
-            }
+            });
         }
         let mut totals = std::mem::take(&mut self.totals);
         self.apply_totals(&mut totals, p, left, right, merged);
@@ -304,68 +328,38 @@ impl Engine {
         self.pairs[p as usize].count -= std::mem::take(&mut totals.merged);
     }
 
-    /// One left-to-right merge pass over word `w`, as the oracle does it, with the pair counts
-    /// adjusted for exactly the pairs the pass destroys and creates.
-    fn merge_in_word(&mut self, w: u32, a: u32, b: u32, merged: u32) {
-        let span = self.words.spans[w as usize];
-        let (start, n, freq) = (span.start, span.len as usize, span.count);
-        let mut new = std::mem::take(&mut self.scratch);
-        let mut is_merged = std::mem::take(&mut self.scratch_merged);
-        new.clear();
-        is_merged.clear();
-
-        let mut i = 0;
-        // Index just past the last merged occurrence: the pair ending there was already
-        // counted as destroyed, as the right neighbour of that occurrence.
-        let mut last_end = usize::MAX;
-        while i < n {
-            let sym = self.words.arena[start + i];
-            if i + 1 < n && sym == a && self.words.arena[start + i + 1] == b {
-                if i > 0 && last_end != i {
-                    let x = self.words.arena[start + i - 1];
-                    self.totals.record(PairChange::DestroyedLeft(x), w, freq);
-                }
-                self.totals.record(PairChange::DestroyedMerged, w, freq);
-                if i + 2 < n {
-                    let y = self.words.arena[start + i + 2];
-                    self.totals.record(PairChange::DestroyedRight(y), w, freq);
-                }
-                new.push(merged);
-                is_merged.push(true);
-                i += 2;
-                last_end = i;
-            } else {
-                new.push(sym);
-                is_merged.push(false);
-                i += 1;
-            }
-        }
-        if new.len() != n {
-            // Every pair that touches a merged symbol is new; a pair between two merged
-            // symbols is added once, as the left pair of the second.
-            for j in 0..new.len() {
-                if is_merged[j] {
-                    if j > 0 {
-                        self.totals
-                            .record(PairChange::CreatedLeft(new[j - 1]), w, freq);
-                    }
-                    if j + 1 < new.len() && !is_merged[j + 1] {
-                        self.totals
-                            .record(PairChange::CreatedRight(new[j + 1]), w, freq);
-                    }
-                }
-            }
-            self.words.arena[start..start + new.len()].copy_from_slice(&new);
-            let span = &mut self.words.spans[w as usize];
-            span.len = new.len() as u32;
-            span.holds = symbol_bits(&new);
-            self.policy.word_rewritten(start, &is_merged);
-            if let Some(rewrites) = self.rewrites.as_mut() {
-                rewrites.push((w, n as u32));
-            }
-        }
-        self.scratch = new;
-        self.scratch_merged = is_merged;
+    /// The rewrites of one merge split at the list's middle word: the words below it on this
+    /// thread, the others on a second one, each with its own totals, added together after.
+    fn rewrite_on_two_threads(&mut self, list: &[u32], merge: Merge) {
+        let pivot = list[list.len() / 2];
+        let Engine {
+            words,
+            totals,
+            scratch,
+            helper_totals,
+            helper_scratch,
+            ..
+        } = self;
+        let split = words.spans[pivot as usize].start;
+        let (spans_low, spans_high) = words.spans.split_at_mut(pivot as usize);
+        let (arena_low, arena_high) = words.arena.split_at_mut(split);
+        std::thread::scope(|scope| {
+            let high = (spans_high, arena_high, &mut **helper_totals, helper_scratch);
+            scope.spawn(move || {
+                let (spans, arena, totals, scratch) = high;
+                Rewriter::new(spans, arena, (pivot, split), totals, scratch).visit_list(
+                    list,
+                    merge,
+                    |_, _, _, _| {},
+                );
+            });
+            Rewriter::new(spans_low, arena_low, (0, 0), totals, scratch).visit_list(
+                list,
+                merge,
+                |_, _, _, _| {},
+            );
+        });
+        totals.absorb(helper_totals);
     }
 }
 
@@ -404,6 +398,29 @@ mod tests {
                 .train_symbol_lists(&corpus);
             assert!(training.words.symbols().len() > 2_048);
             let expected = train_naive(&mut corpus.clone(), 40, policy, 1);
+            assert_eq!(training.merges, expected, "{policy}");
+        }
+    }
+
+    /// Long word lists split between two threads, prefetching ahead on both sides of the
+    /// split, give the literal loop's merges.
+    #[test]
+    fn long_lists_split_between_two_threads_match_the_oracle() {
+        let mut state = 5;
+        let corpus: Vec<Vec<String>> = (0..4_000)
+            .map(|_| {
+                let len = (splitmix64(&mut state) % 7) as usize;
+                (0..len)
+                    .map(|_| ["a", "b", "c", "é"][(splitmix64(&mut state) % 4) as usize].to_owned())
+                    .collect()
+            })
+            .collect();
+        for policy in TieBreak::ALL {
+            let training = Trainer::new(30)
+                .tie_break(policy)
+                .two_threads_from(100)
+                .train_symbol_lists(&corpus);
+            let expected = train_naive(&mut corpus.clone(), 30, policy, 1);
             assert_eq!(training.merges, expected, "{policy}");
         }
     }

@@ -3,7 +3,8 @@
 //! Split by role, as Hugging Face splits `models/bpe/`:
 //! - this file: the public API ([`Trainer`], [`train_bpe`], [`learn_bpe`]) and what training
 //!   returns;
-//! - `engine`: the pair index, the lazy queue and the merge pass;
+//! - `engine`: the pair index, the lazy queue, and each round from choosing to applying;
+//! - `rewrite`: the merge pass over a pair's words, on one thread or split over two;
 //! - `round`: what a merge changes, and the per-round batching of those changes;
 //! - `tie`: what each tie-break policy keeps, and the keys that order equal counts;
 //! - `queue`: the binary heap of candidates; `prefetch`: memory hints for the merge loop.
@@ -13,12 +14,14 @@
 mod engine;
 mod prefetch;
 mod queue;
+mod rewrite;
 mod round;
 mod tie;
 
 use std::time::{Duration, Instant};
 
 use crate::bpe::TieBreak;
+use crate::bpe::count::available_threads;
 use crate::bpe::words::WordCounts;
 use engine::Engine;
 
@@ -72,6 +75,7 @@ pub struct Trainer<'a> {
     tie_break: TieBreak,
     min_frequency: u64,
     progress: Option<Box<dyn FnMut(Progress) + 'a>>,
+    two_threads_from: Option<usize>,
 }
 
 impl<'a> Trainer<'a> {
@@ -83,6 +87,7 @@ impl<'a> Trainer<'a> {
             tie_break: TieBreak::default(),
             min_frequency: 1,
             progress: None,
+            two_threads_from: (available_threads() > 1).then_some(engine::TWO_THREADS_MIN_WORDS),
         }
     }
 
@@ -102,6 +107,15 @@ impl<'a> Trainer<'a> {
     /// Called after every merge.
     pub fn on_progress(mut self, callback: impl FnMut(Progress) + 'a) -> Self {
         self.progress = Some(Box::new(callback));
+        self
+    }
+
+    /// Splits every merge whose word list holds at least `words` words between two threads,
+    /// whatever the number of cores: for tests, which compare that path with the oracle on
+    /// corpora too small to reach the default (32,768 words, and only with two cores).
+    #[doc(hidden)]
+    pub fn two_threads_from(mut self, words: usize) -> Self {
+        self.two_threads_from = Some(words);
         self
     }
 
@@ -151,7 +165,7 @@ impl<'a> Trainer<'a> {
 
     fn run(&mut self, words: WordCounts, profile: &mut Profile) -> Training {
         let started = Instant::now();
-        let mut engine = Engine::new(words, self.tie_break);
+        let mut engine = Engine::new(words, self.tie_break, self.two_threads_from);
         engine.rewrites = profile.rewrites.take();
         profile.pair_index = started.elapsed();
         let started = Instant::now();
