@@ -54,7 +54,7 @@ pub(crate) fn lines(text: &str) -> impl Iterator<Item = &str> {
 pub(crate) fn count_line_words(text: &str, threads: usize) -> Vec<(&str, u64)> {
     let chunks = split_at_newlines(text, threads.max(1));
     let shards = chunks.len();
-    let mut tables: Vec<Vec<Table>> = on_threads(chunks, |chunk| count_chunk(text, chunk, shards));
+    let mut tables: Vec<Vec<Table>> = on_threads(chunks, |chunk| count_chunk(chunk, shards));
     // Shard `s` of every chunk, for thread `s` to merge.
     let by_shard: Vec<Vec<Table>> = (0..shards)
         .map(|s| {
@@ -64,7 +64,8 @@ pub(crate) fn count_line_words(text: &str, threads: usize) -> Vec<(&str, u64)> {
                 .collect()
         })
         .collect();
-    let ordered: Vec<Vec<(usize, &str, u64)>> = on_threads(by_shard, merge_shard);
+    let ordered: Vec<Vec<(usize, &str, u64)>> =
+        on_threads(by_shard, |tables| merge_shard(text, tables));
     let mut all: Vec<(usize, &str, u64)> = ordered.into_iter().flatten().collect();
     // Stable and run-aware: each shard is already one ascending run.
     all.sort_by_key(|&(first, _, _)| first);
@@ -132,8 +133,10 @@ impl Hasher for StoredHash {
     }
 }
 
-/// Count, and byte offset in the whole text of the first occurrence, by word.
-type Table<'a> = HashMap<Key<'a>, (u64, usize), BuildHasherDefault<StoredHash>>;
+/// Count by word. The key's `word` is the word's first occurrence in the table's part of the
+/// text (a later one finds the key already there), so where the word first appears needs no
+/// field of its own: 40 bytes per entry instead of 48.
+type Table<'a> = HashMap<Key<'a>, u64, BuildHasherDefault<StoredHash>>;
 
 /// Which of `shards` tables a hash belongs to. The top bits: the table itself uses the low
 /// bits for its buckets and the top seven for its tags.
@@ -142,34 +145,31 @@ fn shard_of(hash: u64, shards: usize) -> usize {
     (((hash >> 32) as u32 as u64 * shards as u64) >> 32) as usize
 }
 
-/// Counts the words of `chunk` (a slice of `text`) into `shards` tables.
-fn count_chunk<'a>(text: &'a str, chunk: &'a str, shards: usize) -> Vec<Table<'a>> {
+/// Counts the words of `chunk` into `shards` tables.
+fn count_chunk(chunk: &str, shards: usize) -> Vec<Table<'_>> {
     let mut tables: Vec<Table> = (0..shards).map(|_| Table::default()).collect();
-    let base = text.as_ptr() as usize;
     for word in lines(chunk).flat_map(lab_words) {
         let key = Key::new(word);
-        let table = &mut tables[shard_of(key.hash, shards)];
-        table
-            .entry(key)
-            .or_insert((0, word.as_ptr() as usize - base))
-            .0 += 1;
+        *tables[shard_of(key.hash, shards)].entry(key).or_insert(0) += 1;
     }
     tables
 }
 
-/// Adds one shard's tables (in chunk order) together, and lists the words by first offset.
-fn merge_shard<'a>(tables: Vec<Table<'a>>) -> Vec<(usize, &'a str, u64)> {
+/// Adds one shard's tables (in chunk order) together, and lists the words by first offset in
+/// `text`.
+fn merge_shard<'a>(text: &str, tables: Vec<Table<'a>>) -> Vec<(usize, &'a str, u64)> {
     let mut tables = tables.into_iter();
     let mut merged = tables.next().unwrap_or_default();
     for table in tables {
-        for (key, (count, first)) in table {
-            // Later chunks come later in the text: an existing entry keeps its first offset.
-            merged.entry(key).or_insert((0, first)).0 += count;
+        for (key, count) in table {
+            // Later chunks come later in the text: an existing key keeps its first occurrence.
+            *merged.entry(key).or_insert(0) += count;
         }
     }
+    let base = text.as_ptr() as usize;
     let mut ordered: Vec<(usize, &str, u64)> = merged
         .into_iter()
-        .map(|(key, (count, first))| (first, key.word, count))
+        .map(|(key, count)| (key.word.as_ptr() as usize - base, key.word, count))
         .collect();
     ordered.sort_unstable_by_key(|&(first, _, _)| first);
     ordered
