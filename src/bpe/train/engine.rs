@@ -15,9 +15,9 @@
 //! an entry above it. A top entry that ranks too high is pushed back with its true rank; one
 //! that ranks too low is dropped, because the invariant guarantees a better entry for that pair.
 
-use rustc_hash::FxHashMap;
-
 use crate::bpe::TieBreak;
+use crate::bpe::train::pair_index::PairIndex;
+use crate::bpe::train::prefetch::prefetch;
 use crate::bpe::train::queue::{Candidate, PairQueue};
 use crate::bpe::train::rewrite::{Merge, Rewriter, Scratch};
 use crate::bpe::train::round::RoundTotals;
@@ -39,13 +39,15 @@ pub(super) struct Engine {
     pub(super) words: WordCounts,
     policy: Policy,
     pairs: Vec<PairSlot>,
-    index: FxHashMap<u64, u32>,
+    index: PairIndex,
     queue: PairQueue,
     /// This round's changes, summed per neighbouring symbol.
     totals: Box<RoundTotals>,
     round: u32,
     /// Pairs that gained or lost occurrences this round.
     touched: Vec<u32>,
+    /// Pairs that lost occurrences this round: id, weighted count lost, lowest word.
+    lost: Vec<(u32, u64, u32)>,
     scratch: Scratch,
     /// The shortest word list a merge splits between two threads (`None`: never), and the
     /// second thread's buffers.
@@ -68,11 +70,6 @@ const NO_PAIR: u32 = u32::MAX;
 /// halved visits save (measured: README, "How the engine is fast").
 pub(super) const TWO_THREADS_MIN_WORDS: usize = 32_768;
 
-#[inline]
-fn pair_key(left: u32, right: u32) -> u64 {
-    (u64::from(left) << 32) | u64::from(right)
-}
-
 impl Engine {
     /// Builds the pair index of `words` and the queue of its pairs.
     pub(super) fn new(
@@ -84,11 +81,12 @@ impl Engine {
             policy: Policy::new(tie_break, &words),
             words,
             pairs: Vec::new(),
-            index: FxHashMap::default(),
+            index: PairIndex::default(),
             queue: PairQueue::default(),
             totals: Box::default(),
             round: 0,
             touched: Vec::new(),
+            lost: Vec::new(),
             scratch: Scratch::default(),
             two_threads_from,
             helper_totals: Box::default(),
@@ -194,9 +192,10 @@ impl Engine {
 
     /// The id of pair `(left, right)`, creating its slot if new.
     fn pair_id(&mut self, left: u32, right: u32) -> u32 {
-        let next_id = self.pairs.len() as u32;
-        let id = *self.index.entry(pair_key(left, right)).or_insert(next_id);
-        if id == next_id {
+        let (id, new) = self
+            .index
+            .get_or_insert(left, right, self.pairs.len() as u32);
+        if new {
             self.pairs.push(PairSlot {
                 left,
                 right,
@@ -246,12 +245,23 @@ impl Engine {
         }
     }
 
-    /// Takes `total` occurrences away from `(left, right)`, the lowest of the words that lost
-    /// them being `lowest`.
-    fn subtract(&mut self, left: u32, right: u32, total: u64, lowest: u32) {
-        let id = self.index[&pair_key(left, right)];
-        self.pairs[id as usize].count -= total;
-        self.policy.words_lost(id, lowest);
+    /// Notes that `(left, right)` lost `total` occurrences, the lowest of the words that lost
+    /// them being `lowest`, for [`Engine::subtract_lost`]; fetches its slot meanwhile.
+    fn note_lost(&mut self, left: u32, right: u32, total: u64, lowest: u32) {
+        let id = self
+            .index
+            .get(left, right)
+            .expect("a pair that lost occurrences had them, so it is indexed");
+        prefetch(&self.pairs[id as usize]);
+        self.lost.push((id, total, lowest));
+    }
+
+    /// Takes the occurrences noted by [`Engine::note_lost`] away.
+    fn subtract_lost(&mut self) {
+        for (id, total, lowest) in self.lost.drain(..) {
+            self.pairs[id as usize].count -= total;
+            self.policy.words_lost(id, lowest);
+        }
     }
 
     /// Merges pair `p` everywhere; returns its (left, right) symbols.
@@ -313,6 +323,20 @@ impl Engine {
     /// Applies a round's [`RoundTotals`]: creations first, so that no count dips below zero
     /// on the way (a created pair can also be a destroyed one when symbols are empty strings).
     fn apply_totals(&mut self, totals: &mut RoundTotals, p: u32, a: u32, b: u32, c: u32) {
+        // Each lookup below is a cache miss in a table of millions of pairs: ask for them all
+        // first, so that the misses overlap.
+        for &x in totals.created_left.symbols() {
+            self.index.prefetch(x, c);
+        }
+        for &y in totals.created_right.symbols() {
+            self.index.prefetch(c, y);
+        }
+        for &x in totals.destroyed_left.symbols() {
+            self.index.prefetch(x, a);
+        }
+        for &y in totals.destroyed_right.symbols() {
+            self.index.prefetch(b, y);
+        }
         totals
             .created_left
             .drain(|x, total, words, _| self.add(x, c, total, words));
@@ -321,10 +345,11 @@ impl Engine {
             .drain(|y, total, words, _| self.add(c, y, total, words));
         totals
             .destroyed_left
-            .drain(|x, total, _, lowest| self.subtract(x, a, total, lowest));
+            .drain(|x, total, _, lowest| self.note_lost(x, a, total, lowest));
         totals
             .destroyed_right
-            .drain(|y, total, _, lowest| self.subtract(b, y, total, lowest));
+            .drain(|y, total, _, lowest| self.note_lost(b, y, total, lowest));
+        self.subtract_lost();
         self.pairs[p as usize].count -= std::mem::take(&mut totals.merged);
     }
 

@@ -7,11 +7,13 @@
 //! - `rewrite`: the merge pass over a pair's words, on one thread or split over two;
 //! - `round`: what a merge changes, and the per-round batching of those changes;
 //! - `tie`: what each tie-break policy keeps, and the keys that order equal counts;
-//! - `queue`: the binary heap of candidates; `prefetch`: memory hints for the merge loop.
+//! - `pair_index`: pair ids by their symbols; `queue`: the binary heap of candidates;
+//!   `prefetch`: memory hints for the merge loop.
 //!
 //! The words themselves are [`WordCounts`] (module `bpe::words`).
 
 mod engine;
+mod pair_index;
 mod prefetch;
 mod queue;
 mod rewrite;

@@ -114,6 +114,11 @@ impl NeighbourTotals {
         });
     }
 
+    /// The symbols touched so far this round.
+    pub(super) fn symbols(&self) -> &[u32] {
+        &self.touched
+    }
+
     /// Hands every touched symbol to `f` with its total, the words that gained (which `f` may
     /// take) and the lowest word that lost; then resets.
     pub(super) fn drain(&mut self, mut f: impl FnMut(u32, u64, &mut Vec<u32>, u32)) {
