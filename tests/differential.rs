@@ -82,29 +82,6 @@ proptest! {
         prop_assert_eq!(training.merges, expected);
     }
 
-    /// Merges whose word list is split between two threads (here every list of at least
-    /// `from` words) end exactly as the oracle's: the same merges, the same final words.
-    #[test]
-    fn merges_split_between_two_threads_equal_the_oracle(
-        corpus in corpus(), n in 0usize..40, policy in policy(), from in 1usize..4,
-    ) {
-        let training = Trainer::new(n)
-            .tie_break(policy)
-            .two_threads_from(from)
-            .train_symbol_lists(&corpus);
-        let mut naive = corpus;
-        prop_assert_eq!(training.merges, train_naive(&mut naive, n, policy, 1));
-        let mut fast_words = std::collections::BTreeMap::new();
-        for i in 0..training.words.len() {
-            *fast_words.entry(training.words.word_strings(i)).or_insert(0) += training.words.count(i);
-        }
-        let mut naive_words = std::collections::BTreeMap::new();
-        for word in naive {
-            *naive_words.entry(word).or_insert(0u64) += 1;
-        }
-        prop_assert_eq!(fast_words, naive_words);
-    }
-
     #[test]
     fn learn_bpe_equals_the_lab_loop(paragraphs in paragraphs(), n in 0usize..30) {
         let (merges, vocabulary, corpus) = learn_bpe(&paragraphs, n);

@@ -49,11 +49,6 @@ pub(super) struct Engine {
     /// Pairs that lost occurrences this round: id, weighted count lost, lowest word.
     lost: Vec<(u32, u64, u32)>,
     scratch: Scratch,
-    /// The shortest word list a merge splits between two threads (`None`: never), and the
-    /// second thread's buffers.
-    two_threads_from: Option<usize>,
-    helper_totals: Box<RoundTotals>,
-    helper_scratch: Scratch,
     /// Words visited by merges so far, for the benchmark's profile.
     pub(super) word_visits: u64,
     /// When the benchmark asks: every word a merge rewrote, with its length before.
@@ -65,18 +60,9 @@ pub(super) struct Engine {
 const DENSE_PAIRS_MAX: usize = 1 << 22;
 const NO_PAIR: u32 = u32::MAX;
 
-/// The shortest word list a merge splits between two threads, when there are two cores. Below
-/// it, starting the second thread and adding its totals to the first's cost about what the
-/// halved visits save (measured: README, "How the engine is fast").
-pub(super) const TWO_THREADS_MIN_WORDS: usize = 32_768;
-
 impl Engine {
     /// Builds the pair index of `words` and the queue of its pairs.
-    pub(super) fn new(
-        words: WordCounts,
-        tie_break: TieBreak,
-        two_threads_from: Option<usize>,
-    ) -> Self {
+    pub(super) fn new(words: WordCounts, tie_break: TieBreak) -> Self {
         let mut engine = Engine {
             policy: Policy::new(tie_break, &words),
             words,
@@ -88,9 +74,6 @@ impl Engine {
             touched: Vec::new(),
             lost: Vec::new(),
             scratch: Scratch::default(),
-            two_threads_from,
-            helper_totals: Box::default(),
-            helper_scratch: Scratch::default(),
             word_visits: 0,
             rewrites: None,
         };
@@ -280,31 +263,21 @@ impl Engine {
             merged,
             round: self.round,
         };
-        // Tracing rewrites and keeping per-position origins both need every rewrite heard in
-        // order, which only the one-thread pass gives.
-        if self.two_threads_from.is_some_and(|min| words.len() >= min)
-            && self.rewrites.is_none()
-            && !self.policy.follows_positions()
-        {
-            self.rewrite_on_two_threads(&words, merge);
-        } else {
-            let Engine {
-                words: table,
-                totals,
-                scratch,
-                policy,
-                rewrites,
-                ..
-            } = self;
-            let mut rewriter =
-                Rewriter::new(&mut table.spans, &mut table.arena, (0, 0), totals, scratch);
-            rewriter.visit_list(&words, merge, |w, old_len, start, merged| {
-                policy.word_rewritten(start, merged);
-                if let Some(rewrites) = rewrites.as_mut() {
-                    rewrites.push((w, old_len));
-                }
-            });
-        }
+        let Engine {
+            words: table,
+            totals,
+            scratch,
+            policy,
+            rewrites,
+            ..
+        } = self;
+        let mut rewriter = Rewriter::new(&mut table.spans, &mut table.arena, totals, scratch);
+        rewriter.visit_list(&words, merge, |w, old_len, start, merged| {
+            policy.word_rewritten(start, merged);
+            if let Some(rewrites) = rewrites.as_mut() {
+                rewrites.push((w, old_len));
+            }
+        });
         let mut totals = std::mem::take(&mut self.totals);
         self.apply_totals(&mut totals, p, left, right, merged);
         self.totals = totals; // keeps the buffers for the next round
@@ -352,40 +325,6 @@ impl Engine {
         self.subtract_lost();
         self.pairs[p as usize].count -= std::mem::take(&mut totals.merged);
     }
-
-    /// The rewrites of one merge split at the list's middle word: the words below it on this
-    /// thread, the others on a second one, each with its own totals, added together after.
-    fn rewrite_on_two_threads(&mut self, list: &[u32], merge: Merge) {
-        let pivot = list[list.len() / 2];
-        let Engine {
-            words,
-            totals,
-            scratch,
-            helper_totals,
-            helper_scratch,
-            ..
-        } = self;
-        let split = words.spans[pivot as usize].start;
-        let (spans_low, spans_high) = words.spans.split_at_mut(pivot as usize);
-        let (arena_low, arena_high) = words.arena.split_at_mut(split);
-        std::thread::scope(|scope| {
-            let high = (spans_high, arena_high, &mut **helper_totals, helper_scratch);
-            scope.spawn(move || {
-                let (spans, arena, totals, scratch) = high;
-                Rewriter::new(spans, arena, (pivot, split), totals, scratch).visit_list(
-                    list,
-                    merge,
-                    |_, _, _, _| {},
-                );
-            });
-            Rewriter::new(spans_low, arena_low, (0, 0), totals, scratch).visit_list(
-                list,
-                merge,
-                |_, _, _, _| {},
-            );
-        });
-        totals.absorb(helper_totals);
-    }
 }
 
 #[cfg(test)]
@@ -423,29 +362,6 @@ mod tests {
                 .train_symbol_lists(&corpus);
             assert!(training.words.symbols().len() > 2_048);
             let expected = train_naive(&mut corpus.clone(), 40, policy, 1);
-            assert_eq!(training.merges, expected, "{policy}");
-        }
-    }
-
-    /// Long word lists split between two threads, prefetching ahead on both sides of the
-    /// split, give the literal loop's merges.
-    #[test]
-    fn long_lists_split_between_two_threads_match_the_oracle() {
-        let mut state = 5;
-        let corpus: Vec<Vec<String>> = (0..4_000)
-            .map(|_| {
-                let len = (splitmix64(&mut state) % 7) as usize;
-                (0..len)
-                    .map(|_| ["a", "b", "c", "é"][(splitmix64(&mut state) % 4) as usize].to_owned())
-                    .collect()
-            })
-            .collect();
-        for policy in TieBreak::ALL {
-            let training = Trainer::new(30)
-                .tie_break(policy)
-                .two_threads_from(100)
-                .train_symbol_lists(&corpus);
-            let expected = train_naive(&mut corpus.clone(), 30, policy, 1);
             assert_eq!(training.merges, expected, "{policy}");
         }
     }

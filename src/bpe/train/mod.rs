@@ -4,7 +4,7 @@
 //! - this file: the public API ([`Trainer`], [`train_bpe`], [`learn_bpe`]) and what training
 //!   returns;
 //! - `engine`: the pair index, the lazy queue, and each round from choosing to applying;
-//! - `rewrite`: the merge pass over a pair's words, on one thread or split over two;
+//! - `rewrite`: the merge pass over the words of a pair's list;
 //! - `round`: what a merge changes, and the per-round batching of those changes;
 //! - `tie`: what each tie-break policy keeps, and the keys that order equal counts;
 //! - `pair_index`: pair ids by their symbols; `queue`: the binary heap of candidates;
@@ -23,7 +23,6 @@ mod tie;
 use std::time::{Duration, Instant};
 
 use crate::bpe::TieBreak;
-use crate::bpe::count::available_threads;
 use crate::bpe::words::WordCounts;
 use engine::Engine;
 
@@ -77,7 +76,6 @@ pub struct Trainer<'a> {
     tie_break: TieBreak,
     min_frequency: u64,
     progress: Option<Box<dyn FnMut(Progress) + 'a>>,
-    two_threads_from: Option<usize>,
 }
 
 impl<'a> Trainer<'a> {
@@ -89,7 +87,6 @@ impl<'a> Trainer<'a> {
             tie_break: TieBreak::default(),
             min_frequency: 1,
             progress: None,
-            two_threads_from: (available_threads() > 1).then_some(engine::TWO_THREADS_MIN_WORDS),
         }
     }
 
@@ -109,15 +106,6 @@ impl<'a> Trainer<'a> {
     /// Called after every merge.
     pub fn on_progress(mut self, callback: impl FnMut(Progress) + 'a) -> Self {
         self.progress = Some(Box::new(callback));
-        self
-    }
-
-    /// Splits every merge whose word list holds at least `words` words between two threads,
-    /// whatever the number of cores: for tests, which compare that path with the oracle on
-    /// corpora too small to reach the default (32,768 words, and only with two cores).
-    #[doc(hidden)]
-    pub fn two_threads_from(mut self, words: usize) -> Self {
-        self.two_threads_from = Some(words);
         self
     }
 
@@ -167,7 +155,7 @@ impl<'a> Trainer<'a> {
 
     fn run(&mut self, words: WordCounts, profile: &mut Profile) -> Training {
         let started = Instant::now();
-        let mut engine = Engine::new(words, self.tie_break, self.two_threads_from);
+        let mut engine = Engine::new(words, self.tie_break);
         engine.rewrites = profile.rewrites.take();
         profile.pair_index = started.elapsed();
         let started = Instant::now();

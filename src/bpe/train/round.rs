@@ -47,17 +47,6 @@ impl RoundTotals {
     }
 }
 
-impl RoundTotals {
-    /// Adds another thread's totals for the same round to these, and empties them.
-    pub(super) fn absorb(&mut self, other: &mut RoundTotals) {
-        self.destroyed_left.absorb(&mut other.destroyed_left);
-        self.destroyed_right.absorb(&mut other.destroyed_right);
-        self.created_left.absorb(&mut other.created_left);
-        self.created_right.absorb(&mut other.created_right);
-        self.merged += std::mem::take(&mut other.merged);
-    }
-}
-
 /// Weighted counts per symbol, for the symbols touched, and which words changed: every word
 /// for created pairs (they join the pair's word list), the lowest word for destroyed ones
 /// (first-seen asks whether the pair's first word lost it; any word that lost it held it, so
@@ -100,18 +89,6 @@ impl NeighbourTotals {
     fn lost(&mut self, symbol: u32, freq: u64, w: u32) {
         let s = self.touch(symbol, freq);
         self.lowest[s] = self.lowest[s].min(w);
-    }
-
-    fn absorb(&mut self, other: &mut NeighbourTotals) {
-        other.drain(|symbol, total, words, lowest| {
-            let s = self.touch(symbol, total);
-            if self.words[s].is_empty() {
-                std::mem::swap(&mut self.words[s], words);
-            } else {
-                self.words[s].extend_from_slice(words);
-            }
-            self.lowest[s] = self.lowest[s].min(lowest);
-        });
     }
 
     /// The symbols touched so far this round.

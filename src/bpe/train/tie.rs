@@ -135,18 +135,6 @@ impl Policy {
         }
     }
 
-    /// Whether [`Policy::word_rewritten`] keeps per-position state (first-seen with empty
-    /// base symbols), so that every rewrite must go through it.
-    pub(super) fn follows_positions(&self) -> bool {
-        matches!(
-            self,
-            Policy::FirstSeen(FirstSeen {
-                offsets: Offsets::Origins(_),
-                ..
-            })
-        )
-    }
-
     /// Word `start..` was rewritten by a merge pass; `merged[j]` says whether its new `j`-th
     /// symbol is a merged pair (and so took the place of two).
     pub(super) fn word_rewritten(&mut self, start: usize, merged: &[bool]) {
