@@ -29,6 +29,7 @@ pub fn spinner(message: impl Into<String>) -> ProgressBar {
 
 /// A bar over `total` bytes of input (`what` is e.g. "counting"), with the rate and the time
 /// left.
+#[cfg(feature = "columnar")]
 pub fn bytes_bar(total: u64, what: &str) -> ProgressBar {
     let style = ProgressStyle::with_template(&format!(
         "{what} [{{wide_bar}}] {{bytes}}/{{total_bytes}}, {{bytes_per_sec}}, eta {{eta}}"

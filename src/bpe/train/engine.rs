@@ -14,6 +14,14 @@
 //! top entry matches the pair's true rank it is the true best, since any better pair would have
 //! an entry above it. A top entry that ranks too high is pushed back with its true rank; one
 //! that ranks too low is dropped, because the invariant guarantees a better entry for that pair.
+//!
+//! **Why most pairs never enter the queue.** The invariant is kept only for pairs counted at
+//! least [`Engine::floor`] times; every other pair ranks below all of those, so it cannot be
+//! the best while the queue holds one. The floor starts at the count of about the
+//! [`QUEUE_SIZE`]-th most frequent pair, entries whose pair fell below it are dropped, and when
+//! the queue runs dry the floor is lowered the same way and the pairs at or above it let in. A
+//! corpus of 500 k words makes a million pairs, most of them counted once or twice and never
+//! merged: they no longer cost a heap entry each, nor a push whenever a merge touches them.
 
 use crate::bpe::TieBreak;
 use crate::bpe::train::pair_index::PairIndex;
@@ -41,6 +49,10 @@ pub(super) struct Engine {
     pairs: Vec<PairSlot>,
     index: PairIndex,
     queue: PairQueue,
+    /// Pairs counted fewer times are kept out of the queue (see the module docs); at least 1.
+    floor: u64,
+    /// About how many pairs a refill lets in: [`QUEUE_SIZE`], smaller in tests.
+    queue_size: usize,
     /// This round's changes, summed per neighbouring symbol.
     totals: Box<RoundTotals>,
     round: u32,
@@ -59,16 +71,25 @@ pub(super) struct Engine {
 /// an alphabet of up to 2,048 symbols.
 const DENSE_PAIRS_MAX: usize = 1 << 22;
 const NO_PAIR: u32 = u32::MAX;
+/// About how many pairs the queue is filled with: enough for thousands of merges between
+/// refills, few enough to keep the heap's upper levels in cache.
+const QUEUE_SIZE: usize = 1 << 15;
 
 impl Engine {
     /// Builds the pair index of `words` and the queue of its pairs.
     pub(super) fn new(words: WordCounts, tie_break: TieBreak) -> Self {
+        Self::with_queue_size(words, tie_break, QUEUE_SIZE)
+    }
+
+    fn with_queue_size(words: WordCounts, tie_break: TieBreak, queue_size: usize) -> Self {
         let mut engine = Engine {
             policy: Policy::new(tie_break, &words),
             words,
             pairs: Vec::new(),
             index: PairIndex::default(),
             queue: PairQueue::default(),
+            floor: 1,
+            queue_size: queue_size.max(1),
             totals: Box::default(),
             round: 0,
             touched: Vec::new(),
@@ -78,12 +99,40 @@ impl Engine {
             rewrites: None,
         };
         engine.index_pairs();
-        let candidates = (0..engine.pairs.len() as u32)
-            .map(|p| engine.candidate(p))
-            .collect();
-        let (queue, before) = engine.queue_in_order();
-        *queue = PairQueue::from_vec(candidates, before);
+        engine.refill();
         engine
+    }
+
+    /// Lowers the floor to the count of about the `queue_size`-th most frequent pair and
+    /// fills the queue with every pair at or above it. Called when the queue is empty, so
+    /// (by the invariant) no pair was at or above the old floor. Returns false if no pair
+    /// with a positive count is left.
+    fn refill(&mut self) -> bool {
+        let mut counts: Vec<u64> = self
+            .pairs
+            .iter()
+            .map(|slot| slot.count)
+            .filter(|&count| count > 0)
+            .collect();
+        if counts.is_empty() {
+            return false;
+        }
+        self.floor = if counts.len() > self.queue_size {
+            *counts
+                .select_nth_unstable_by(self.queue_size - 1, |x, y| y.cmp(x))
+                .1
+        } else {
+            1
+        };
+        let mut candidates = Vec::with_capacity(self.queue_size);
+        for p in 0..self.pairs.len() as u32 {
+            if self.pairs[p as usize].count >= self.floor {
+                candidates.push(self.candidate(p));
+            }
+        }
+        let (queue, before) = self.queue_in_order();
+        *queue = PairQueue::from_vec(candidates, before);
+        true
     }
 
     /// Counts every adjacent pair of every word, in word order (so pair ids follow first
@@ -142,9 +191,15 @@ impl Engine {
     pub(super) fn pop_best(&mut self) -> Option<(u32, u64)> {
         loop {
             let (queue, before) = self.queue_in_order();
-            let top = queue.pop(before)?;
+            let Some(top) = queue.pop(before) else {
+                if self.refill() {
+                    continue;
+                }
+                return None;
+            };
             let count = self.pairs[top.pair as usize].count;
-            if count == 0 {
+            // Below the floor (merged pairs included): no longer owed an entry.
+            if count < self.floor {
                 continue;
             }
             let current = self.candidate(top.pair);
@@ -283,7 +338,7 @@ impl Engine {
         self.totals = totals; // keeps the buffers for the next round
         let touched = std::mem::take(&mut self.touched);
         for &id in &touched {
-            if self.pairs[id as usize].count > 0 {
+            if self.pairs[id as usize].count >= self.floor {
                 let candidate = self.candidate(id);
                 self.push(candidate);
             }
@@ -329,10 +384,51 @@ impl Engine {
 
 #[cfg(test)]
 mod tests {
+    use super::Engine;
     use crate::bpe::TieBreak;
     use crate::bpe::oracle::train_naive;
     use crate::bpe::train::Trainer;
+    use crate::bpe::words::WordCounts;
     use crate::rng::splitmix64;
+
+    /// With a queue of a few pairs, the floor rises above most counts and is lowered again
+    /// and again as merges use the queue up: the merges stay those of the literal loop.
+    #[test]
+    fn a_tiny_queue_keeps_the_merges_exact() {
+        let mut state = 21;
+        for case in 0..600 {
+            let alphabet = ["a", "b", "c", "ab", "é", ""][..2 + case % 5].to_vec();
+            let corpus: Vec<Vec<String>> = (0..1 + splitmix64(&mut state) % 40)
+                .map(|_| {
+                    (0..splitmix64(&mut state) % 9)
+                        .map(|_| {
+                            let k = (splitmix64(&mut state) % alphabet.len() as u64) as usize;
+                            alphabet[k].to_owned()
+                        })
+                        .collect()
+                })
+                .collect();
+            let queue_size = 1 + case % 4;
+            for policy in TieBreak::ALL {
+                let mut engine = Engine::with_queue_size(
+                    WordCounts::from_symbol_lists(&corpus),
+                    policy,
+                    queue_size,
+                );
+                let mut merges = Vec::new();
+                while merges.len() < 30 {
+                    let Some((pair, _)) = engine.pop_best() else {
+                        break;
+                    };
+                    let (left, right) = engine.merge(pair);
+                    let symbols = &engine.words.symbols;
+                    merges.push((symbols.get(left).to_owned(), symbols.get(right).to_owned()));
+                }
+                let expected = train_naive(&mut corpus.clone(), 30, policy, 1);
+                assert_eq!(merges, expected, "case {case}, {policy}, {corpus:?}");
+            }
+        }
+    }
 
     /// An alphabet too large for the dense table of initial pairs takes the hash-map path,
     /// with the same merges as the literal loop.
