@@ -14,14 +14,16 @@ Runs of the different tools are interleaved, so a slow spell of the machine hits
 The other subcommands are the Python sides that `compare` runs as child processes:
     hf-train FILE VOCAB_SIZE OUT.json
     spm-train FILE VOCAB_SIZE PREFIX
-    peer-train TOOL FILE MERGES SCRATCH     TOOL: rustbpe, ffbpe, bpeasy, yttm
+    peer-train TOOL FILE MERGES SCRATCH     TOOL: rustbpe, ffbpe, ffbpe-words, bpeasy, yttm
     hf-encode TOKENIZER.json FILE [--fast]
 Each prints one line of JSON on stdout.
 
 rustbpe, ffbpe and bpeasy learn byte-level merges (vocab_size = 256 + merges) and split text
-with a regular expression; they are given words as the lab makes them (runs of non-spaces)
-where they take a pattern (rustbpe, bpeasy), and keep their own pre-tokenizer where they do
-not (ffbpe). YouTokenToMe learns on characters of whitespace-split words, like bpe-lab.
+with a regular expression; they are given words as the lab makes them (runs of non-spaces):
+rustbpe and bpeasy as a pattern, ffbpe as its PreTokenizer's pat_str ("ffbpe, words as the
+lab's"). ffbpe also runs a second time with its own GPT-style pre-tokenizer, which splits
+punctuation and digits off words, so it learns from other, shorter words than the rest.
+YouTokenToMe learns on characters of whitespace-split words, like bpe-lab.
 Timings are whole processes, so each tool's own reading and splitting is included.
 """
 
@@ -97,7 +99,8 @@ def spm_train(path, vocab_size, prefix):
 WORD_PATTERN = r"[^ \n]+"
 PEERS = {
     "rustbpe": "rustbpe (Karpathy, nanochat)",
-    "ffbpe": "ffbpe",
+    "ffbpe": "ffbpe (its own pre-tokenizer)",
+    "ffbpe-words": "ffbpe (words as the lab's)",
     "bpeasy": "bpeasy",
     "yttm": "YouTokenToMe",
 }
@@ -123,6 +126,16 @@ def peer_train(tool, path, merges, scratch):
 
         model = ffbpe.train_bpe(lines_of(path), vocab_size=256 + merges)
         learned = len(model.vocab) - 256
+    elif tool == "ffbpe-words":
+        import ffbpe
+
+        # What ffbpe.train_bpe does, with the lab's words instead of its default pattern.
+        counter = ffbpe.PreTokenizer([], pat_str=WORD_PATTERN).word_counter()
+        counter.add_source(lines_of(path), max_records=4096, max_bytes=64 << 20, prefetch=1)
+        trainer = ffbpe.BpeTrainer([], unit="byte")
+        trainer.add_word_counter(counter)
+        trainer.train(256 + merges)
+        learned = len(trainer.validate_model().vocab) - 256
     elif tool == "bpeasy":
         import bpeasy
 
@@ -144,7 +157,8 @@ def peer_train(tool, path, merges, scratch):
 
 def peers_available():
     """The peers whose Python package imports here."""
-    modules = {"rustbpe": "rustbpe", "ffbpe": "ffbpe", "bpeasy": "bpeasy", "yttm": "youtokentome"}
+    modules = {"rustbpe": "rustbpe", "ffbpe": "ffbpe", "ffbpe-words": "ffbpe", "bpeasy": "bpeasy",
+               "yttm": "youtokentome"}
     found = []
     for tool, module in modules.items():
         try:
@@ -278,7 +292,8 @@ def compare(args, scratch):
           f"normalization, all lines, num_threads 2; its \"merges learned\" counts pieces longer "
           f"than one character. bpe-lab: lexicographic tie-break, word counting on 2 threads, "
           f"merge loop on 1. rustbpe, bpeasy: byte-level, vocab_size 256 + {n}, words split by "
-          f"`{WORD_PATTERN}`; ffbpe: byte-level, vocab_size 256 + {n}, its own pre-tokenizer; "
+          f"`{WORD_PATTERN}`; ffbpe: byte-level, vocab_size 256 + {n}, words split by "
+          f"`{WORD_PATTERN}` (\"words as the lab's\") or by its own pre-tokenizer; "
           f"YouTokenToMe: characters + 4 special + {n}, 2 threads.\n")
     results = run_interleaved(tools, args.runs)
     if ours_out:  # the CLI prints no JSON; count the merges in the file it wrote
@@ -286,15 +301,20 @@ def compare(args, scratch):
             learned = len(json.load(f)["merges"])
         results[ours_name] = [(wall, rss, {"merges": learned}) for wall, rss, _ in results[ours_name]]
     medians = {name: statistics.median(r[0] for r in rs) for name, rs in results.items()}
-    print("| tool | merges learned | wall s (median) | min–max | peak RSS MB | vs fastest other |")
-    print("|---|---|---|---|---|---|")
+    # The one tool that learns from other words than the rest (see the module docs).
+    other_words = {PEERS["ffbpe"]}
+    print("| tool | merges learned | wall s (median) | min–max | peak RSS MB | vs fastest other "
+          "| vs fastest other on the same words |")
+    print("|---|---|---|---|---|---|---|")
     for name, rs in results.items():
         walls = [r[0] for r in rs]
         fastest_other = min(m for other, m in medians.items() if other != name)
+        same_words = [m for other, m in medians.items() if other != name and other not in other_words]
+        vs_same = "—" if name in other_words or not same_words else f"{medians[name] / min(same_words):.2f}×"
         merges = rs[-1][2].get("merges", "?")
         print(f"| {name} | {merges} | {fmt_secs(medians[name])} | "
               f"{fmt_secs(min(walls))}–{fmt_secs(max(walls))} | {max(r[1] for r in rs):.0f} | "
-              f"{medians[name] / fastest_other:.2f}× |")
+              f"{medians[name] / fastest_other:.2f}× | {vs_same} |")
     print(flush=True)
 
     if not args.encode_merges:
