@@ -33,6 +33,8 @@ use rustc_hash::FxHasher;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
+    #[cfg(feature = "fast-alloc")]
+    bpe_lab::allocator::return_freed_memory_promptly();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(path) = args.first() else {
         eprintln!("usage: phases FILE [MERGES [RUNS]]");

@@ -26,6 +26,9 @@
 /// This crate's version (`0.1.0`), for notebooks and reports to say which one they ran.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
+#[cfg(feature = "fast-alloc")]
+#[doc(hidden)]
+pub mod allocator;
 pub mod bpe;
 /// Africa Galore and other corpora as polars DataFrames (feature `dataset`, on by default).
 #[cfg(feature = "dataset")]
