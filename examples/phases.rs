@@ -29,12 +29,9 @@ use rustc_hash::FxHasher;
 
 // The CLI's allocator, so the example measures what `bpe-lab` runs (feature `fast-alloc`).
 #[cfg(feature = "fast-alloc")]
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+bpe_lab::fast_allocator!();
 
 fn main() {
-    #[cfg(feature = "fast-alloc")]
-    bpe_lab::allocator::return_freed_memory_promptly();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(path) = args.first() else {
         eprintln!("usage: phases FILE [MERGES [RUNS]]");

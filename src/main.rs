@@ -13,12 +13,9 @@ use clap::Parser;
 
 // mimalloc: training grows and frees many word lists (feature `fast-alloc` in Cargo.toml).
 #[cfg(feature = "fast-alloc")]
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+bpe_lab::fast_allocator!();
 
 fn main() -> ExitCode {
-    #[cfg(feature = "fast-alloc")]
-    bpe_lab::allocator::return_freed_memory_promptly();
     let args = cli::Cli::parse();
     match cli::run(args) {
         Ok(()) => ExitCode::SUCCESS,
