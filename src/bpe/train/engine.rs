@@ -311,6 +311,7 @@ impl Engine {
         self.policy.pair_merged(p);
         let merged = self.words.symbols.intern_concat(left, right);
         self.policy.symbol_interned(merged, &self.words.symbols);
+        self.totals.reserve_symbols(self.words.symbols.len());
         self.word_visits += words.len() as u64;
         let merge = Merge {
             a: left,

@@ -34,8 +34,17 @@ pub(super) struct RoundTotals {
 }
 
 impl RoundTotals {
+    /// Makes room for every symbol id below `n`: called once per round, so that recording a
+    /// change never has to grow the tables.
+    pub(super) fn reserve_symbols(&mut self, n: usize) {
+        self.destroyed_left.reserve_symbols(n);
+        self.destroyed_right.reserve_symbols(n);
+        self.created_left.reserve_symbols(n);
+        self.created_right.reserve_symbols(n);
+    }
+
     /// Adds one change in word `w`, which occurs `freq` times.
-    #[inline]
+    #[inline(always)]
     pub(super) fn record(&mut self, change: PairChange, w: u32, freq: u64) {
         match change {
             PairChange::DestroyedLeft(x) => self.destroyed_left.lost(x, freq, w),
@@ -60,14 +69,18 @@ pub(super) struct NeighbourTotals {
 }
 
 impl NeighbourTotals {
-    #[inline]
+    /// Makes room for symbols `0..n`.
+    fn reserve_symbols(&mut self, n: usize) {
+        if n > self.totals.len() {
+            self.totals.resize(n, 0);
+            self.words.resize_with(n, Vec::new);
+            self.lowest.resize(n, u32::MAX);
+        }
+    }
+
+    #[inline(always)]
     fn touch(&mut self, symbol: u32, freq: u64) -> usize {
         let s = symbol as usize;
-        if s >= self.totals.len() {
-            self.totals.resize(s + 1, 0);
-            self.words.resize_with(s + 1, Vec::new);
-            self.lowest.resize(s + 1, u32::MAX);
-        }
         if self.totals[s] == 0 {
             self.touched.push(symbol); // counts are positive, so 0 means untouched
         }
@@ -76,7 +89,7 @@ impl NeighbourTotals {
     }
 
     /// A pair with `symbol` gained `freq` occurrences in word `w`.
-    #[inline]
+    #[inline(always)]
     fn gained(&mut self, symbol: u32, freq: u64, w: u32) {
         let s = self.touch(symbol, freq);
         if self.words[s].last() != Some(&w) {
@@ -85,7 +98,7 @@ impl NeighbourTotals {
     }
 
     /// A pair with `symbol` lost `freq` occurrences in word `w`.
-    #[inline]
+    #[inline(always)]
     fn lost(&mut self, symbol: u32, freq: u64, w: u32) {
         let s = self.touch(symbol, freq);
         self.lowest[s] = self.lowest[s].min(w);

@@ -206,7 +206,7 @@ impl Policy {
     /// The ranking rule: `x` comes out of the queue before `y`. Higher counts first; ties go to
     /// the lower keys. `pair_symbols(p)` gives the symbols of pair `p`, for the lexicographic
     /// ties the prefix keys cannot settle (long symbols sharing a prefix).
-    #[inline]
+    #[inline(always)]
     pub(super) fn ranks_before(
         &self,
         symbols: &SymbolTable,
@@ -220,6 +220,19 @@ impl Policy {
         if x.key != y.key {
             return x.key < y.key;
         }
+        self.ranks_before_on_equal_keys(symbols, pair_symbols, x, y)
+    }
+
+    /// [`Policy::ranks_before`] when the counts and first keys are equal: rare enough to stay
+    /// out of the heap's inner loops.
+    #[inline(never)]
+    fn ranks_before_on_equal_keys(
+        &self,
+        symbols: &SymbolTable,
+        pair_symbols: impl Fn(u32) -> (u32, u32),
+        x: &Candidate,
+        y: &Candidate,
+    ) -> bool {
         match self {
             // Equal first-seen keys: the same pair.
             Policy::FirstSeen(_) => false,
