@@ -24,6 +24,7 @@
 //! merged: they no longer cost a heap entry each, nor a push whenever a merge touches them.
 
 use crate::bpe::TieBreak;
+use crate::bpe::train::chunked::ChunkedVec;
 use crate::bpe::train::pair_index::PairIndex;
 use crate::bpe::train::prefetch::prefetch;
 use crate::bpe::train::queue::{Candidate, PairQueue};
@@ -46,7 +47,8 @@ struct PairSlot {
 pub(super) struct Engine {
     pub(super) words: WordCounts,
     policy: Policy,
-    pairs: Vec<PairSlot>,
+    /// By pair id; chunked, so that a million slots are never copied to grow.
+    pairs: ChunkedVec<PairSlot>,
     index: PairIndex,
     queue: PairQueue,
     /// Pairs counted fewer times are kept out of the queue (see the module docs); at least 1.
@@ -85,7 +87,7 @@ impl Engine {
         let mut engine = Engine {
             policy: Policy::new(tie_break, &words),
             words,
-            pairs: Vec::new(),
+            pairs: ChunkedVec::default(),
             index: PairIndex::default(),
             queue: PairQueue::default(),
             floor: 1,

@@ -7,11 +7,12 @@
 //! - `rewrite`: the merge pass over the words of a pair's list;
 //! - `round`: what a merge changes, and the per-round batching of those changes;
 //! - `tie`: what each tie-break policy keeps, and the keys that order equal counts;
-//! - `pair_index`: pair ids by their symbols; `queue`: the binary heap of candidates;
-//!   `prefetch`: memory hints for the merge loop.
+//! - `pair_index`: pair ids by their symbols; `chunked`: the pair slots' storage; `queue`:
+//!   the binary heap of candidates; `prefetch`: memory hints for the merge loop.
 //!
 //! The words themselves are [`WordCounts`] (module `bpe::words`).
 
+mod chunked;
 mod engine;
 mod pair_index;
 mod prefetch;
