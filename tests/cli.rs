@@ -569,3 +569,24 @@ fn without_input_train_uses_the_dataset_and_says_which_source() {
     assert!(stderr(&run).contains("stand-in"), "{}", stderr(&run));
     assert_eq!(merges_of(&read_json(&output)), expected);
 }
+
+/// The allocator's settings (src/allocator.rs) are in place when mimalloc starts, before
+/// `main`: its verbose start-up report, which lists every option's value, shows them.
+#[cfg(all(feature = "fast-alloc", target_os = "linux"))]
+#[test]
+fn the_allocator_starts_with_huge_pages_and_prompt_purging() {
+    let run = Command::new(env!("CARGO_BIN_EXE_bpe-lab"))
+        .arg("--version")
+        .env("MIMALLOC_VERBOSE", "1")
+        .output()
+        .unwrap();
+    assert_success(&run);
+    let report = stderr(&run);
+    for setting in [
+        "option 'allow_large_os_pages': 1",
+        "option 'purge_delay': 0",
+        "option 'allow_thp': 1",
+    ] {
+        assert!(report.contains(setting), "{setting:?} not in:\n{report}");
+    }
+}

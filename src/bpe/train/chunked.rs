@@ -34,7 +34,7 @@ impl<T> ChunkedVec<T> {
     }
 
     pub(super) fn push(&mut self, value: T) {
-        if self.len % CHUNK == 0 {
+        if self.len.is_multiple_of(CHUNK) {
             self.chunks.push(Vec::with_capacity(CHUNK));
         }
         let last = self.chunks.last_mut().expect("a chunk with room");
