@@ -13,33 +13,34 @@ use std::ops::{Index, IndexMut};
 const CHUNK_BITS: u32 = 16;
 const CHUNK: usize = 1 << CHUNK_BITS;
 
-/// A growable sequence indexed like a `Vec`, stored in chunks of [`CHUNK`] items.
+/// A growable sequence indexed like a `Vec`, stored in chunks of [`CHUNK`] items; every chunk
+/// but the last is full.
 pub(super) struct ChunkedVec<T> {
     chunks: Vec<Vec<T>>,
-    len: usize,
 }
 
 impl<T> Default for ChunkedVec<T> {
     fn default() -> Self {
-        ChunkedVec {
-            chunks: Vec::new(),
-            len: 0,
-        }
+        ChunkedVec { chunks: Vec::new() }
     }
 }
 
 impl<T> ChunkedVec<T> {
     pub(super) fn len(&self) -> usize {
-        self.len
+        self.chunks
+            .last()
+            .map_or(0, |last| (self.chunks.len() - 1) * CHUNK + last.len())
     }
 
     pub(super) fn push(&mut self, value: T) {
-        if self.len.is_multiple_of(CHUNK) {
-            self.chunks.push(Vec::with_capacity(CHUNK));
+        match self.chunks.last_mut() {
+            Some(last) if last.len() < CHUNK => last.push(value),
+            _ => {
+                let mut chunk = Vec::with_capacity(CHUNK);
+                chunk.push(value);
+                self.chunks.push(chunk);
+            }
         }
-        let last = self.chunks.last_mut().expect("a chunk with room");
-        last.push(value);
-        self.len += 1;
     }
 
     pub(super) fn iter(&self) -> impl Iterator<Item = &T> {
