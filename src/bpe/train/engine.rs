@@ -330,8 +330,8 @@ impl Engine {
             ..
         } = self;
         let mut rewriter = Rewriter::new(&mut table.spans, &mut table.arena, totals, scratch);
-        rewriter.visit_list(&words, merge, |w, old_len, start, merged| {
-            policy.word_rewritten(start, merged);
+        rewriter.visit_list(&words, merge, |w, old_len, start, new_len, merged_at| {
+            policy.word_rewritten(start, new_len, merged_at);
             if let Some(rewrites) = rewrites.as_mut() {
                 rewrites.push((w, old_len));
             }

@@ -24,9 +24,8 @@ pub(super) struct Rewriter<'a> {
 /// Buffers one rewriter reuses from word to word and round to round.
 #[derive(Default)]
 pub(super) struct Scratch {
-    symbols: Vec<u32>,
-    /// For the last word rewritten: which of its new symbols are merged ones.
-    pub(super) merged: Vec<bool>,
+    /// For the last word rewritten: the positions of its merged symbols, ascending.
+    pub(super) merged_at: Vec<u32>,
 }
 
 /// One merge: `(a, b)` becomes `merged` in round `round`.
@@ -54,12 +53,12 @@ impl<'a> Rewriter<'a> {
     }
 
     /// Visits every word of `list` once (the list may repeat words); `on_rewrite(w, old_len,
-    /// start, merged flags)` hears of each word that changed.
+    /// start, new_len, merged positions)` hears of each word that changed.
     pub(super) fn visit_list(
         &mut self,
         list: &[u32],
         merge: Merge,
-        mut on_rewrite: impl FnMut(u32, u32, usize, &[bool]),
+        mut on_rewrite: impl FnMut(u32, u32, usize, usize, &[u32]),
     ) {
         let needed = symbol_bit(merge.a) | symbol_bit(merge.b);
         let holds_both = |span: &WordSpan| span.holds & needed == needed;
@@ -81,72 +80,77 @@ impl<'a> Rewriter<'a> {
                 if holds_both(span)
                     && let Some(old_len) = self.rewrite(w, merge)
                 {
-                    let start = self.spans[w as usize].start;
-                    on_rewrite(w, old_len, start, &self.scratch.merged);
+                    let span = &self.spans[w as usize];
+                    on_rewrite(
+                        w,
+                        old_len,
+                        span.start,
+                        span.len as usize,
+                        &self.scratch.merged_at,
+                    );
                 }
             }
         }
     }
 
-    /// One left-to-right merge pass over word `w`, as the oracle does it, recording exactly
-    /// the pairs the pass destroys and creates. Returns the word's old length if it changed.
+    /// One left-to-right merge pass over word `w`, as the oracle does it, in place, recording
+    /// exactly the pairs the pass destroys and creates. Returns the word's old length if it
+    /// changed.
+    ///
+    /// In place because the output never gets ahead of the input: a symbol left alone is
+    /// copied to where it already is or further left, and the symbol just before an
+    /// occurrence is the last one written. Building the new word in a buffer first (the
+    /// previous design) cost two pushes per symbol of every word visited.
+    #[inline(always)]
     fn rewrite(&mut self, w: u32, merge: Merge) -> Option<u32> {
         let Merge { a, b, merged, .. } = merge;
         let span = self.spans[w as usize];
         let (n, freq) = (span.len as usize, span.count);
-        let start = span.start;
-        let word = &mut self.arena[start..start + n];
-        let Scratch {
-            symbols: new,
-            merged: is_merged,
-        } = &mut *self.scratch;
+        let word = &mut self.arena[span.start..span.start + n];
+        let is_pair = |word: &[u32], i: usize| i + 1 < n && word[i] == a && word[i + 1] == b;
+        // Nothing before the first occurrence changes.
+        let mut i = (0..n.saturating_sub(1)).find(|&i| word[i] == a && word[i + 1] == b)?;
+        let merged_at = &mut self.scratch.merged_at;
+        merged_at.clear();
         let totals = &mut *self.totals;
-        new.clear();
-        is_merged.clear();
-
-        let mut i = 0;
-        // Index just past the last merged occurrence: the pair ending there was already
-        // counted as destroyed, as the right neighbour of that occurrence.
-        let mut last_end = usize::MAX;
-        while i < n {
-            let sym = word[i];
-            if i + 1 < n && sym == a && word[i + 1] == b {
-                if i > 0 && last_end != i {
-                    totals.record(PairChange::DestroyedLeft(word[i - 1]), w, freq);
+        let mut j = i; // where the next output symbol goes
+        let mut after_merged = false; // whether `word[j - 1]` is a merged symbol
+        loop {
+            // An occurrence at `i`: `(word[j - 1], a)` is destroyed unless the previous
+            // occurrence already counted it (as its right neighbour `(b, a)`).
+            if j > 0 {
+                if !after_merged {
+                    totals.record(PairChange::DestroyedLeft(word[j - 1]), w, freq);
                 }
-                totals.record(PairChange::DestroyedMerged, w, freq);
-                if i + 2 < n {
-                    totals.record(PairChange::DestroyedRight(word[i + 2]), w, freq);
+                // Two merged symbols in a row make one pair, added here as the left pair.
+                totals.record(PairChange::CreatedLeft(word[j - 1]), w, freq);
+            }
+            totals.record(PairChange::DestroyedMerged, w, freq);
+            if i + 2 < n {
+                let next = word[i + 2];
+                totals.record(PairChange::DestroyedRight(next), w, freq);
+                if !is_pair(word, i + 2) {
+                    totals.record(PairChange::CreatedRight(next), w, freq);
                 }
-                new.push(merged);
-                is_merged.push(true);
-                i += 2;
-                last_end = i;
-            } else {
-                new.push(sym);
-                is_merged.push(false);
+            }
+            word[j] = merged;
+            merged_at.push(j as u32);
+            j += 1;
+            i += 2;
+            after_merged = true;
+            while i < n && !is_pair(word, i) {
+                word[j] = word[i];
+                j += 1;
                 i += 1;
+                after_merged = false;
+            }
+            if i >= n {
+                break;
             }
         }
-        if new.len() == n {
-            return None;
-        }
-        // Every pair that touches a merged symbol is new; a pair between two merged symbols
-        // is added once, as the left pair of the second.
-        for j in 0..new.len() {
-            if is_merged[j] {
-                if j > 0 {
-                    totals.record(PairChange::CreatedLeft(new[j - 1]), w, freq);
-                }
-                if j + 1 < new.len() && !is_merged[j + 1] {
-                    totals.record(PairChange::CreatedRight(new[j + 1]), w, freq);
-                }
-            }
-        }
-        word[..new.len()].copy_from_slice(new);
         let span = &mut self.spans[w as usize];
-        span.len = new.len() as u32;
-        span.holds = symbol_bits(new);
+        span.len = j as u32;
+        span.holds = symbol_bits(&self.arena[span.start..span.start + j]);
         Some(n as u32)
     }
 }

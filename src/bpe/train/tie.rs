@@ -135,9 +135,9 @@ impl Policy {
         }
     }
 
-    /// Word `start..` was rewritten by a merge pass; `merged[j]` says whether its new `j`-th
-    /// symbol is a merged pair (and so took the place of two).
-    pub(super) fn word_rewritten(&mut self, start: usize, merged: &[bool]) {
+    /// Word `start..` was rewritten by a merge pass; `merged_at` lists, ascending, the new
+    /// positions that hold a merged pair (and so took the place of two symbols).
+    pub(super) fn word_rewritten(&mut self, start: usize, new_len: usize, merged_at: &[u32]) {
         if let Policy::FirstSeen(FirstSeen {
             offsets: Offsets::Origins(origins),
             ..
@@ -145,9 +145,14 @@ impl Policy {
         {
             // In place: the source index never falls behind the destination.
             let mut from = start;
-            for (j, &pair) in merged.iter().enumerate() {
+            let mut merges = merged_at.iter().peekable();
+            for j in 0..new_len {
                 origins[start + j] = origins[from];
-                from += if pair { 2 } else { 1 };
+                from += if merges.next_if_eq(&&(j as u32)).is_some() {
+                    2
+                } else {
+                    1
+                };
             }
         }
     }
