@@ -31,6 +31,7 @@ use crate::bpe::train::queue::{Candidate, PairQueue};
 use crate::bpe::train::rewrite::{Merge, Rewriter, Scratch};
 use crate::bpe::train::round::RoundTotals;
 use crate::bpe::train::tie::Policy;
+use crate::bpe::train::word_list::WordList;
 use crate::bpe::words::WordCounts;
 
 /// One pair's shared state, whatever the policy.
@@ -39,7 +40,7 @@ struct PairSlot {
     right: u32,
     count: u64,
     /// Words that may contain the pair (superset; may repeat).
-    words: Vec<u32>,
+    words: WordList,
     /// The round in which this pair was last put on the `touched` list.
     touched_round: u32,
 }
@@ -240,7 +241,7 @@ impl Engine {
                 left,
                 right,
                 count: 0,
-                words: Vec::new(),
+                words: WordList::new(),
                 touched_round: 0,
             });
             self.policy.pair_created();
@@ -263,7 +264,7 @@ impl Engine {
     /// Adds `total` occurrences of `(left, right)`, found in `words`. Takes the list when the
     /// pair has none: a new pair's list is often hundreds of thousands of words long in the
     /// first rounds, and copying it would cost as much as building it.
-    fn add(&mut self, left: u32, right: u32, total: u64, words: &mut Vec<u32>) {
+    fn add(&mut self, left: u32, right: u32, total: u64, words: &mut WordList) {
         let id = self.pair_id(left, right);
         self.policy.words_gained(id, words);
         let slot = &mut self.pairs[id as usize];

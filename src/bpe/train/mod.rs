@@ -7,8 +7,9 @@
 //! - `rewrite`: the merge pass over the words of a pair's list;
 //! - `round`: what a merge changes, and the per-round batching of those changes;
 //! - `tie`: what each tie-break policy keeps, and the keys that order equal counts;
-//! - `pair_index`: pair ids by their symbols; `chunked`: the pair slots' storage; `queue`:
-//!   the binary heap of candidates; `prefetch`: memory hints for the merge loop.
+//! - `pair_index`: pair ids by their symbols; `chunked`: the pair slots' storage;
+//!   `word_list`: the words a pair may occur in; `queue`: the binary heap of candidates;
+//!   `prefetch`: memory hints for the merge loop.
 //!
 //! The words themselves are [`WordCounts`] (module `bpe::words`).
 
@@ -20,6 +21,7 @@ mod queue;
 mod rewrite;
 mod round;
 mod tie;
+mod word_list;
 
 use std::time::{Duration, Instant};
 

@@ -7,6 +7,8 @@
 //! and round: the first merges touch hundreds of thousands of words but only dozens of
 //! distinct neighbours.
 
+use crate::bpe::train::word_list::WordList;
+
 /// A pair destroyed or created by merging `(a, b)` into `c`, named by its other symbol.
 #[derive(Clone, Copy)]
 pub(super) enum PairChange {
@@ -63,7 +65,7 @@ impl RoundTotals {
 #[derive(Default)]
 pub(super) struct NeighbourTotals {
     totals: Vec<u64>,
-    words: Vec<Vec<u32>>,
+    words: Vec<WordList>,
     lowest: Vec<u32>,
     touched: Vec<u32>,
 }
@@ -73,7 +75,7 @@ impl NeighbourTotals {
     fn reserve_symbols(&mut self, n: usize) {
         if n > self.totals.len() {
             self.totals.resize(n, 0);
-            self.words.resize_with(n, Vec::new);
+            self.words.resize_with(n, WordList::new);
             self.lowest.resize(n, u32::MAX);
         }
     }
@@ -111,7 +113,7 @@ impl NeighbourTotals {
 
     /// Hands every touched symbol to `f` with its total, the words that gained (which `f` may
     /// take) and the lowest word that lost; then resets.
-    pub(super) fn drain(&mut self, mut f: impl FnMut(u32, u64, &mut Vec<u32>, u32)) {
+    pub(super) fn drain(&mut self, mut f: impl FnMut(u32, u64, &mut WordList, u32)) {
         for symbol in self.touched.drain(..) {
             let s = symbol as usize;
             f(symbol, self.totals[s], &mut self.words[s], self.lowest[s]);
@@ -121,7 +123,7 @@ impl NeighbourTotals {
             // The first rounds collect hundreds of thousands of words per symbol; keeping
             // that capacity for every symbol would hold memory for nothing.
             if self.words[s].capacity() > 4096 {
-                self.words[s] = Vec::new();
+                self.words[s] = WordList::new();
             }
         }
     }

@@ -12,6 +12,7 @@
 use crate::bpe::TieBreak;
 use crate::bpe::symbols::SymbolTable;
 use crate::bpe::train::queue::Candidate;
+use crate::bpe::train::word_list::WordList;
 use crate::bpe::words::WordCounts;
 
 /// No word: the first word of a pair that has none left.
@@ -164,7 +165,7 @@ impl Policy {
         &mut self,
         p: u32,
         (left, right): (u32, u32),
-        p_words: &mut Vec<u32>,
+        p_words: &mut WordList,
         words: &WordCounts,
     ) -> (u64, u64) {
         match self {
