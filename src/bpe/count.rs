@@ -145,9 +145,20 @@ fn shard_of(hash: u64, shards: usize) -> usize {
     (((hash >> 32) as u32 as u64 * shards as u64) >> 32) as usize
 }
 
+/// About how many bytes of text bring one new distinct word: 53 on the generated corpus, 85 on
+/// Linux documentation. Sizing the tables for that many words up front saves their largest
+/// growths (each moves every entry to a new table, scattered): 2–5 % of training's time on
+/// both corpora, peak memory unchanged (`/usr/bin/time`, 8 interleaved runs, three pairs).
+const BYTES_PER_DISTINCT_WORD: usize = 64;
+/// A cap on that guess (20 MB per table), for large texts of few distinct words.
+const MAX_PRESIZED_ENTRIES: usize = 1 << 19;
+
 /// Counts the words of `chunk` into `shards` tables.
 fn count_chunk(chunk: &str, shards: usize) -> Vec<Table<'_>> {
-    let mut tables: Vec<Table> = (0..shards).map(|_| Table::default()).collect();
+    let expected = (chunk.len() / BYTES_PER_DISTINCT_WORD / shards).min(MAX_PRESIZED_ENTRIES);
+    let mut tables: Vec<Table> = (0..shards)
+        .map(|_| Table::with_capacity_and_hasher(expected, Default::default()))
+        .collect();
     for word in lines(chunk).flat_map(lab_words) {
         let key = Key::new(word);
         *tables[shard_of(key.hash, shards)].entry(key).or_insert(0) += 1;
