@@ -150,7 +150,8 @@ fn shard_of(hash: u64, shards: usize) -> usize {
 /// growths (each moves every entry to a new table, scattered): 2–5 % of training's time on
 /// both corpora, peak memory unchanged (`/usr/bin/time`, 8 interleaved runs, three pairs).
 const BYTES_PER_DISTINCT_WORD: usize = 64;
-/// A cap on that guess (20 MB per table), for large texts of few distinct words.
+/// A cap on that guess, for large texts of few distinct words: at most 2^20 buckets of 40 bytes
+/// per table up front.
 const MAX_PRESIZED_ENTRIES: usize = 1 << 19;
 
 /// Counts the words of `chunk` into `shards` tables.
