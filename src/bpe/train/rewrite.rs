@@ -29,7 +29,7 @@ pub(super) struct Rewriter<'a> {
 #[derive(Default)]
 pub(super) struct Scratch {
     /// For the last word rewritten: the positions of its merged symbols, ascending.
-    pub(super) merged_at: Vec<u32>,
+    merged_at: Vec<u32>,
 }
 
 /// One merge: `(a, b)` becomes `merged` in round `round`.
@@ -113,7 +113,7 @@ impl<'a> Rewriter<'a> {
         let word = &mut self.arena[span.start..span.start + n];
         let is_pair = |word: &[u32], i: usize| i + 1 < n && word[i] == a && word[i + 1] == b;
         // Nothing before the first occurrence changes.
-        let mut i = (0..n.saturating_sub(1)).find(|&i| word[i] == a && word[i + 1] == b)?;
+        let mut i = (0..n).find(|&i| is_pair(word, i))?;
         let merged_at = &mut self.scratch.merged_at;
         merged_at.clear();
         let totals = &mut *self.totals;
