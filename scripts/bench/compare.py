@@ -6,6 +6,7 @@ YouTokenToMe.
 Run through compare.sh, which makes the venv and builds the Rust side. Directly:
 
     compare.py compare --file F --merges 30000 --runs 3 --encode-merges 10000 --repo ROOT
+        [--memory warm|cold|as-is]
 
 prints two markdown tables (training, encoding). Every measured run is its own process under
 /usr/bin/time -v, so each has its own peak RSS; wall time is taken around the process here.
@@ -226,12 +227,49 @@ def fmt_secs(s):
     return f"{s:.2f}" if s < 100 else f"{s:.0f}"
 
 
-def run_interleaved(tools, runs):
+# What state the machine's free memory is left in before each measured run (--memory).
+#
+# Why it matters: these machines are virtual machines whose kernel reports free memory to the
+# host (free page reporting, in 8 MB blocks, about 2 s after it is freed), and the host takes it
+# back. A page a process then touches for the first time costs a fault on the host as well as
+# in the guest: about a millisecond per megabyte. `bpe-lab train` on Linux documentation took
+# 1.32-1.48 s after 6 s of idle and 1.03-1.09 s right after another process had touched and
+# freed a gigabyte, the same binary on the same file. Left alone, each tool's time depends on
+# how long the machine idled before it and how much the tool before it freed: the largest of
+# the noise earlier comparisons saw. So every run starts from the same state:
+#   warm   (default) a gigabyte and a half is touched and freed just before the run, so the
+#          tool's memory comes from pages the host still backs: the algorithm, not the VM;
+#   cold   the run waits 4 s first, so all free memory has been handed back to the host: what
+#          a first run on such a machine pays, in proportion to the memory the tool touches;
+#   as-is  neither (as before 2026-11-25).
+MEMORY_STATES = ("warm", "cold", "as-is")
+WARM_MB = 1536
+COLD_WAIT_S = 4.0
+
+
+def settle_memory(state):
+    """Leaves free memory in `state` (see MEMORY_STATES) before a measured run."""
+    if state == "warm":
+        import mmap
+
+        size, page = WARM_MB << 20, mmap.PAGESIZE
+        block = mmap.mmap(-1, size)
+        if hasattr(mmap, "MADV_HUGEPAGE"):
+            block.madvise(mmap.MADV_HUGEPAGE)
+        for offset in range(0, size, page):
+            block[offset] = 1
+        block.close()
+    elif state == "cold":
+        time.sleep(COLD_WAIT_S)
+
+
+def run_interleaved(tools, runs, memory="warm"):
     """tools: {name: (cmd, env)}. Returns {name: [(wall, rss, info), ...]}."""
     results = {name: [] for name in tools}
     for r in range(runs):
         for name, (cmd, env) in tools.items():
             print(f"  run {r + 1}/{runs}: {name}", file=sys.stderr, flush=True)
+            settle_memory(memory)
             results[name].append(measure(cmd, env))
     return results
 
@@ -273,6 +311,7 @@ def compare(args, scratch):
     print(f"- machine: {os.cpu_count()} CPUs; {versions}")
     print(f"- each run is a separate process; wall = whole process (start-up, reading, training, "
           f"writing the result), median of {args.runs}; peak RSS from /usr/bin/time -v (max over runs)")
+    print(f"- free memory before each run: {args.memory} (see MEMORY_STATES in compare.py)")
     print()
 
     ours_name, ours_cmd, ours_out = our_train_command(args.repo, path, n, scratch)
@@ -295,7 +334,7 @@ def compare(args, scratch):
           f"`{WORD_PATTERN}`; ffbpe: byte-level, vocab_size 256 + {n}, words split by "
           f"`{WORD_PATTERN}` (\"words as the lab's\") or by its own pre-tokenizer; "
           f"YouTokenToMe: characters + 4 special + {n}, 2 threads.\n")
-    results = run_interleaved(tools, args.runs)
+    results = run_interleaved(tools, args.runs, args.memory)
     if ours_out:  # the CLI prints no JSON; count the merges in the file it wrote
         with open(ours_out, encoding="utf-8") as f:
             learned = len(json.load(f)["merges"])
@@ -343,7 +382,7 @@ def compare(args, scratch):
           "`Tokenizer.encode_batch` on the list of lines. Encode time is measured inside each "
           "process around the encoding call only (no start-up, file reading or vocabulary "
           "loading); MB/s = corpus bytes / encode time.\n")
-    results = run_interleaved(tools, args.runs)
+    results = run_interleaved(tools, args.runs, args.memory)
     enc = {name: statistics.median(r[2]["encode_s"] for r in rs) for name, rs in results.items()}
     ours_time = enc["bpe-lab Encoder (1 thread)"]
     print("| encoder | encode s (median) | MB/s | tokens | process wall s | peak RSS MB | time / bpe-lab |")
@@ -372,6 +411,8 @@ def main():
     c.add_argument("--merges", type=int, default=30000)
     c.add_argument("--runs", type=int, default=3)
     c.add_argument("--encode-merges", type=int, default=10000)
+    c.add_argument("--memory", choices=MEMORY_STATES, default="warm",
+                   help="free memory's state before each run (see MEMORY_STATES)")
     c.add_argument("--repo", default=os.path.abspath(os.path.join(os.path.dirname(__file__), "../..")))
     t = sub.add_parser("hf-train")
     t.add_argument("file")

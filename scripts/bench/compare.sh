@@ -6,6 +6,7 @@
 #   scripts/bench/compare.sh [FILE]        default FILE: /tmp/zipf48.txt, generated if missing
 #
 # Environment: MERGES (30000), RUNS (3), ENCODE_MERGES (10000; 0 leaves the encoding table out),
+# MEMORY (warm; or cold, as-is: the state of free memory before each run, see compare.py),
 # MB and SEED for the generated corpus (48, 1). Python packages go into .venv-bench/ at the repository root (gitignored).
 set -euo pipefail
 
@@ -15,6 +16,7 @@ MERGES="${MERGES:-30000}"
 RUNS="${RUNS:-3}"
 ENCODE_MERGES="${ENCODE_MERGES:-10000}"
 MB="${MB:-48}"
+MEMORY="${MEMORY:-warm}"
 SEED="${SEED:-1}"
 file="${1:-/tmp/zipf${MB}.txt}"
 
@@ -48,7 +50,7 @@ if [ ! -f "$file" ]; then
 fi
 
 mkdir -p bench-results
-out="bench-results/compare-$(basename "$file" .txt)-${MERGES}.md"
+out="bench-results/compare-$(basename "$file" .txt)-${MERGES}-${MEMORY}.md"
 "$venv/bin/python" scripts/bench/compare.py compare --file "$file" --merges "$MERGES" \
-    --runs "$RUNS" --encode-merges "$ENCODE_MERGES" --repo "$repo" | tee "$out"
+    --runs "$RUNS" --encode-merges "$ENCODE_MERGES" --memory "$MEMORY" --repo "$repo" | tee "$out"
 echo "saved $out" >&2
