@@ -229,14 +229,14 @@ def fmt_secs(s):
 
 # What state the machine's free memory is left in before each measured run (--memory).
 #
-# Why it matters: these machines are virtual machines whose kernel reports free memory to the
-# host (free page reporting, in 8 MB blocks, about 2 s after it is freed), and the host takes it
-# back. A page a process then touches for the first time costs a fault on the host as well as
-# in the guest: about a millisecond per megabyte. `bpe-lab train` on Linux documentation took
-# 1.32-1.48 s after 6 s of idle and 1.03-1.09 s right after another process had touched and
-# freed a gigabyte, the same binary on the same file. Left alone, each tool's time depends on
-# how long the machine idled before it and how much the tool before it freed: the largest of
-# the noise earlier comparisons saw. So every run starts from the same state:
+# Why it matters: these machines are virtual machines whose kernel reports free memory to the host
+# (free page reporting, in 8 MB blocks, about 2 s after it is freed), and the host takes it back.
+# A page a process then touches for the first time costs a fault on the host as well as in the
+# guest: one to two milliseconds per megabyte. `bpe-lab train` on Linux documentation took
+# 1.32-1.48 s after 6 s of idle and 1.03-1.09 s right after another process had touched and freed
+# a gigabyte, the same binary on the same file. Left alone, each tool's time depends on how long
+# the machine idled before it and how much the tool before it freed: the largest of the noise
+# earlier comparisons saw. So every run starts from the same state:
 #   warm   (default) a gigabyte and a half is touched and freed just before the run, so the
 #          tool's memory comes from pages the host still backs: the algorithm, not the VM;
 #   cold   the run waits 4 s first, so all free memory has been handed back to the host: what

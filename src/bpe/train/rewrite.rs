@@ -53,9 +53,9 @@ pub(super) struct Merge {
 /// Asks for a word's first and last symbols: an average word of the Linux documentation
 /// corpus takes 63 bytes, so most words straddle two cache lines, and the pair is as likely to
 /// be in the second. Measured with `bpe-lab train`, 30,000 merges, 8 interleaved runs of the two
-/// builds on warmed memory (`scripts/bench/compare.py`'s `--memory warm`): the first line alone
-/// 1.145 → 1.07 s on Linux documentation, 1.43 → 1.295 s on the generated corpus. Every line
-/// of the word (up to four) gained nothing more.
+/// builds, each after a gigabyte was touched and freed (warm memory, as `compare.py --memory
+/// warm` runs): the first line alone 1.145 → 1.07 s on Linux documentation, 1.43 → 1.295 s on
+/// the generated corpus. Every line of the word (up to four) gained nothing more.
 #[inline(always)]
 fn prefetch_symbols(word: &[u32]) {
     if let (Some(first), Some(last)) = (word.first(), word.last()) {
