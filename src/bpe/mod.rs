@@ -13,6 +13,7 @@ pub mod corpus;
 mod count;
 pub mod encode;
 pub mod oracle;
+mod prefetch;
 // Not public: its functions are the answers without the guard that watches for them.
 pub(crate) mod steps;
 pub mod symbols;

@@ -24,9 +24,9 @@
 //! merged: they no longer cost a heap entry each, nor a push whenever a merge touches them.
 
 use crate::bpe::TieBreak;
+use crate::bpe::prefetch::prefetch;
 use crate::bpe::train::chunked::ChunkedVec;
 use crate::bpe::train::pair_index::PairIndex;
-use crate::bpe::train::prefetch::prefetch;
 use crate::bpe::train::queue::{Candidate, PairQueue};
 use crate::bpe::train::rewrite::{Merge, Rewriter, Scratch};
 use crate::bpe::train::round::RoundTotals;

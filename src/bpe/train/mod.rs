@@ -8,15 +8,13 @@
 //! - `round`: what a merge changes, and the per-round batching of those changes;
 //! - `tie`: what each tie-break policy keeps, and the keys that order equal counts;
 //! - `pair_index`: pair ids by their symbols; `chunked`: the pair slots' storage;
-//!   `word_list`: the words a pair may occur in; `queue`: the binary heap of candidates;
-//!   `prefetch`: memory hints for the merge loop.
+//!   `word_list`: the words a pair may occur in; `queue`: the binary heap of candidates.
 //!
 //! The words themselves are [`WordCounts`] (module `bpe::words`).
 
 mod chunked;
 mod engine;
 mod pair_index;
-mod prefetch;
 mod queue;
 mod rewrite;
 mod round;

@@ -102,7 +102,7 @@ impl PairIndex {
     /// Asks the CPU to fetch the slot where a lookup of `(left, right)` starts.
     #[inline]
     pub(super) fn prefetch(&self, left: u32, right: u32) {
-        crate::bpe::train::prefetch::prefetch(&self.slots[self.home(left, right)]);
+        crate::bpe::prefetch::prefetch(&self.slots[self.home(left, right)]);
     }
 
     fn grow(&mut self) {
