@@ -227,38 +227,32 @@ def fmt_secs(s):
     return f"{s:.2f}" if s < 100 else f"{s:.0f}"
 
 
-# What state the machine's free memory is left in before each measured run (--memory).
+# What state the machine's free memory is in when each measured run starts (--memory).
 #
 # Why it matters: these machines are virtual machines whose kernel reports free memory to the host
-# (free page reporting, in 8 MB blocks, about 2 s after it is freed), and the host takes it back.
+# (free page reporting, in 2 MB blocks, soon after they are freed), and the host takes them back.
 # A page a process then touches for the first time costs a fault on the host as well as in the
 # guest: one to two milliseconds per megabyte. `bpe-lab train` on Linux documentation took
 # 1.32-1.48 s after 6 s of idle and 1.03-1.09 s right after another process had touched and freed
 # a gigabyte, the same binary on the same file. Left alone, each tool's time depends on how long
 # the machine idled before it and how much the tool before it freed: the largest of the noise
 # earlier comparisons saw. So every run starts from the same state:
-#   warm   (default) a gigabyte and a half is touched and freed just before the run, so the
-#          tool's memory comes from pages the host still backs: the algorithm, not the VM;
+#   warm   (default) the same command runs once, unmeasured, right before: the measured run
+#          finds the memory it needs just freed, whatever the tool's allocator asks for. Best
+#          effort: the kernel may report those pages within moments, and nothing in user space
+#          prevents it, so a run can still pay (it shows in min-max). Touching and freeing a
+#          fixed 1.5 GB instead warmed bpe-lab's 2 MB pages in one hour and not in the next;
 #   cold   the run waits 4 s first, so all free memory has been handed back to the host: what
 #          a first run on such a machine pays, in proportion to the memory the tool touches;
 #   as-is  neither (as before 2026-11-25).
 MEMORY_STATES = ("warm", "cold", "as-is")
-WARM_MB = 1536
 COLD_WAIT_S = 4.0
 
 
-def settle_memory(state):
-    """Leaves free memory in `state` (see MEMORY_STATES) before a measured run."""
+def settle_memory(state, cmd, env):
+    """Leaves free memory in `state` (see MEMORY_STATES) before a measured run of cmd."""
     if state == "warm":
-        import mmap
-
-        size, page = WARM_MB << 20, mmap.PAGESIZE
-        block = mmap.mmap(-1, size)
-        if hasattr(mmap, "MADV_HUGEPAGE"):
-            block.madvise(mmap.MADV_HUGEPAGE)
-        for offset in range(0, size, page):
-            block[offset] = 1
-        block.close()
+        subprocess.run(cmd, capture_output=True, env={**os.environ, **(env or {})})
     elif state == "cold":
         time.sleep(COLD_WAIT_S)
 
@@ -269,7 +263,7 @@ def run_interleaved(tools, runs, memory="warm"):
     for r in range(runs):
         for name, (cmd, env) in tools.items():
             print(f"  run {r + 1}/{runs}: {name}", file=sys.stderr, flush=True)
-            settle_memory(memory)
+            settle_memory(memory, cmd, env)
             results[name].append(measure(cmd, env))
     return results
 
