@@ -33,6 +33,7 @@ pub mod bpe;
 /// Africa Galore and other corpora as polars DataFrames (feature `dataset`, on by default).
 #[cfg(feature = "dataset")]
 pub mod dataset;
+pub mod exercise;
 pub mod files;
 /// Instructor tools: release, verify, grade (feature `cli`).
 #[cfg(feature = "cli")]

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::lab::check::Exercise;
+use crate::exercise::Exercise;
 
 /// The words of one paragraph exactly as Python's `paragraph.split(" ")` gives them: split on
 /// every single space, so a double space yields an empty word and `""` yields one empty word.
@@ -20,6 +20,6 @@ pub fn lab_words(paragraph: &str) -> std::str::Split<'_, char> {
 /// assert_eq!(vocabulary.len(), 7);
 /// ```
 pub fn bpe_initialize(dataset: &[impl AsRef<str>]) -> (Vec<Vec<String>>, BTreeSet<String>) {
-    crate::lab::check::guard::answer_used(Exercise::BpeInitialize, "bpe_lab::bpe_initialize");
+    crate::exercise::guard::answer_used(Exercise::BpeInitialize, "bpe_lab::bpe_initialize");
     crate::bpe::steps::bpe_initialize(dataset)
 }

@@ -40,8 +40,8 @@ fn key(left: u32, right: u32) -> u64 {
 impl MergeTable {
     /// Compiles `merges`; a pair listed twice keeps its first rank.
     pub fn new(merges: &[(String, String)]) -> Self {
-        crate::lab::check::guard::answer_used(
-            crate::lab::check::Exercise::ApplyMerges,
+        crate::exercise::guard::answer_used(
+            crate::exercise::Exercise::ApplyMerges,
             "bpe_lab::MergeTable",
         );
         let mut symbols = SymbolTable::new();
@@ -178,8 +178,8 @@ impl MergeTable {
 /// assert_eq!(apply_merges(&tokens, &merges), ["lo", "w"]);
 /// ```
 pub fn apply_merges(tokens: &[String], merges: &[(String, String)]) -> Vec<String> {
-    crate::lab::check::guard::answer_used(
-        crate::lab::check::Exercise::ApplyMerges,
+    crate::exercise::guard::answer_used(
+        crate::exercise::Exercise::ApplyMerges,
         "bpe_lab::apply_merges",
     );
     let mut table = MergeTable::new(merges);

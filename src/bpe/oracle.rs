@@ -12,7 +12,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use crate::bpe::corpus::bpe_initialize;
 use crate::bpe::{TieBreak, steps};
-use crate::lab::check::Exercise;
+use crate::exercise::Exercise;
 
 /// Counts every adjacent pair in every word, overlapping ones included (the lab's step 2).
 ///
@@ -23,7 +23,7 @@ use crate::lab::check::Exercise;
 /// assert_eq!(counts[&("a".to_string(), "a".to_string())], 2);
 /// ```
 pub fn get_pair_frequencies(corpus: &[Vec<String>]) -> HashMap<(String, String), usize> {
-    crate::lab::check::guard::answer_used(
+    crate::exercise::guard::answer_used(
         Exercise::GetPairFrequencies,
         "bpe_lab::get_pair_frequencies",
     );
@@ -40,7 +40,7 @@ pub fn get_pair_frequencies(corpus: &[Vec<String>]) -> HashMap<(String, String),
 /// assert_eq!(merged, ["aa", "a"]);
 /// ```
 pub fn merge_pair_in_word(word: &[String], pair: &(String, String)) -> Vec<String> {
-    crate::lab::check::guard::answer_used(Exercise::MergePairInWord, "bpe_lab::merge_pair_in_word");
+    crate::exercise::guard::answer_used(Exercise::MergePairInWord, "bpe_lab::merge_pair_in_word");
     steps::merge_pair_in_word(word, pair)
 }
 
@@ -156,7 +156,7 @@ pub fn ranked_pairs(corpus: &[Vec<String>], policy: TieBreak) -> Vec<PairCount<'
 
 /// The most frequent pair under `policy`, with its count; `None` when no adjacent pair exists.
 pub fn best_pair(corpus: &[Vec<String>], policy: TieBreak) -> Option<((String, String), usize)> {
-    crate::lab::check::guard::answer_used(
+    crate::exercise::guard::answer_used(
         Exercise::MostFrequentPair,
         "bpe_lab::bpe::oracle::best_pair",
     );
@@ -186,7 +186,7 @@ pub fn train_naive(
     policy: TieBreak,
     min_frequency: usize,
 ) -> Vec<(String, String)> {
-    crate::lab::check::guard::answer_used(Exercise::TrainBpe, "bpe_lab::bpe::oracle::train_naive");
+    crate::exercise::guard::answer_used(Exercise::TrainBpe, "bpe_lab::bpe::oracle::train_naive");
     let mut merges = Vec::new();
     for _ in 0..num_merges {
         let Some((pair, count)) = best_pair(corpus, policy) else {
@@ -221,7 +221,7 @@ pub fn learn_bpe_naive(
 /// Seed 002's `apply_merges`, literally: rank = first index in `merges`; repeatedly find the
 /// adjacent pair with the lowest rank, merge its leftmost occurrence only, and rescan.
 pub fn apply_merges_naive(tokens: &[String], merges: &[(String, String)]) -> Vec<String> {
-    crate::lab::check::guard::answer_used(
+    crate::exercise::guard::answer_used(
         Exercise::ApplyMerges,
         "bpe_lab::bpe::oracle::apply_merges_naive",
     );

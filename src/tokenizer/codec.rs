@@ -388,8 +388,8 @@ impl Tokenizer {
 
     /// Appends the ids of `text` to `out`.
     pub fn encode_into(&self, text: &str, out: &mut Vec<u32>) {
-        crate::lab::check::guard::answer_used(
-            crate::lab::check::Exercise::Encode,
+        crate::exercise::guard::answer_used(
+            crate::exercise::Exercise::Encode,
             "bpe_lab::Tokenizer::encode",
         );
         let mut cached = self.lock();
@@ -490,8 +490,8 @@ impl Tokenizer {
     /// Appends the text of `ids` to `text` (see [`Tokenizer::decode`]). On error `text` may
     /// hold part of the result.
     pub fn decode_into(&self, ids: &[u32], text: &mut String) -> Result<(), DecodeError> {
-        crate::lab::check::guard::answer_used(
-            crate::lab::check::Exercise::Decode,
+        crate::exercise::guard::answer_used(
+            crate::exercise::Exercise::Decode,
             "bpe_lab::Tokenizer::decode",
         );
         let mut boundary = false;

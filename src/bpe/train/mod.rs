@@ -130,8 +130,8 @@ impl<'a> Trainer<'a> {
 
     /// Trains on a prepared word table.
     pub fn train(&mut self, words: WordCounts) -> Training {
-        crate::lab::check::guard::answer_used(
-            crate::lab::check::Exercise::TrainBpe,
+        crate::exercise::guard::answer_used(
+            crate::exercise::Exercise::TrainBpe,
             "bpe_lab::Trainer",
         );
         self.run(words, &mut Profile::default())

@@ -1,6 +1,12 @@
-//! The eight exercises, in the order the lab teaches them. The order matters: an exercise may
+//! The exercise vocabulary, on the ground floor: the eight exercises, in the order the lab
+//! teaches them, and the [`guard`] that the engine's answers report to. It sits below the
+//! engine so that `bpe/` and `tokenizer/` can name an exercise without importing the lab.
+//!
+//! The order matters: an exercise may
 //! lean on the crate's versions of the steps taught before it (train_bpe may call
 //! `bpe_lab::get_pair_frequencies`), never on its own answer or a later one.
+
+pub mod guard;
 
 use std::fmt;
 
@@ -63,13 +69,25 @@ impl fmt::Display for Exercise {
     }
 }
 
-impl std::str::FromStr for Exercise {
-    type Err = String;
+/// A name that is not one of the eight exercises.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownExercise(pub String);
 
-    fn from_str(name: &str) -> Result<Exercise, String> {
+impl fmt::Display for UnknownExercise {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "no exercise is called {:?}", self.0)
+    }
+}
+
+impl std::error::Error for UnknownExercise {}
+
+impl std::str::FromStr for Exercise {
+    type Err = UnknownExercise;
+
+    fn from_str(name: &str) -> Result<Exercise, UnknownExercise> {
         Exercise::ALL
             .into_iter()
             .find(|e| e.name() == name)
-            .ok_or_else(|| format!("no exercise is called {name:?}"))
+            .ok_or_else(|| UnknownExercise(name.to_string()))
     }
 }
