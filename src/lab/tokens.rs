@@ -6,26 +6,56 @@ use crate::EOW;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-/// Soft background colours that stay readable with black text.
-const PALETTE: [&str; 12] = [
-    "#fde2a7", "#c6e6fb", "#d5f5c9", "#f9cfe0", "#e2d9fb", "#fbd9c2", "#c9f0ea", "#f3f0b5",
-    "#dfe6ee", "#f7c9c9", "#d9ecb8", "#eed6f2",
+/// Soft background colours that stay readable with black text, each in two shades: the light
+/// one is the token's own colour, the deeper one is used only when the token's left neighbour
+/// has the same colour (twelve hues cannot keep every neighbouring pair of tokens apart).
+const PALETTE: [[&str; 2]; 12] = [
+    ["#fde2a7", "#f5c35a"],
+    ["#c6e6fb", "#7fc2ef"],
+    ["#d5f5c9", "#99dd80"],
+    ["#f9cfe0", "#ee8fb6"],
+    ["#e2d9fb", "#b7a3f2"],
+    ["#fbd9c2", "#f3aa78"],
+    ["#c9f0ea", "#7fd8ca"],
+    ["#f3f0b5", "#e0d865"],
+    ["#dfe6ee", "#a9b9cb"],
+    ["#f7c9c9", "#ea8585"],
+    ["#d9ecb8", "#aed26d"],
+    ["#eed6f2", "#d39ddd"],
 ];
 
-/// A token's colour, chosen by its text alone: the same token has the same colour wherever it
+/// A token's hue, chosen by its text alone: the same token has the same hue wherever it
 /// appears, so after a merge only the merged tokens change colour and the merge is easy to
 /// spot (colouring by position would shift every colour after it). FNV-1a, for colours that
 /// stay the same from one run and machine to the next.
-fn colour_of(token: &str) -> &'static str {
+fn hue_of(token: &str) -> usize {
     let hash = token.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
     });
-    PALETTE[(hash % PALETTE.len() as u64) as usize]
+    (hash % PALETTE.len() as u64) as usize
+}
+
+/// The background of each token of a word: its hue, in the other shade from its left
+/// neighbour's when the two share a hue, so neighbours always differ (`desert` + `ed</w>`
+/// never read as one token).
+fn backgrounds(word: &[String]) -> Vec<&'static str> {
+    let mut previous: Option<(usize, usize)> = None;
+    word.iter()
+        .map(|token| {
+            let hue = hue_of(token);
+            let shade = match previous {
+                Some((h, s)) if h == hue => 1 - s,
+                _ => 0,
+            };
+            previous = Some((hue, shade));
+            PALETTE[hue][shade]
+        })
+        .collect()
 }
 
 /// Words (each a list of tokens) with every token in a box coloured by the token's text, so
-/// the same token always looks the same; a thin outline keeps the boundary visible between
-/// neighbours that happen to share a colour. `</w>` is drawn small and grey at the end of its
+/// the same token always has the same hue; neighbours that share a hue get its two shades,
+/// so no two neighbouring boxes have the same colour, and a thin outline marks every boundary. `</w>` is drawn small and grey at the end of its
 /// token. The text version puts `|` between tokens and a space between words.
 ///
 /// ```
@@ -45,7 +75,7 @@ pub fn tokens_html(words: &[Vec<String>]) -> Html {
             html.push(' ');
             text.push(' ');
         }
-        for (t, token) in word.iter().enumerate() {
+        for (t, (token, background)) in word.iter().zip(backgrounds(word)).enumerate() {
             if t > 0 {
                 text.push('|');
             }
@@ -58,7 +88,7 @@ pub fn tokens_html(words: &[Vec<String>]) -> Html {
                 html,
                 "<span title=\"{}\" style=\"background:{};padding:2px 1px;margin-right:1px;border-radius:3px;box-shadow:inset 0 0 0 1px rgba(0,0,0,0.18);white-space:pre\">{}",
                 escape(token),
-                colour_of(token),
+                background,
                 escape(body)
             );
             if marker {
@@ -149,6 +179,56 @@ mod tests {
         );
         assert_eq!(a[5], b[6]);
         assert_eq!(a[7], b[9]);
+    }
+
+    /// The hue (palette row) of a background.
+    fn hue(background: &str) -> usize {
+        PALETTE
+            .iter()
+            .position(|row| row.contains(&background))
+            .unwrap()
+    }
+
+    #[test]
+    fn neighbours_never_share_a_colour_and_tokens_keep_their_hue() {
+        use proptest::prelude::*;
+        let token =
+            prop::sample::select(vec!["a", "b", "de", "s", "ert", "ed</w>", "r", "n", "ou"]);
+        let words = prop::collection::vec(prop::collection::vec(token, 0..12), 0..6);
+        proptest!(ProptestConfig::with_cases(2000), |(words in words)| {
+            let words: Vec<Vec<String>> = words
+                .iter()
+                .map(|w| w.iter().map(|t| t.to_string()).collect())
+                .collect();
+            let shown = colours(&tokens_html(&words)).into_iter().map(String::from).collect::<Vec<_>>();
+            let tokens: Vec<&String> = words.iter().flatten().collect();
+            prop_assert_eq!(shown.len(), tokens.len());
+            let mut at = 0;
+            for word in &words {
+                for i in 1..word.len() {
+                    prop_assert_ne!(&shown[at + i - 1], &shown[at + i], "{:?}", word);
+                }
+                at += word.len();
+            }
+            for (i, a) in tokens.iter().enumerate() {
+                for (j, b) in tokens.iter().enumerate() {
+                    if a == b {
+                        prop_assert_eq!(hue(&shown[i]), hue(&shown[j]));
+                    }
+                }
+            }
+        });
+    }
+
+    /// The three places the notebooks showed as one token (issue 28): now two colours each.
+    #[test]
+    fn the_splits_students_could_not_see_are_visible() {
+        for pair in [["desert", "ed</w>"], ["th", "ou"], ["r", "n"]] {
+            let word: Vec<String> = pair.iter().map(|t| t.to_string()).collect();
+            let shown = tokens_html(&[word]);
+            let c = colours(&shown);
+            assert_ne!(c[0], c[1], "{pair:?}");
+        }
     }
 
     #[test]
