@@ -38,7 +38,8 @@ fn write_source(dir: &Path, name: &str) {
         code(
             "double-check",
             "let c = check::double(double);",
-            json!({"exercise": "double", "points": 2}),
+            // The grader reads exercise names against its own checks: a real one.
+            json!({"exercise": "decode", "points": 2}),
         ),
     ];
     fs::write(dir.join(format!("{name}.ipynb")), notebook(name, cells)).unwrap();
@@ -211,7 +212,7 @@ fn ungradable_submissions_get_zero_and_a_note_without_a_kernel() {
     );
     let csv = fs::read_to_string(&grades).unwrap();
     let rows: Vec<&str> = csv.lines().collect();
-    assert_eq!(rows[0], "student,file,lab,double,total,max,notes");
+    assert_eq!(rows[0], "student,file,lab,decode,total,max,notes");
     assert_eq!(rows.len(), 4, "{csv}");
     let row = |student: &str| {
         rows.iter()
@@ -239,6 +240,40 @@ fn ungradable_submissions_get_zero_and_a_note_without_a_kernel() {
 }
 
 #[test]
+fn grading_refuses_sources_whose_check_names_no_exercise_of_the_grader() {
+    let dir = tempfile::tempdir().unwrap();
+    let sources = dir.path().join("src");
+    write_source(&sources, "01-double");
+    let path = sources.join("01-double.ipynb");
+    let text = fs::read_to_string(&path).unwrap();
+    fs::write(&path, text.replace("\"decode\"", "\"double\"")).unwrap();
+    let empty = dir.path().join("empty");
+    fs::create_dir_all(&empty).unwrap();
+    let run = bpe_lab(&[
+        "lab",
+        "grade",
+        path_str(&empty),
+        "--sources",
+        path_str(&sources),
+        "--out",
+        path_str(&dir.path().join("grades.csv")),
+        "--feedback",
+        path_str(&dir.path().join("fb")),
+        "--no-sandbox",
+    ]);
+    assert_eq!(run.status.code(), Some(1));
+    let err = stderr(&run);
+    assert!(
+        err.contains("--sources")
+            && err.contains(
+                "01-double.ipynb: cell 4: the grader has no check for the exercise \"double\""
+            ),
+        "{err}"
+    );
+    assert!(!dir.path().join("grades.csv").exists());
+}
+
+#[test]
 fn grading_an_empty_folder_writes_an_empty_gradebook() {
     let dir = tempfile::tempdir().unwrap();
     let sources = dir.path().join("src");
@@ -261,7 +296,7 @@ fn grading_an_empty_folder_writes_an_empty_gradebook() {
     assert!(stderr(&run).contains("no submissions were found"));
     assert_eq!(
         fs::read_to_string(&grades).unwrap(),
-        "student,file,lab,double,total,max,notes\n"
+        "student,file,lab,decode,total,max,notes\n"
     );
 }
 

@@ -168,6 +168,12 @@ pub fn role(cell: &Value) -> Role {
     Role::Content
 }
 
+/// Whether a cell is protected: nbgrader's `locked`, which `release` sets on every cell but
+/// the solutions. The one test for it — restoring, judging and releasing all ask here.
+pub fn is_locked(cell: &Value) -> bool {
+    cell["metadata"]["nbgrader"]["locked"] == Value::Bool(true)
+}
+
 /// Removes outputs and execution counts (code cells keep empty ones, as nbformat requires).
 pub fn clear_outputs(cell: &mut Value) {
     if is_code(cell)

@@ -2,12 +2,51 @@
 //! passed and no error or panic anywhere, and every student version runs with every check
 //! "not implemented" and nothing else failing.
 
-use super::notebook::{Notebook, Role, cell_id, is_code, role};
-use super::release::{sources, student_path};
+use super::notebook::{Notebook, NotebookError, Role, cell_id, is_code, role};
+use super::release::{sources, stale, student_path};
 use super::results::{check_results, errors, panic_text};
 use super::runner::{CellStatus, Run, RunOptions, run_notebook};
 use crate::lab::check::Status;
+use std::fmt;
 use std::path::{Path, PathBuf};
+
+/// Why verification could not start.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum VerifyError {
+    /// The sources (or the student versions) could not be read.
+    Notebook(NotebookError),
+    /// The sources folder holds no notebook.
+    NoNotebooks { sources: PathBuf },
+    /// Student versions differ from what `release` would write.
+    Stale { students: Vec<PathBuf> },
+}
+
+impl fmt::Display for VerifyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            VerifyError::Notebook(e) => e.fmt(f),
+            VerifyError::NoNotebooks { sources } => {
+                write!(f, "{}: no notebooks (*.ipynb) to verify", sources.display())
+            }
+            VerifyError::Stale { students } => {
+                let names: Vec<String> = students.iter().map(|p| p.display().to_string()).collect();
+                write!(
+                    f,
+                    "student versions are stale ({}); run `bpe-lab lab release` first",
+                    names.join(", ")
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for VerifyError {}
+
+impl From<NotebookError> for VerifyError {
+    fn from(e: NotebookError) -> VerifyError {
+        VerifyError::Notebook(e)
+    }
+}
 
 /// Which version of a notebook ran, and so what its checks must say.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,6 +94,8 @@ pub struct NotebookOutcome {
     pub problems: Vec<String>,
     /// The executed copy.
     pub executed: PathBuf,
+    /// With `html`: whether nbconvert rendered the executed copy (beside it, `.html`).
+    pub html: Option<bool>,
 }
 
 impl NotebookOutcome {
@@ -71,16 +112,79 @@ pub fn judge(
     version: Version,
 ) -> (Vec<ExerciseOutcome>, Vec<String>) {
     let mut exercises = Vec::new();
+    let mut problems = run_problems(executed, run);
+    for (index, cell) in executed.cells().iter().enumerate() {
+        if !is_code(cell) {
+            continue;
+        }
+        let label = format!("cell {} ({})", index + 1, cell_id(cell).unwrap_or("no id"));
+        for error in errors(cell) {
+            problems.push(format!("{label}: error output: {error}"));
+        }
+        if let Some(panic) = panic_text(cell) {
+            problems.push(format!("{label}: panic text: {panic}"));
+        }
+        let seconds = run
+            .cells
+            .iter()
+            .find(|c| c.index == index)
+            .map_or(0.0, |c| c.seconds);
+        let (outcome, problem) = judge_check(cell, &label, version, seconds);
+        exercises.extend(outcome);
+        problems.extend(problem);
+    }
+    (exercises, problems)
+}
+
+/// A check cell's outcome, and the problem when its result is not the one its version must
+/// show; for another cell, a problem when it shows a check result anyway.
+fn judge_check(
+    cell: &serde_json::Value,
+    label: &str,
+    version: Version,
+    seconds: f64,
+) -> (Option<ExerciseOutcome>, Option<String>) {
+    let found = check_results(cell);
+    let exercise = match role(cell) {
+        Role::Check { exercise, .. } => exercise,
+        _ if !found.is_empty() => {
+            return (
+                None,
+                Some(format!(
+                    "{label}: a check result outside a check cell (mark the cell with metadata.bpe_lab.exercise)"
+                )),
+            );
+        }
+        _ => return (None, None),
+    };
+    let status = found.last().and_then(|r| r.status);
+    let ok = status == Some(version.expected());
+    let problem = (!ok).then(|| {
+        format!(
+            "{label}: check {exercise} says {} (expected {}){}",
+            status.map_or("nothing", Status::as_str),
+            version.expected().as_str(),
+            found
+                .last()
+                .map(|r| format!(": {}", r.message))
+                .unwrap_or_default()
+        )
+    });
+    let outcome = ExerciseOutcome {
+        exercise,
+        status,
+        seconds,
+        ok,
+    };
+    (Some(outcome), problem)
+}
+
+/// What the runner says went wrong: a run stopped early, cells timed out or never ran.
+fn run_problems(executed: &Notebook, run: &Run) -> Vec<String> {
     let mut problems = Vec::new();
     if let Some(reason) = &run.stopped {
         problems.push(format!("the run stopped early: {reason}"));
     }
-    let seconds_of = |index: usize| {
-        run.cells
-            .iter()
-            .find(|c| c.index == index)
-            .map_or(0.0, |c| c.seconds)
-    };
     for cell_run in &run.cells {
         if matches!(cell_run.status, CellStatus::Timeout | CellStatus::NotRun) {
             let id = cell_run
@@ -100,47 +204,7 @@ pub fn judge(
             ));
         }
     }
-    for (index, cell) in executed.cells().iter().enumerate() {
-        if !is_code(cell) {
-            continue;
-        }
-        let label = format!("cell {} ({})", index + 1, cell_id(cell).unwrap_or("no id"));
-        for error in errors(cell) {
-            problems.push(format!("{label}: error output: {error}"));
-        }
-        if let Some(panic) = panic_text(cell) {
-            problems.push(format!("{label}: panic text: {panic}"));
-        }
-        let found = check_results(cell);
-        match role(cell) {
-            Role::Check { exercise, .. } => {
-                let status = found.last().and_then(|r| r.status);
-                let ok = status == Some(version.expected());
-                if !ok {
-                    problems.push(format!(
-                        "{label}: check {exercise} says {} (expected {}){}",
-                        status.map_or("nothing", Status::as_str),
-                        version.expected().as_str(),
-                        found
-                            .last()
-                            .map(|r| format!(": {}", r.message))
-                            .unwrap_or_default()
-                    ));
-                }
-                exercises.push(ExerciseOutcome {
-                    exercise,
-                    status,
-                    seconds: seconds_of(index),
-                    ok,
-                });
-            }
-            _ if !found.is_empty() => problems.push(format!(
-                "{label}: a check result outside a check cell (mark the cell with metadata.bpe_lab.exercise)"
-            )),
-            _ => {}
-        }
-    }
-    (exercises, problems)
+    problems
 }
 
 /// Where verify puts things and how it runs the kernel.
@@ -154,22 +218,45 @@ pub struct VerifyOptions {
     pub students_too: bool,
     /// Only notebooks whose file name contains this.
     pub only: Option<String>,
+    /// Also render each executed notebook to HTML (beside it) with nbconvert.
+    pub html: bool,
 }
 
-/// Runs and judges every notebook, calling `progress` after each.
+/// Runs and judges every notebook, calling `progress` after each. The student versions must
+/// be up to date first (when they are verified too).
 pub fn verify(
     options: &VerifyOptions,
     mut progress: impl FnMut(&NotebookOutcome),
-) -> Result<Vec<NotebookOutcome>, String> {
-    let mut outcomes = Vec::new();
-    let sources = sources(&options.sources).map_err(|e| e.to_string())?;
+) -> Result<Vec<NotebookOutcome>, VerifyError> {
+    let sources = sources(&options.sources)?;
     if sources.is_empty() {
-        return Err(format!(
-            "{}: no notebooks (*.ipynb) to verify",
-            options.sources.display()
-        ));
+        return Err(VerifyError::NoNotebooks {
+            sources: options.sources.clone(),
+        });
     }
-    let mut plan: Vec<(PathBuf, Version)> = Vec::new();
+    if options.students_too {
+        let stale = stale(&options.sources, &options.students)?;
+        if !stale.is_empty() {
+            return Err(VerifyError::Stale {
+                students: stale.into_iter().map(|(p, _)| p).collect(),
+            });
+        }
+    }
+    let mut outcomes = Vec::new();
+    for (path, version) in plan(&sources, options) {
+        let mut outcome = verify_one(&path, version, options);
+        if options.html && outcome.executed.exists() {
+            outcome.html = Some(render_html(&options.run.python, &outcome.executed));
+        }
+        progress(&outcome);
+        outcomes.push(outcome);
+    }
+    Ok(outcomes)
+}
+
+/// The notebooks to run, in order: each source, then its student version.
+fn plan(sources: &[PathBuf], options: &VerifyOptions) -> Vec<(PathBuf, Version)> {
+    let mut plan = Vec::new();
     for source in sources {
         let name = source.file_name().unwrap_or_default().to_string_lossy();
         if options.only.as_deref().is_some_and(|o| !name.contains(o)) {
@@ -177,15 +264,19 @@ pub fn verify(
         }
         plan.push((source.clone(), Version::Source));
         if options.students_too {
-            plan.push((student_path(&source, &options.students), Version::Student));
+            plan.push((student_path(source, &options.students), Version::Student));
         }
     }
-    for (path, version) in plan {
-        let outcome = verify_one(&path, version, options);
-        progress(&outcome);
-        outcomes.push(outcome);
-    }
-    Ok(outcomes)
+    plan
+}
+
+/// Renders `executed` to HTML beside it with nbconvert; whether it worked.
+fn render_html(python: &Path, executed: &Path) -> bool {
+    std::process::Command::new(python)
+        .args(["-m", "nbconvert", "--to", "html", "--log-level", "ERROR"])
+        .arg(executed)
+        .status()
+        .is_ok_and(|s| s.success())
 }
 
 fn verify_one(path: &Path, version: Version, options: &VerifyOptions) -> NotebookOutcome {
@@ -200,6 +291,7 @@ fn verify_one(path: &Path, version: Version, options: &VerifyOptions) -> Noteboo
         exercises: Vec::new(),
         problems: Vec::new(),
         executed: executed.clone(),
+        html: None,
     };
     if let Err(e) = Notebook::read(path) {
         outcome.problems.push(e.to_string());

@@ -227,3 +227,42 @@ pub fn encode<T: Wire>(value: &T) -> Vec<u8> {
     value.put(&mut out);
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_bytes_say_what_was_wrong() {
+        let bytes = encode(&vec!["ab".to_string()]);
+        assert_eq!(decode::<Vec<String>>(&bytes), Ok(vec!["ab".to_string()]));
+        assert_eq!(
+            decode::<Vec<String>>(&bytes[..bytes.len() - 1]),
+            Err(WireError::Length { length: 2, left: 1 })
+        );
+        assert_eq!(
+            decode::<u64>(&[1, 2, 3]),
+            Err(WireError::Short { wanted: 8, left: 3 })
+        );
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert_eq!(
+            decode::<Vec<String>>(&longer),
+            Err(WireError::Trailing { left: 1 })
+        );
+        assert_eq!(decode::<Option<u32>>(&[7]), Err(WireError::Tag { tag: 7 }));
+        assert_eq!(
+            decode::<u32>(&encode(&u64::MAX)),
+            Err(WireError::TooLarge {
+                value: u64::MAX,
+                into: "u32"
+            })
+        );
+        let mut not_utf8 = encode(&1usize);
+        not_utf8.push(0xff);
+        assert_eq!(
+            decode::<String>(&not_utf8),
+            Err(WireError::NotUtf8 { at: 0 })
+        );
+    }
+}
