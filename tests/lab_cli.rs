@@ -239,6 +239,24 @@ fn ungradable_submissions_get_zero_and_a_note_without_a_kernel() {
     );
 }
 
+/// `lab grade` of an empty folder against the sources in `dir/src`, the gradebook going to
+/// `dir/grades.csv`.
+fn grade_empty_folder(dir: &Path) -> std::process::Output {
+    let empty = dir.join("empty");
+    fs::create_dir_all(&empty).unwrap();
+    bpe_lab(&[
+        "lab",
+        "grade",
+        path_str(&empty),
+        "--sources",
+        path_str(&dir.join("src")),
+        "--out",
+        path_str(&dir.join("grades.csv")),
+        "--feedback",
+        path_str(&dir.join("fb")),
+    ])
+}
+
 #[test]
 fn grading_refuses_sources_whose_check_names_no_exercise_of_the_grader() {
     let dir = tempfile::tempdir().unwrap();
@@ -247,20 +265,7 @@ fn grading_refuses_sources_whose_check_names_no_exercise_of_the_grader() {
     let path = sources.join("01-double.ipynb");
     let text = fs::read_to_string(&path).unwrap();
     fs::write(&path, text.replace("\"decode\"", "\"double\"")).unwrap();
-    let empty = dir.path().join("empty");
-    fs::create_dir_all(&empty).unwrap();
-    let run = bpe_lab(&[
-        "lab",
-        "grade",
-        path_str(&empty),
-        "--sources",
-        path_str(&sources),
-        "--out",
-        path_str(&dir.path().join("grades.csv")),
-        "--feedback",
-        path_str(&dir.path().join("fb")),
-        "--no-sandbox",
-    ]);
+    let run = grade_empty_folder(dir.path());
     assert_eq!(run.status.code(), Some(1));
     let err = stderr(&run);
     assert!(
@@ -276,22 +281,9 @@ fn grading_refuses_sources_whose_check_names_no_exercise_of_the_grader() {
 #[test]
 fn grading_an_empty_folder_writes_an_empty_gradebook() {
     let dir = tempfile::tempdir().unwrap();
-    let sources = dir.path().join("src");
-    write_source(&sources, "01-double");
-    let empty = dir.path().join("empty");
-    fs::create_dir_all(&empty).unwrap();
+    write_source(&dir.path().join("src"), "01-double");
     let grades = dir.path().join("grades.csv");
-    let run = bpe_lab(&[
-        "lab",
-        "grade",
-        path_str(&empty),
-        "--sources",
-        path_str(&sources),
-        "--out",
-        path_str(&grades),
-        "--feedback",
-        path_str(&dir.path().join("fb")),
-    ]);
+    let run = grade_empty_folder(dir.path());
     assert_success(&run);
     assert!(stderr(&run).contains("no submissions were found"));
     assert_eq!(
