@@ -409,9 +409,8 @@ fn grade_error(e: GradeError, args: &GradeArgs) -> CliError {
             "--lab {name}: no such lab (known: {})",
             known.join(", ")
         )),
-        GradeError::Sandbox { .. } => CliError::runtime(format!(
-            "{e} (--no-sandbox runs student code unconfined: trusted code only)"
-        )),
+        // The sandbox's own words name --no-sandbox where it would help.
+        GradeError::Sandbox { .. } => CliError::runtime(e.to_string()),
         GradeError::ExecuteUnconfined => CliError::usage(
             "--execute runs whole notebooks and needs the sandbox: it cannot be combined with --no-sandbox",
         ),
