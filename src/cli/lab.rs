@@ -221,10 +221,7 @@ fn run_release(args: &ReleaseArgs) -> Result<(), CliError> {
             eprintln!("student versions in {} are up to date", args.out.display());
             return Ok(());
         }
-        let list: Vec<String> = stale
-            .iter()
-            .map(|(p, why)| format!("  {}: {why}", p.display()))
-            .collect();
+        let list: Vec<String> = stale.iter().map(|s| format!("  {s}")).collect();
         return Err(CliError::runtime(format!(
             "student versions are stale; run `bpe-lab lab release`:\n{}",
             list.join("\n")
@@ -313,7 +310,8 @@ fn outcome_line(o: &NotebookOutcome) -> String {
         if o.ok() {
             String::new()
         } else {
-            format!("\n      {}", o.problems.join("\n      "))
+            let problems: Vec<String> = o.problems.iter().map(|p| p.to_string()).collect();
+            format!("\n      {}", problems.join("\n      "))
         }
     )
 }

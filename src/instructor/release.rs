@@ -278,18 +278,45 @@ pub fn release(source_dir: &Path, out_dir: &Path) -> Result<Vec<Released>, Noteb
     Ok(released)
 }
 
+/// A student file that is not what [`release`] would write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stale {
+    pub student: PathBuf,
+    pub why: Staleness,
+}
+
+/// Why a student file is stale.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Staleness {
+    /// It differs from its source's student version.
+    Differs,
+    /// It cannot be read (missing, most often): the reason in words.
+    Unreadable(String),
+}
+
+impl fmt::Display for Stale {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: ", self.student.display())?;
+        match &self.why {
+            Staleness::Differs => f.write_str("differs from its source"),
+            Staleness::Unreadable(why) => f.write_str(why),
+        }
+    }
+}
+
 /// Student files in `out_dir` that differ from what [`release`] would write (or are
 /// missing), with the reason.
-pub fn stale(source_dir: &Path, out_dir: &Path) -> Result<Vec<(PathBuf, String)>, NotebookError> {
+pub fn stale(source_dir: &Path, out_dir: &Path) -> Result<Vec<Stale>, NotebookError> {
     let mut out = Vec::new();
     for path in sources(source_dir)? {
         let expected = rendered(&student_version(&Notebook::read(&path)?, &path)?);
-        let target = student_path(&path, out_dir);
-        match std::fs::read_to_string(&target) {
-            Ok(text) if text == expected => {}
-            Ok(_) => out.push((target, "differs from its source".to_owned())),
-            Err(e) => out.push((target, crate::files::describe_io_error(&e))),
-        }
+        let student = student_path(&path, out_dir);
+        let why = match std::fs::read_to_string(&student) {
+            Ok(text) if text == expected => continue,
+            Ok(_) => Staleness::Differs,
+            Err(e) => Staleness::Unreadable(crate::files::describe_io_error(&e)),
+        };
+        out.push(Stale { student, why });
     }
     Ok(out)
 }

@@ -1,22 +1,10 @@
 //! What the judge tells the student about their cells: what it left out of the worker and
 //! why. The wording lives here alone.
 
+pub use crate::instructor::notebook::CellRef;
 use crate::lab::check::Exercise;
 use serde::{Deserialize, Serialize};
 use std::fmt;
-
-/// A cell as people see it: its number (1-based) and its id.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CellRef {
-    pub number: usize,
-    pub id: String,
-}
-
-impl fmt::Display for CellRef {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "cell {} ({})", self.number, self.id)
-    }
-}
 
 /// Something the judge left out of a student's code.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
