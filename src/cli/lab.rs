@@ -193,7 +193,8 @@ fn run_nbgrader_course(args: &NbgraderCourseArgs) -> Result<(), CliError> {
         CourseError::NoCrate { .. } | CourseError::NotACrate { .. } if args.crate_dir.is_some() => {
             CliError::usage(format!("--crate: {e}"))
         }
-        CourseError::NoCrate { .. } | CourseError::NotACrate { .. } => {
+        // Without --crate the crate is the sources' parent folder.
+        CourseError::NotACrate { .. } => {
             CliError::usage(format!("{e}; name the bpe-lab crate with --crate"))
         }
         e => CliError::runtime(format!("--sources {}: {e}", args.sources.display())),

@@ -2,6 +2,7 @@
 //! grading slot, each grade handed back the moment it is known.
 
 use super::job::{GradeOptions, grade_one};
+use super::record::Grade;
 use super::submission::Submission;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -17,7 +18,7 @@ pub fn grade_queue(
     todo: &[&Submission],
     options: &GradeOptions,
     jobs: usize,
-    mut done: impl FnMut(usize, super::record::Grade),
+    mut done: impl FnMut(usize, Grade),
 ) {
     let next = AtomicUsize::new(0);
     let (sender, receiver) = mpsc::channel();
