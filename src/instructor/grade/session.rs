@@ -223,3 +223,92 @@ fn grade_found(
         None => books.write(&grades, labs).map(|()| todo.len()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn write_lab(dir: &Path) {
+        let nb = json!({"nbformat": 4, "nbformat_minor": 5, "metadata": {"bpe_lab": {"lab": "01-x"}},
+            "cells": [
+              {"cell_type": "code", "id": "sol", "metadata": {}, "outputs": [], "execution_count": null,
+               "source": "fn decode() {\n    // BEGIN SOLUTION\n    // END SOLUTION\n}"},
+              {"cell_type": "code", "id": "chk", "metadata": {"bpe_lab": {"exercise": "decode", "points": 2}},
+               "outputs": [], "execution_count": null, "source": "check::decode(decode)"}]});
+        std::fs::create_dir_all(dir).unwrap();
+        std::fs::write(dir.join("01-x.ipynb"), nb.to_string()).unwrap();
+    }
+
+    /// The events a session reports, as text.
+    fn run(options: &SessionOptions) -> (Result<Summary, GradeError>, Vec<String>) {
+        let mut events = Vec::new();
+        let result = grade_all(options, |event| {
+            events.push(match event {
+                Event::Unconfined => return,
+                Event::EmptyFolder(dir) => format!("empty {}", dir.display()),
+                Event::Resuming { kept, to_grade } => format!("resuming {kept} {to_grade}"),
+                Event::Started { to_grade } => format!("started {to_grade}"),
+                Event::Graded { done, of, grade } => {
+                    format!(
+                        "graded {done}/{of} {} {}",
+                        grade.student,
+                        grade.notes_line()
+                    )
+                }
+            })
+        });
+        (result, events)
+    }
+
+    #[test]
+    fn a_session_grades_writes_and_resumes_without_running_student_code() {
+        let dir = tempfile::tempdir().unwrap();
+        write_lab(&dir.path().join("src"));
+        let subs = dir.path().join("subs");
+        std::fs::create_dir_all(subs.join("ivan")).unwrap();
+        std::fs::write(subs.join("ivan/01-x.ipynb"), "not JSON").unwrap();
+        let empty = dir.path().join("empty");
+        std::fs::create_dir_all(&empty).unwrap();
+        let mut options = SessionOptions {
+            submissions: vec![subs, empty.clone()],
+            sources: dir.path().join("src"),
+            lab: None,
+            gradebook: dir.path().join("grades.csv"),
+            nbgrader_csv: Some(dir.path().join("nbgrader.csv")),
+            feedback: dir.path().join("feedback"),
+            memory_mb: 256,
+            check_limit: Duration::from_secs(5),
+            compile_limit: Duration::from_secs(5),
+            jobs: Some(2),
+            resume: false,
+            execute: None,
+            allow_unconfined: true,
+        };
+        let (summary, events) = run(&options);
+        let summary = summary.unwrap();
+        assert_eq!((summary.submissions, summary.graded), (1, 1));
+        assert_eq!(events[0], format!("empty {}", empty.display()));
+        assert_eq!(events[1], "started 1");
+        assert!(
+            events[2].starts_with("graded 1/1 ivan could not be graded: not JSON"),
+            "{events:?}"
+        );
+        let csv = std::fs::read_to_string(&options.gradebook).unwrap();
+        assert!(csv.starts_with("student,file,lab,decode,total,max,notes\nivan,"));
+        assert!(
+            csv.contains(",01-x,0,0,2,\"could not be graded: not JSON (line 1"),
+            "{csv}"
+        );
+        assert!(dir.path().join("feedback/ivan/01-x.md").is_file());
+        assert!(dir.path().join("feedback/ivan/01-x.html").is_file());
+        options.resume = true;
+        let (summary, events) = run(&options);
+        assert_eq!(summary.unwrap().graded, 0);
+        assert_eq!(events[1..], ["resuming 1 0", "started 0"]);
+        assert_eq!(std::fs::read_to_string(&options.gradebook).unwrap(), csv);
+        options.lab = Some("02-y".into());
+        let (result, _) = run(&options);
+        assert!(matches!(result, Err(GradeError::UnknownLab { name, .. }) if name == "02-y"));
+    }
+}
