@@ -3,14 +3,14 @@
 //! "not implemented" and nothing else failing.
 
 //!
-//! [`verify`] runs each notebook ([`run_notebook`]) and [`judge::judge`]s the executed copy;
+//! [`verify`] runs each notebook ([`run_notebook`]) and [`assess`]es the executed copy;
 //! [`outcome`] and [`problem`] are what it reports.
 
-pub mod judge;
+pub mod assess;
 pub mod outcome;
 pub mod problem;
 
-pub use judge::judge;
+pub use assess::assess;
 pub use outcome::{ExerciseOutcome, NotebookOutcome, Version};
 pub use problem::Problem;
 
@@ -73,7 +73,7 @@ pub struct VerifyOptions {
     pub html: bool,
 }
 
-/// Runs and judges every notebook, calling `progress` after each. The student versions must
+/// Runs and assesses every notebook, calling `progress` after each. The student versions must
 /// be up to date first (when they are verified too).
 pub fn verify(
     options: &VerifyOptions,
@@ -169,7 +169,7 @@ fn verify_one(path: &Path, version: Version, options: &VerifyOptions) -> Noteboo
             match Notebook::read(&executed) {
                 Err(e) => outcome.problems.push(Problem::Notebook(e)),
                 Ok(nb) => {
-                    let (exercises, problems) = judge(&nb, &summary, version);
+                    let (exercises, problems) = assess(&nb, &summary, version);
                     outcome.exercises = exercises;
                     outcome.problems = problems;
                 }

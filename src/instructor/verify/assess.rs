@@ -1,4 +1,4 @@
-//! Judging an executed notebook against what its version must show. Pure: the kernel has
+//! Assessing an executed notebook against what its version must show. Pure: the kernel has
 //! already run; the runner's per-cell summary says how.
 
 use super::outcome::{ExerciseOutcome, Version};
@@ -9,7 +9,7 @@ use crate::instructor::runner::{CellStatus, Run};
 use serde_json::Value;
 
 /// The exercises' outcomes and every problem of the run.
-pub fn judge(
+pub fn assess(
     executed: &Notebook,
     run: &Run,
     version: Version,
@@ -41,7 +41,7 @@ pub fn judge(
             .iter()
             .find(|c| c.index == index)
             .map_or(0.0, |c| c.seconds);
-        let (outcome, problem) = judge_check(cell, here, version, seconds);
+        let (outcome, problem) = assess_cell(cell, here, version, seconds);
         exercises.extend(outcome);
         problems.extend(problem);
     }
@@ -50,7 +50,7 @@ pub fn judge(
 
 /// A check cell's outcome, and the problem when its result is not the one its version must
 /// show; for another cell, a problem when it shows a check result anyway.
-fn judge_check(
+fn assess_cell(
     cell: &Value,
     here: CellRef,
     version: Version,
@@ -150,7 +150,7 @@ mod tests {
             check_cell("a", "passed"),
             check_cell("b", "not_implemented"),
         ]);
-        let (exercises, problems) = judge(&nb, &ok_run(2), Version::Source);
+        let (exercises, problems) = assess(&nb, &ok_run(2), Version::Source);
         assert_eq!(exercises.len(), 2);
         assert!(exercises[0].ok && !exercises[1].ok);
         assert_eq!(exercises[0].seconds, 1.5);
@@ -169,7 +169,7 @@ mod tests {
                 },
             "{problems:?}"
         );
-        let (_, problems) = judge(&nb, &ok_run(2), Version::Student);
+        let (_, problems) = assess(&nb, &ok_run(2), Version::Student);
         assert_eq!(problems.len(), 1);
         assert!(
             problems[0]
@@ -190,7 +190,7 @@ mod tests {
         let mut run = ok_run(3);
         run.cells[2].status = CellStatus::Timeout;
         run.stopped = Some("total time limit".into());
-        let (exercises, problems) = judge(&nb, &run, Version::Source);
+        let (exercises, problems) = assess(&nb, &run, Version::Source);
         assert_eq!(exercises[0].status, None);
         let all: Vec<String> = problems.iter().map(Problem::to_string).collect();
         let all = all.join("\n");
