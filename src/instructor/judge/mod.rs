@@ -6,9 +6,9 @@
 
 pub mod extract;
 pub mod harness;
-pub mod sandbox;
-pub mod supervise;
 pub mod worker;
+/// The sandbox moved to [`crate::instructor::process`]; this path stays for callers.
+pub use crate::instructor::process::sandbox;
 
 use crate::instructor::notebook::{Notebook, cell_id, is_code, source};
 use crate::lab::check::{self, Check, Exercise, Status};
@@ -168,6 +168,7 @@ pub fn judge_exercise(
             options.memory_mb,
             options.compile_limit,
         )
+        .map_err(|e| format!("not graded (the grader's own trouble): {e}"))
     };
     let mut compiled = match build(&everything) {
         Ok(c) => c,
@@ -254,6 +255,10 @@ pub fn judge_exercise(
         options.check_limit,
     );
     worker.finish();
+    if let Some(trouble) = worker.trouble() {
+        let why = format!("not graded (the grader's own trouble): {trouble}");
+        return (judged(exercise, Verdict::NotGraded, why), notes);
+    }
     let mut printed = String::new();
     for (name, stream) in [("stdout", &worker.stdout), ("stderr", &worker.stderr)] {
         if let Ok(captured) = stream.lock()

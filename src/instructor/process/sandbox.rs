@@ -2,9 +2,20 @@
 //! Rust toolchain only — not the project, not the home directory —, a private scratch
 //! directory, no network, its own PID namespace (it cannot see or signal the grader), and
 //! resource limits. When the grader runs as root, the code inside runs as a user id of its own
-//! per grading slot, so the process limit holds (root is exempt from it) and a fork bomb in one
-//! slot cannot starve another.
+//! per grading slot, from a block no other grader holds ([`super::uids`]), so the process limit
+//! holds (root is exempt from it) and a fork bomb in one slot — or in another grader — cannot
+//! starve another.
+//!
+//! The limits are set on bubblewrap before it executes (root ignores RLIMIT_NPROC), inherited
+//! by setpriv, and take effect for the process count when setpriv changes to the slot's user:
+//! the kernel then checks the user's count at the next execve, which fails with EAGAIN if the
+//! user already has that many processes and threads. That is why a slot's user must be its
+//! own, and empty when a program starts: [`super::supervisor`] reaps a sandbox whole.
 
+use super::capture::Sink;
+use super::error::ProcessError;
+use super::supervisor::{Finished, Supervised, Tree};
+use super::uids::UidBlock;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -62,12 +73,10 @@ pub struct Sandbox {
     pub confinement: Confinement,
     /// The Rust toolchain's sysroot (`rustc --print sysroot`), seen as `/rust` inside.
     pub sysroot: PathBuf,
-    /// When the grader is root: the first of the user ids the sandboxes run as (one per slot).
-    pub base_uid: Option<u32>,
+    /// When the grader is root: the block of user ids its sandboxes run as (one per slot).
+    pub uids: Option<UidBlock>,
 }
 
-/// User ids far from any real account's.
-const BASE_UID: u32 = 2_000_000_000;
 /// Where the scratch directory appears inside the sandbox.
 pub const SCRATCH: &str = "/scratch";
 
@@ -196,68 +205,99 @@ impl Sandbox {
     /// Finds the toolchain and bubblewrap and tries a sandbox once. `allow_unconfined` (the
     /// `--no-sandbox` flag) turns a missing or broken bubblewrap into unconfined runs; without
     /// it that is an error saying what to do.
-    pub fn detect(allow_unconfined: bool) -> Result<Sandbox, String> {
+    pub fn detect(allow_unconfined: bool) -> Result<Sandbox, ProcessError> {
         let sysroot = Command::new("rustc")
             .args(["--print", "sysroot"])
             .output()
-            .map_err(|e| {
-                format!("rustc was not found ({e}); grading compiles student code with it")
-            })?;
+            .map_err(|e| ProcessError::spawn("rustc (grading compiles student code with it)", e))?;
         if !sysroot.status.success() {
-            return Err(format!(
-                "`rustc --print sysroot` failed: {}",
-                String::from_utf8_lossy(&sysroot.stderr).trim()
-            ));
+            return Err(ProcessError::Sandbox {
+                program: "rustc --print sysroot".to_owned(),
+                message: String::from_utf8_lossy(&sysroot.stderr).trim().to_owned(),
+            });
         }
         let sysroot = PathBuf::from(String::from_utf8_lossy(&sysroot.stdout).trim());
-        let base_uid = is_root().then_some(BASE_UID);
         if allow_unconfined {
             return Ok(Sandbox {
                 confinement: Confinement::Unconfined,
                 sysroot,
-                base_uid: None,
+                uids: None,
             });
         }
         let Some(bwrap) = find_program("bwrap") else {
-            return Err(
-                "bubblewrap (bwrap) is not installed, so student code cannot be sandboxed. \
-                        Install it (Debian/Ubuntu: apt-get install bubblewrap; ./scripts/lab setup \
-                        does it when run as root), or pass --no-sandbox to run student code \
-                        unconfined (only for code you trust)."
+            return Err(ProcessError::Sandbox {
+                program: "bwrap".to_owned(),
+                message: "bubblewrap (bwrap) is not installed, so student code cannot be \
+                          sandboxed. Install it (Debian/Ubuntu: apt-get install bubblewrap; \
+                          ./scripts/lab setup does it when run as root), or pass --no-sandbox \
+                          to run student code unconfined (only for code you trust)."
                     .to_owned(),
-            );
+            });
+        };
+        let uids = if is_root() {
+            Some(super::uids::claim()?)
+        } else {
+            None
         };
         let sandbox = Sandbox {
             confinement: Confinement::Bubblewrap(bwrap),
             sysroot,
-            base_uid,
+            uids,
         };
         let scratch = tempfile::Builder::new()
             .prefix("bpe-lab-probe-")
             .tempdir()
-            .map_err(|e| format!("no temporary directory for the sandbox probe: {e}"))?;
+            .map_err(|e| ProcessError::io("a temporary directory for the sandbox probe", e))?;
         sandbox.prepare_scratch(scratch.path(), 0)?;
-        let probe = sandbox
-            .command(
-                scratch.path(),
-                false,
-                0,
-                Limits::worker(256),
-                "/usr/bin/true",
-                &[],
-            )
-            .stdin(Stdio::null())
-            .output()
-            .map_err(|e| format!("bubblewrap could not be started: {e}"))?;
-        if !probe.status.success() {
-            return Err(format!(
-                "bubblewrap cannot create a sandbox here ({}). Check that user namespaces are \
-                 allowed (sysctl kernel.unprivileged_userns_clone=1) or run as root, or pass \
-                 --no-sandbox to run student code unconfined (only for code you trust).",
-                String::from_utf8_lossy(&probe.stderr).trim()
-            ));
+        let mut probe = sandbox.command(
+            scratch.path(),
+            false,
+            0,
+            Limits::worker(256),
+            "/usr/bin/true",
+            &[],
+        );
+        probe.stdin(Stdio::null());
+        let finished = sandbox.run(probe, "the sandbox probe", None)?;
+        if let Err(e) = finished.result() {
+            return Err(ProcessError::Sandbox {
+                program: "bwrap".to_owned(),
+                message: format!(
+                    "bubblewrap cannot create a sandbox here ({e}: {}). Check that user \
+                     namespaces are allowed (sysctl kernel.unprivileged_userns_clone=1) or run \
+                     as root, or pass --no-sandbox to run student code unconfined (only for \
+                     code you trust).",
+                    finished.stderr.text().trim()
+                ),
+            });
         }
         Ok(sandbox)
+    }
+
+    /// How a command of this sandbox is killed.
+    pub fn tree(&self) -> Tree {
+        match self.confinement {
+            Confinement::Bubblewrap(_) => Tree::Sandboxed,
+            Confinement::Unconfined => Tree::Group,
+        }
+    }
+
+    /// Runs `command` (made by [`Sandbox::command`]) to its end, or until `limit`, keeping
+    /// 64 KiB of each stream.
+    pub fn run(
+        &self,
+        command: Command,
+        program: &str,
+        limit: Option<std::time::Duration>,
+    ) -> Result<Finished, ProcessError> {
+        let child = Supervised::spawn(
+            command,
+            program,
+            self.tree(),
+            Sink::keep(64 << 10),
+            Sink::keep(64 << 10),
+        )?;
+        Ok(child.finish(limit.map(|l| std::time::Instant::now() + l), limit))
     }
 
     /// Whether student code is confined.
@@ -266,9 +306,9 @@ impl Sandbox {
     }
 
     /// Makes `dir` usable as a scratch directory by `slot`'s user: reachable, and its own.
-    pub fn prepare_scratch(&self, dir: &Path, slot: usize) -> Result<(), String> {
+    pub fn prepare_scratch(&self, dir: &Path, slot: usize) -> Result<(), ProcessError> {
         use std::os::unix::fs::PermissionsExt;
-        let fail = |e: std::io::Error| format!("{}: {e}", dir.display());
+        let fail = |e: std::io::Error| ProcessError::io(dir.display().to_string(), e);
         std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).map_err(fail)?;
         if let Some(uid) = self.uid(slot) {
             std::os::unix::fs::chown(dir, Some(uid), Some(uid)).map_err(fail)?;
@@ -277,7 +317,7 @@ impl Sandbox {
     }
 
     fn uid(&self, slot: usize) -> Option<u32> {
-        self.base_uid.map(|base| base + slot as u32)
+        self.uids.as_ref().map(|block| block.uid(slot))
     }
 
     /// A command running `program` (a path as seen inside) on `scratch`, which is the working
@@ -363,7 +403,7 @@ impl Sandbox {
                     "--unshare-uts",
                 ]);
                 c.args(["--unshare-cgroup-try", "--hostname", "sandbox"]);
-                if self.base_uid.is_none() {
+                if self.uids.is_none() {
                     c.arg("--unshare-user");
                 }
                 c.args(["--die-with-parent", "--new-session", "--clearenv"]);
@@ -422,13 +462,5 @@ impl Sandbox {
             });
         }
         command
-    }
-}
-
-/// Kills a process group started by [`Sandbox::command`] and everything in it.
-pub fn kill_group(pid: u32) {
-    // SAFETY: kill has no memory-safety preconditions; a stale group id is harmless (ESRCH).
-    unsafe {
-        libc::kill(-(pid as i32), libc::SIGKILL);
     }
 }
