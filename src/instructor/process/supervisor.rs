@@ -12,6 +12,13 @@
 //! outer process sees its child end, reaps it and exits, and the grader reaps the outer process.
 //! When the outer process has exited, nothing of the sandbox is left: its user's process count
 //! is back to zero before the next program of the slot starts.
+//!
+//! Even so, bubblewrap's outer process exits as soon as the sandbox's init reports the
+//! program's status, without waiting for that init to end: the init is orphaned on every run.
+//! On a normal system the machine's init reaps it; but a grader that is itself the reaper of
+//! orphans (the first process of a container, or a child subreaper) gets them as children, and
+//! reaps them here ([`reap_orphaned_inits`]) — they are recognised as bubblewrap processes in
+//! a session of their own, which the grader's own children never are.
 
 use super::capture::{JOIN_GRACE, Reader, Sink};
 use super::error::{ProcessError, Stream};
@@ -72,6 +79,72 @@ fn kill_group(pgid: i32) {
     // SAFETY: killpg has no memory-safety preconditions; an empty group gives ESRCH.
     unsafe {
         libc::killpg(pgid, libc::SIGKILL);
+    }
+}
+
+/// Whether orphans end up with this process: it is a child subreaper, or the first process
+/// of its PID namespace.
+fn reaps_orphans() -> bool {
+    let mut flag: libc::c_int = 0;
+    // SAFETY: PR_GET_CHILD_SUBREAPER writes one int into `flag`; getpid has no preconditions.
+    unsafe {
+        libc::prctl(
+            libc::PR_GET_CHILD_SUBREAPER,
+            &mut flag as *mut libc::c_int,
+            0,
+            0,
+            0,
+        );
+        flag != 0 || libc::getpid() == 1
+    }
+}
+
+/// (state, session) from /proc/PID/stat, when its command is `bwrap`.
+fn bwrap_state(pid: i32) -> Option<(char, i32)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let (head, rest) = stat.rsplit_once(')')?;
+    if !head.ends_with("(bwrap") {
+        return None;
+    }
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let state = fields.first()?.chars().next()?;
+    let session = fields.get(4)?.parse().ok()?;
+    Some((state, session))
+}
+
+/// Reaps the sandbox inits that bubblewrap left to this process (when it is a reaper of
+/// orphans), waiting up to `grace` for those still exiting.
+pub fn reap_orphaned_inits(grace: Duration) {
+    if !reaps_orphans() {
+        return;
+    }
+    // SAFETY: getsid(0) has no preconditions.
+    let ours = unsafe { libc::getsid(0) };
+    let until = Instant::now() + grace;
+    loop {
+        let me = std::process::id() as i32;
+        let orphans: Vec<(i32, char)> = children(me)
+            .into_iter()
+            .filter_map(|pid| match bwrap_state(pid) {
+                Some((state, session)) if session != ours => Some((pid, state)),
+                _ => None,
+            })
+            .collect();
+        let mut exiting = false;
+        for (pid, state) in orphans {
+            if state == 'Z' {
+                // SAFETY: waitpid on one pid; another thread may have reaped it (ECHILD).
+                unsafe {
+                    libc::waitpid(pid, std::ptr::null_mut(), libc::WNOHANG | libc::__WALL);
+                }
+            } else {
+                exiting = true;
+            }
+        }
+        if !exiting || Instant::now() >= until {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(1));
     }
 }
 
@@ -332,6 +405,10 @@ impl Supervised {
             }
         };
         *reaped = true;
+        drop(reaped);
+        if self.tree == Tree::Sandboxed {
+            reap_orphaned_inits(SANDBOX_EXIT_GRACE);
+        }
         status
     }
 

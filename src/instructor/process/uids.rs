@@ -8,7 +8,8 @@
 //! ("Resource temporarily unavailable": the kernel defers the process-limit check of a
 //! set*uid to the next execve) for every case of a correct exercise. A block is held with an
 //! exclusive `flock` on a lock file, so it is given back when the grader exits, however it
-//! exits.
+//! exits; and a block some process already runs as (a grader of an older version, which took
+//! no lock) is passed over.
 
 use super::error::ProcessError;
 use std::fs::File;
@@ -49,6 +50,25 @@ fn lock_dir() -> PathBuf {
     }
 }
 
+/// Whether a process runs as a user id in `ids` (real, effective, saved or file-system).
+fn in_use(ids: std::ops::Range<u32>) -> bool {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return false;
+    };
+    entries.flatten().any(|entry| {
+        std::fs::read_to_string(entry.path().join("status")).is_ok_and(|status| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix("Uid:"))
+                .is_some_and(|uids| {
+                    uids.split_whitespace()
+                        .filter_map(|u| u.parse::<u32>().ok())
+                        .any(|u| ids.contains(&u))
+                })
+        })
+    })
+}
+
 /// Claims the first free block under `dir`.
 pub fn claim_in(dir: &Path) -> Result<UidBlock, ProcessError> {
     use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
@@ -68,12 +88,17 @@ pub fn claim_in(dir: &Path) -> Result<UidBlock, ProcessError> {
             .open(&path)
             .map_err(|e| ProcessError::io(path.display().to_string(), e))?;
         // SAFETY: flock on a descriptor we own.
-        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
-            return Ok(UidBlock {
-                first: BASE_UID + block * SLOTS_PER_BLOCK,
-                _lock: Arc::new(file),
-            });
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+            continue;
         }
+        let first = BASE_UID + block * SLOTS_PER_BLOCK;
+        if in_use(first..first + SLOTS_PER_BLOCK) {
+            continue; // the lock goes with `file`
+        }
+        return Ok(UidBlock {
+            first,
+            _lock: Arc::new(file),
+        });
     }
     Err(ProcessError::Exhausted {
         what: format!("claiming sandbox user ids in {}", dir.display()),
