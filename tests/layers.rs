@@ -385,7 +385,6 @@ const KNOWN_CIRCLES: &[&str] = &[
     "src/dataset/formats/columnar.rs <-> src/dataset/formats/mod.rs",
     "src/dataset/formats/json.rs <-> src/dataset/formats/mod.rs",
     "src/dataset/formats/mod.rs <-> src/dataset/formats/text.rs",
-    "src/instructor/execute.rs <-> src/instructor/grade.rs",
     "src/lab/check/mod.rs <-> src/lab/check/nbgrader.rs",
     "src/lab/check/mod.rs <-> src/lab/check/report.rs",
     "src/tokenizer/file.rs <-> src/tokenizer/hf.rs",

@@ -294,7 +294,7 @@ pub fn execute(
     {
         return Executed::Failed(format!("not executed: {e}"));
     }
-    let marker = format!("--- bpe-lab {} ---", marker_digest(notebook));
+    let marker = marker();
     let view = view(options, sandbox, exchange.path(), &marker);
     let script = script(lab, options);
     let mut command = sandbox.command_in(&view, slot, limits(options), "/bin/sh", &["-c", &script]);
@@ -336,13 +336,21 @@ pub fn execute(
     )
 }
 
-/// A digest of the notebook for the marker line, which its own text cannot contain.
-fn marker_digest(notebook: &[u8]) -> String {
-    use sha2::Digest;
-    sha2::Sha256::digest(notebook)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+/// A marker line no notebook contains: 128 random bits (from the system's generator; the
+/// clock and the process id if it cannot be read).
+fn marker() -> String {
+    use std::io::Read;
+    let mut bytes = [0u8; 16];
+    let random = std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut bytes));
+    if random.is_err() {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default()
+            .as_nanos();
+        bytes = (now ^ (u128::from(std::process::id()) << 96)).to_le_bytes();
+    }
+    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    format!("--- bpe-lab {hex} ---")
 }
 
 /// The summary and the notebook from the sandbox's stdout.

@@ -360,107 +360,125 @@ impl Sandbox {
         args: &[&str],
     ) -> Command {
         let mut command = match &self.confinement {
-            Confinement::Unconfined => {
-                let mut c = Command::new(view.on_host(program));
-                c.args(args.iter().map(|a| view.on_host(a)));
-                c.current_dir(view.on_host(&view.cwd));
-                c.env_clear();
-                for (key, value) in &view.env {
-                    // Values may be search paths (PATH): translate each entry.
-                    let entries: Vec<String> = value.split(':').map(|v| view.on_host(v)).collect();
-                    c.env(key, entries.join(":"));
-                }
-                c
-            }
+            Confinement::Unconfined => unconfined(view, program, args),
             Confinement::Bubblewrap(bwrap) => {
                 let mut c = Command::new(bwrap);
-                c.args(["--ro-bind", "/usr", "/usr"]);
-                for link in ["bin", "lib", "lib64", "sbin"] {
-                    let host = Path::new("/").join(link);
-                    match std::fs::read_link(&host) {
-                        Ok(target) => {
-                            c.arg("--symlink").arg(target).arg(&host);
-                        }
-                        Err(_) if host.is_dir() => {
-                            c.arg("--ro-bind").arg(&host).arg(&host);
-                        }
-                        Err(_) => {}
-                    }
-                }
-                // The linker is found through Debian's alternatives; nothing else of /etc is
-                // needed, and a made-up /etc must be readable by the sandbox's user.
-                c.args(["--perms", "0755", "--dir", "/etc"]);
-                c.args(["--ro-bind-try", "/etc/alternatives", "/etc/alternatives"]);
-                c.args(["--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache"]);
-                c.args(["--ro-bind-try", "/etc/hosts", "/etc/hosts"]);
-                c.args(["--proc", "/proc", "--dev", "/dev"]);
-                view.add_mounts(&mut c);
-                c.arg("--chdir").arg(&view.cwd);
-                c.args([
-                    "--unshare-pid",
-                    "--unshare-net",
-                    "--unshare-ipc",
-                    "--unshare-uts",
-                ]);
-                c.args(["--unshare-cgroup-try", "--hostname", "sandbox"]);
-                if self.uids.is_none() {
-                    c.arg("--unshare-user");
-                }
-                c.args(["--die-with-parent", "--new-session", "--clearenv"]);
-                for (key, value) in &view.env {
-                    c.arg("--setenv").arg(key).arg(value);
-                }
-                if let Some(uid) = self.uid(slot) {
-                    // Root's processes ignore RLIMIT_NPROC: drop to the slot's own user inside.
-                    let uid = uid.to_string();
-                    c.args(["--cap-add", "CAP_SETUID,CAP_SETGID", "/usr/bin/setpriv"]);
-                    c.arg(format!("--reuid={uid}"))
-                        .arg(format!("--regid={uid}"));
-                    c.args([
-                        "--clear-groups",
-                        "--inh-caps=-all",
-                        "--bounding-set=-all",
-                        "--",
-                    ]);
-                }
+                self.add_bubblewrap_args(&mut c, view, slot);
                 c.arg(program);
                 c.args(args);
                 c
             }
         };
         command.process_group(0);
-        let rlimits = [
-            (libc::RLIMIT_AS, limits.memory),
-            (libc::RLIMIT_CPU, limits.cpu_seconds),
-            (libc::RLIMIT_FSIZE, limits.file_size),
-            (libc::RLIMIT_NOFILE, limits.open_files),
-            (libc::RLIMIT_CORE, 0),
-        ];
         // With no sandbox and no user of its own, a process limit would count every process
         // of the instructor's account: leave it to the sandboxed case.
-        let processes = self.uid(slot).map(|_| limits.processes);
-        // SAFETY: the closure only calls setrlimit, which is async-signal-safe.
-        unsafe {
-            command.pre_exec(move || {
-                for (resource, value) in rlimits {
-                    let limit = libc::rlimit {
-                        rlim_cur: value,
-                        rlim_max: value,
-                    };
-                    if libc::setrlimit(resource, &limit) != 0 {
-                        return Err(std::io::Error::last_os_error());
-                    }
-                }
-                if let Some(n) = processes {
-                    let limit = libc::rlimit {
-                        rlim_cur: n,
-                        rlim_max: n,
-                    };
-                    libc::setrlimit(libc::RLIMIT_NPROC, &limit);
-                }
-                Ok(())
-            });
-        }
+        set_limits(
+            &mut command,
+            limits,
+            self.uid(slot).map(|_| limits.processes),
+        );
         command
+    }
+
+    /// bubblewrap's arguments up to the program: the read-only system, the view, the
+    /// namespaces, and (as root) setpriv to the slot's own user.
+    fn add_bubblewrap_args(&self, c: &mut Command, view: &View, slot: usize) {
+        c.args(["--ro-bind", "/usr", "/usr"]);
+        for link in ["bin", "lib", "lib64", "sbin"] {
+            let host = Path::new("/").join(link);
+            match std::fs::read_link(&host) {
+                Ok(target) => {
+                    c.arg("--symlink").arg(target).arg(&host);
+                }
+                Err(_) if host.is_dir() => {
+                    c.arg("--ro-bind").arg(&host).arg(&host);
+                }
+                Err(_) => {}
+            }
+        }
+        // The linker is found through Debian's alternatives; nothing else of /etc is
+        // needed, and a made-up /etc must be readable by the sandbox's user.
+        c.args(["--perms", "0755", "--dir", "/etc"]);
+        c.args(["--ro-bind-try", "/etc/alternatives", "/etc/alternatives"]);
+        c.args(["--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache"]);
+        c.args(["--ro-bind-try", "/etc/hosts", "/etc/hosts"]);
+        c.args(["--proc", "/proc", "--dev", "/dev"]);
+        view.add_mounts(c);
+        c.arg("--chdir").arg(&view.cwd);
+        c.args([
+            "--unshare-pid",
+            "--unshare-net",
+            "--unshare-ipc",
+            "--unshare-uts",
+        ]);
+        c.args(["--unshare-cgroup-try", "--hostname", "sandbox"]);
+        if self.uids.is_none() {
+            c.arg("--unshare-user");
+        }
+        c.args(["--die-with-parent", "--new-session", "--clearenv"]);
+        for (key, value) in &view.env {
+            c.arg("--setenv").arg(key).arg(value);
+        }
+        if let Some(uid) = self.uid(slot) {
+            // Root's processes ignore RLIMIT_NPROC: drop to the slot's own user inside.
+            let uid = uid.to_string();
+            c.args(["--cap-add", "CAP_SETUID,CAP_SETGID", "/usr/bin/setpriv"]);
+            c.arg(format!("--reuid={uid}"))
+                .arg(format!("--regid={uid}"));
+            c.args([
+                "--clear-groups",
+                "--inh-caps=-all",
+                "--bounding-set=-all",
+                "--",
+            ]);
+        }
+    }
+}
+
+/// `program` run directly, the view's paths and environment translated to the host's.
+fn unconfined(view: &View, program: &str, args: &[&str]) -> Command {
+    let mut c = Command::new(view.on_host(program));
+    c.args(args.iter().map(|a| view.on_host(a)));
+    c.current_dir(view.on_host(&view.cwd));
+    c.env_clear();
+    for (key, value) in &view.env {
+        // Values may be search paths (PATH): translate each entry.
+        let entries: Vec<String> = value.split(':').map(|v| view.on_host(v)).collect();
+        c.env(key, entries.join(":"));
+    }
+    c
+}
+
+/// Sets `limits` on what `command` starts, in the child before it executes (inherited by
+/// bubblewrap, setpriv and the program), and the process limit when there is one.
+fn set_limits(command: &mut Command, limits: Limits, processes: Option<u64>) {
+    let rlimits = [
+        (libc::RLIMIT_AS, limits.memory),
+        (libc::RLIMIT_CPU, limits.cpu_seconds),
+        (libc::RLIMIT_FSIZE, limits.file_size),
+        (libc::RLIMIT_NOFILE, limits.open_files),
+        (libc::RLIMIT_CORE, 0),
+    ];
+    // SAFETY: the closure only calls setrlimit, which is async-signal-safe.
+    unsafe {
+        command.pre_exec(move || {
+            for (resource, value) in rlimits {
+                let limit = libc::rlimit {
+                    rlim_cur: value,
+                    rlim_max: value,
+                };
+                if libc::setrlimit(resource, &limit) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
+            if let Some(n) = processes {
+                let limit = libc::rlimit {
+                    rlim_cur: n,
+                    rlim_max: n,
+                };
+                libc::setrlimit(libc::RLIMIT_NPROC, &limit);
+            }
+            Ok(())
+        });
     }
 }
