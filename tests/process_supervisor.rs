@@ -325,3 +325,70 @@ fn sandboxes_die_whole_and_two_graders_never_share_a_user() {
     let again = run_in_sandbox(&first, 0, "echo again");
     assert_eq!(again.stdout.text(), "again\n");
 }
+
+#[test]
+fn a_worker_the_sandbox_cannot_start_is_not_graded_rather_than_crashed() {
+    use bpe_lab::instructor::judge::worker::Worker;
+    use bpe_lab::lab::check::Reply;
+    if !sandbox_available() {
+        return;
+    }
+    let sandbox = Sandbox::detect(false).unwrap();
+    // A worker that exits without answering: the student's doing, "crashed".
+    let scratch = tempfile::tempdir().unwrap();
+    sandbox.prepare_scratch(scratch.path(), 1).unwrap();
+    let worker_file = scratch.path().join("worker");
+    std::fs::write(&worker_file, "#!/bin/sh\nexit 3\n").unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&worker_file, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let deadline = || Instant::now() + Duration::from_secs(30);
+    let mut worker = Worker::new(&sandbox, scratch.path(), 1, 256);
+    let reply = worker.call(b"x".to_vec(), deadline());
+    assert!(
+        matches!(&reply, Reply::Crashed(why) if why.contains("exited with code 3")),
+        "{reply:?}"
+    );
+    assert!(worker.trouble().is_none());
+    drop(worker);
+    if sandbox.uids.is_none() {
+        return; // the process limit needs a user of the slot's own (the grader as root)
+    }
+    // The slot's user held past a worker's process limit (a compile of another grader, as
+    // before users were claimed): setpriv cannot execute the worker. Retried, then the
+    // grader's trouble — never the student's crash.
+    let marker = "1000.7373";
+    let (hog, _hog_scratch) = in_sandbox(
+        &sandbox,
+        1,
+        Limits::compile(256),
+        &format!("i=0; while [ $i -lt 24 ]; do sleep {marker} & i=$((i+1)); done; wait"),
+    );
+    let by = Instant::now() + Duration::from_secs(20);
+    while processes_with(marker) < 24 && Instant::now() < by {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let mut worker = Worker::new(&sandbox, scratch.path(), 1, 256);
+    let started = Instant::now();
+    let reply = worker.call(b"x".to_vec(), deadline());
+    assert!(
+        matches!(&reply, Reply::Crashed(why) if why.starts_with("not graded")),
+        "{reply:?}"
+    );
+    let trouble = worker.trouble().expect("the grader's trouble is kept");
+    assert!(
+        trouble.is_infrastructure() && trouble.is_transient(),
+        "{trouble}"
+    );
+    assert!(
+        started.elapsed() >= Duration::from_secs(2),
+        "retried with back-off before giving up"
+    );
+    // Later calls are not attempted: the exercise is not graded.
+    assert!(
+        matches!(worker.call(b"x".to_vec(), deadline()), Reply::Crashed(w) if w.starts_with("not graded"))
+    );
+    hog.stop();
+    assert_eq!(processes_with(marker), 0);
+}
