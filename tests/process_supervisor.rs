@@ -61,6 +61,10 @@ fn a_flood_is_cut_as_soon_as_it_passes_the_cap() {
         Some(Duration::from_secs(60)),
     );
     assert_eq!(finished.ended, Ended::OutputCap(Stream::Stdout));
+    eprintln!(
+        "a flood of `yes` cut at 1 MiB after {:?}",
+        started.elapsed()
+    );
     assert!(
         started.elapsed() < Duration::from_secs(20),
         "cut at the cap, not at the time limit: {:?}",
