@@ -36,6 +36,8 @@ pub struct RunOptions {
     /// runs; re-applied when evcxr restarts it). The kernel and the compiler are not limited:
     /// they need several GiB of address space to compile the crate.
     pub memory_mb: Option<u64>,
+    /// The run stops as soon as the cells' outputs pass this many bytes.
+    pub output_limit: Option<u64>,
     /// Extra environment for the kernel.
     pub env: Vec<(String, String)>,
 }
@@ -49,6 +51,7 @@ impl RunOptions {
             cell_timeout: Duration::from_secs(300),
             total_timeout: Duration::from_secs(3600),
             memory_mb: None,
+            output_limit: None,
             env: Vec::new(),
         }
     }
@@ -102,6 +105,7 @@ pub fn run_notebook(input: &Path, output: &Path, options: &RunOptions) -> Result
     run.cell_timeout = options.cell_timeout;
     run.total_timeout = options.total_timeout;
     run.user_memory_mb = options.memory_mb;
+    run.output_limit = options.output_limit;
     run.env = options.env.clone();
     let line = argv(
         &options.python.display().to_string(),

@@ -199,7 +199,7 @@ def main(argv):
     if code != EXIT_KERNEL:
         try:
             write_atomically(nb, args.output)
-        except OSError as e:
+        except Exception as e:  # noqa: BLE001 - the summary is printed whatever happened
             log(f"{args.output}: cannot write: {e}")
             runner.stopped = (runner.stopped + "; " if runner.stopped else "") + f"output not written: {e}"
     print(summary.dumps(runner.summary(args.input, args.output)), flush=True)

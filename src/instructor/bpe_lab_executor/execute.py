@@ -216,9 +216,11 @@ class Runner:
                 continue
             if idle_at is not None and DEBUG:
                 log(f"debug: late {msg['msg_type']} {time.monotonic() - idle_at:.3f} s after idle")
-            self.count_output(msg)
+            # The message that passes the cap is kept (and cut to it later); those after it
+            # are dropped while the cell is being stopped.
             if self.flooded and outputs.message_bytes(msg) > 0:
-                continue  # counted, not kept: the cell is being stopped
+                continue
+            self.count_output(msg)
             try:
                 self.client.process_message(msg, cell, index)
             except CellExecutionComplete:
@@ -366,10 +368,13 @@ class Runner:
                 pass
         earlier = sum(outputs.output_size(o) for _, c in self.code_cells if c is not cell
                       for o in c.outputs)
-        cell.outputs = outputs.trim_outputs(
+        import nbformat
+
+        trimmed = outputs.trim_outputs(
             outputs.coalesce_streams(cell.outputs), max(0, limit - earlier),
             f"\n[bpe-lab: output cut here: {why}; the run was stopped]\n",
         )
+        cell.outputs = [nbformat.from_dict(o) for o in trimmed]
         cell.outputs.append(new_output("error", ename="OutputLimit", evalue=why, traceback=[]))
         self.stopped = "output limit"
 
