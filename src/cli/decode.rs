@@ -3,12 +3,13 @@
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::path::PathBuf;
 
+use bpe_lab::files::InvalidUtf8;
 use bpe_lab::tokenizer::Tokenizer;
 use clap::Args;
 use serde_json::json;
 
 use crate::cli::error::CliError;
-use crate::cli::tokenizer_file::{self, Source, is_broken_pipe};
+use crate::cli::tokenizer_file::{self, TextInput, is_broken_pipe};
 
 pub const LONG_ABOUT: &str = "\
 Turn token ids back into text: one line of ids (whole numbers separated by spaces) in, one
@@ -46,7 +47,7 @@ pub struct DecodeArgs {
 
 pub fn run(args: &DecodeArgs) -> Result<(), CliError> {
     let tokenizer = tokenizer_file::load(&args.tokenizer)?;
-    let source = Source::new(args.input.as_deref());
+    let source = TextInput::new(args.input.as_deref());
     let mut reader = BufReader::with_capacity(1 << 16, source.open()?);
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
@@ -68,7 +69,7 @@ enum Failure {
 
 fn decode_lines(
     tokenizer: &Tokenizer,
-    source: &Source,
+    source: &TextInput,
     reader: &mut dyn BufRead,
     out: &mut dyn Write,
     as_json: bool,
@@ -76,6 +77,7 @@ fn decode_lines(
     let mut bytes = Vec::new();
     let mut ids = Vec::new();
     let mut text = String::new();
+    let mut offset = 0u64;
     for number in 1u64.. {
         bytes.clear();
         let n = reader
@@ -84,16 +86,19 @@ fn decode_lines(
         if n == 0 {
             return Ok(());
         }
-        let line = std::str::from_utf8(&bytes)
-            .map_err(|e| Failure::Input(tokenizer_file::not_utf8(source, number, e)))?;
+        let line = std::str::from_utf8(&bytes).map_err(|e| {
+            let bad = InvalidUtf8::locate(source.to_string(), &bytes, offset, number, e);
+            Failure::Input(CliError::runtime(bad.to_string()))
+        })?;
+        offset += n as u64;
         ids.clear();
         parse_ids(line, &mut ids).map_err(|why| {
-            Failure::Input(CliError::runtime(format!("{source} line {number}: {why}")))
+            Failure::Input(CliError::runtime(format!("{source}, line {number}: {why}")))
         })?;
         text.clear();
         tokenizer.decode_into(&ids, &mut text).map_err(|e| {
             Failure::Input(CliError::runtime(format!(
-                "{source} line {number}: id {} (item {}) is not in the vocabulary, whose ids \
+                "{source}, line {number}: id {} (item {}) is not in the vocabulary, whose ids \
                  are 0 to {}",
                 e.id,
                 e.position + 1,

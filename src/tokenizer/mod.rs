@@ -20,13 +20,16 @@
 //! - [`codec`]: [`Tokenizer`], encode and decode.
 //! - [`file`]: the versioned JSON file (save, load, checks).
 //! - [`hf`]: export to a Hugging Face `tokenizer.json` with the same ids.
+//! - [`lines`]: encoding a stream of lines on every core (`bpe-lab encode`).
 //! - [`explain`]: seed 000's round-by-round table.
 
 pub mod codec;
 pub mod error;
 pub mod explain;
 pub mod file;
+mod file_format;
 pub mod hf;
+pub mod lines;
 pub mod split;
 pub mod vocab;
 
@@ -38,5 +41,6 @@ pub use error::{DecodeError, TokenizerError};
 pub use explain::{Explanation, explain};
 pub use file::{FileError, FileProblem};
 pub use hf::HfExportError;
+pub use lines::{EncodeLinesError, LineOutput, LinesEncoded};
 pub use split::{Split, is_python_whitespace};
 pub use vocab::{Vocab, VocabOrder};
