@@ -140,7 +140,7 @@ pub struct Tokenizer {
 /// The engine's cached [`Encoder`] and the vocabulary ids of its symbols. The encoder gives
 /// every new character a symbol id of its own; those are looked up once, then mapped by index.
 #[derive(Clone)]
-pub(crate) struct CachedEncoder {
+struct CachedEncoder {
     encoder: Encoder,
     to_vocab: Vec<u32>,
 }
@@ -393,12 +393,6 @@ impl Tokenizer {
         self.lock().encode_word_into(word, &self.vocab, out);
     }
 
-    /// A copy of the cached encoder, for a thread that encodes a lot on its own (see
-    /// [`crate::tokenizer::lines`]).
-    pub(crate) fn cached_encoder(&self) -> CachedEncoder {
-        self.lock().clone()
-    }
-
     /// The cached encoder. A panic while it was held cannot leave it inconsistent in a way
     /// that matters (at worst a word is encoded again), so a poisoned lock is taken anyway.
     fn lock(&self) -> std::sync::MutexGuard<'_, CachedEncoder> {
@@ -520,7 +514,7 @@ impl Tokenizer {
 impl CachedEncoder {
     /// Appends the vocabulary ids of `word` (its characters and `</w>`, merged) to `out`.
     #[inline]
-    pub(crate) fn encode_word_into(&mut self, word: &str, vocab: &Vocab, out: &mut Vec<u32>) {
+    fn encode_word_into(&mut self, word: &str, vocab: &Vocab, out: &mut Vec<u32>) {
         let start = out.len();
         out.extend_from_slice(self.encoder.encode_word(word));
         if self.to_vocab.len() < self.encoder.table().symbols().len() {
