@@ -30,8 +30,8 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 #[doc(hidden)]
 pub mod allocator;
 pub mod bpe;
-/// Africa Galore and other corpora as polars DataFrames (feature `dataset`, on by default).
-#[cfg(feature = "dataset")]
+/// Every corpus reader (text, JSON, JSON Lines without features; CSV and Parquet with
+/// `columnar`), and Africa Galore as a polars DataFrame (feature `dataset`, on by default).
 pub mod dataset;
 pub mod exercise;
 pub mod files;
@@ -46,13 +46,15 @@ pub use bpe::corpus::bpe_initialize;
 pub use bpe::encode::{Encoder, MergeTable, apply_merges};
 pub use bpe::oracle::{get_pair_frequencies, merge_pair_in_word};
 pub use bpe::symbols::SymbolTable;
-pub use bpe::train::{Progress, StopReason, Trainer, Training, learn_bpe, train_bpe};
+pub use bpe::train::{
+    Progress, StopReason, Trainer, Training, TrainingSettings, learn_bpe, train_bpe,
+};
 pub use bpe::words::WordCounts;
 pub use bpe::{EOW, TieBreak};
 /// polars itself, so a notebook that depends on `bpe-lab` alone can name any polars type.
 #[cfg(feature = "dataset")]
 pub use polars;
-pub use tokenizer::{Split, Tokenizer, TokenizerConfig, TrainingSettings, Vocab, VocabOrder};
+pub use tokenizer::{Split, Tokenizer, TokenizerConfig, Vocab, VocabOrder};
 
 /// The README's examples compile and run as doc tests.
 #[cfg(doctest)]

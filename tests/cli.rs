@@ -590,3 +590,87 @@ fn the_allocator_starts_with_huge_pages_and_prompt_purging() {
         assert!(report.contains(setting), "{setting:?} not in:\n{report}");
     }
 }
+
+/// The stand-in's paragraphs, as serde_json reads the fixture (not through bpe-lab's readers).
+fn stand_in_paragraphs() -> Vec<String> {
+    let json: Value =
+        serde_json::from_str(include_str!("../data/africa_galore_stand_in.json")).unwrap();
+    json.as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item["description"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// `train --json`'s summary on stdout and the tokenizer file it wrote.
+fn train_summary(input: &Path, output: &Path) -> (Value, Value) {
+    let run = bpe_lab(&[
+        "train",
+        "-i",
+        path_str(input),
+        "-m",
+        "200",
+        "-o",
+        path_str(output),
+        "--json",
+    ]);
+    assert_success(&run);
+    let summary: Value = serde_json::from_slice(&run.stdout).expect("--json prints JSON");
+    (summary, read_json(output))
+}
+
+/// Issue 25: a JSON Lines corpus trains on its paragraphs (1824 distinct words on the
+/// stand-in), not on the raw JSON text of its lines (1910).
+#[test]
+fn json_lines_train_on_the_same_paragraphs_as_text() {
+    let paragraphs = stand_in_paragraphs();
+    let dir = tempfile::tempdir().unwrap();
+    let text = dir.path().join("corpus.txt");
+    fs::write(&text, paragraphs.join("\n")).unwrap();
+    let jsonl = dir.path().join("corpus.jsonl");
+    let lines: Vec<String> = paragraphs
+        .iter()
+        .map(|p| serde_json::json!({"category": "x", "description": p}).to_string())
+        .collect();
+    fs::write(&jsonl, lines.join("\n")).unwrap();
+
+    let (from_text, text_file) = train_summary(&text, &dir.path().join("text.json"));
+    let (from_jsonl, jsonl_file) = train_summary(&jsonl, &dir.path().join("jsonl.json"));
+    assert_eq!(from_text["distinct_words"], 1824);
+    assert_eq!(from_text["total_words"], 3778);
+    assert_eq!(from_jsonl["distinct_words"], 1824);
+    assert_eq!(from_jsonl["total_words"], 3778);
+    assert_eq!(merges_of(&jsonl_file), merges_of(&text_file));
+    assert_eq!(jsonl_file["vocab"], text_file["vocab"]);
+}
+
+/// A byte-order mark some editors write is not text: `train`, `explain` and `count` all see
+/// "hello" as the first word.
+#[test]
+fn a_byte_order_mark_is_not_part_of_the_first_word() {
+    let dir = corpus_dir("\u{feff}hello world\r\nhello\n".as_bytes());
+    let input = dir.path().join("corpus.txt");
+    let (summary, tokenizer) = train_summary(&input, &dir.path().join("out.json"));
+    assert_eq!(summary["distinct_words"], 2);
+    let vocab = tokenizer["vocab"].as_array().unwrap();
+    assert!(!vocab.iter().any(|t| t == "\u{feff}"), "{vocab:?}");
+    // Trained until no pair is left: each distinct word became one token.
+    assert!(vocab.iter().any(|t| t == "hello</w>"), "{vocab:?}");
+
+    let run = bpe_lab(&["explain", "-i", path_str(&input), "-m", "1", "--json"]);
+    assert_success(&run);
+    let explained: Value = serde_json::from_slice(&run.stdout).unwrap();
+    assert_eq!(
+        explained["initial"][0],
+        serde_json::json!(["h", "e", "l", "l", "o", "</w>"])
+    );
+
+    #[cfg(feature = "columnar")]
+    {
+        let table = dir.path().join("counts.csv");
+        let run = bpe_lab(&["count", path_str(&input), "-o", path_str(&table)]);
+        assert_success(&run);
+        let csv = fs::read_to_string(&table).unwrap();
+        assert_eq!(csv.lines().nth(1), Some("hello,2"), "{csv}");
+    }
+}

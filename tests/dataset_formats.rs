@@ -297,8 +297,9 @@ fn text_that_is_not_utf8_is_reported_with_its_line() {
     let dir = TempDir::new().unwrap();
     let path = write(&dir, "c.txt", b"fine\nab\xffcd\n");
     match read_corpus(&path).unwrap_err() {
-        DatasetError::Malformed { line, column, .. } => {
-            assert_eq!((line, column), (Some(2), Some(3)))
+        DatasetError::InvalidUtf8(bad) => {
+            assert_eq!((bad.line, bad.offset, bad.bytes), (2, 7, vec![0xFF]));
+            assert!(bad.input.ends_with("c.txt'"), "{}", bad.input);
         }
         other => panic!("{other:?}"),
     }

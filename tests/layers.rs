@@ -375,18 +375,6 @@ fn no_module_uses_a_higher_floor() {
     );
 }
 
-/// Circles still being taken apart (issue 25). The list may only shrink: a new circle fails,
-/// and so does a listed one that is gone, so the list is kept exact until it is empty.
-const KNOWN_CIRCLES: &[&str] = &[
-    "src/cli/explain.rs <-> src/cli/mod.rs",
-    "src/cli/mod.rs <-> src/cli/train.rs",
-    "src/dataset/cache.rs <-> src/dataset/source.rs",
-    "src/dataset/formats/columnar.rs <-> src/dataset/formats/mod.rs",
-    "src/dataset/formats/json.rs <-> src/dataset/formats/mod.rs",
-    "src/dataset/formats/mod.rs <-> src/dataset/formats/text.rs",
-    "src/tokenizer/file.rs <-> src/tokenizer/hf.rs",
-];
-
 #[test]
 fn no_two_files_use_each_other() {
     let g = graph();
@@ -398,17 +386,10 @@ fn no_two_files_use_each_other() {
             }
         }
     }
-    let new: Vec<&String> = circles
-        .iter()
-        .filter(|c| !KNOWN_CIRCLES.contains(&c.as_str()))
-        .collect();
-    let gone: Vec<&&str> = KNOWN_CIRCLES
-        .iter()
-        .filter(|k| !circles.iter().any(|c| c == *k))
-        .collect();
     assert!(
-        new.is_empty() && gone.is_empty(),
-        "files that use each other (new):\n{new:#?}\nlisted in KNOWN_CIRCLES but gone (remove them):\n{gone:#?}"
+        circles.is_empty(),
+        "files that use each other:\n{}",
+        circles.join("\n")
     );
 }
 

@@ -40,6 +40,25 @@ impl TieBreak {
         }
     }
 
+    /// The policy a person most likely meant by `text`: a [name](TieBreak::name) in any case,
+    /// with `_` for `-` and spaces around, or `lab` for [`TieBreak::FirstSeen`] (the Python
+    /// lab's rule). For settings typed by hand, such as an environment variable; the file
+    /// format and the command line take the exact names ([`FromStr`]).
+    ///
+    /// ```
+    /// use bpe_lab::TieBreak;
+    /// assert_eq!(TieBreak::from_loose_name(" First_Seen "), Some(TieBreak::FirstSeen));
+    /// assert_eq!(TieBreak::from_loose_name("lab"), Some(TieBreak::FirstSeen));
+    /// assert_eq!(TieBreak::from_loose_name("alphabetical"), None);
+    /// ```
+    pub fn from_loose_name(text: &str) -> Option<TieBreak> {
+        let name = text.trim().to_ascii_lowercase().replace('_', "-");
+        match name.as_str() {
+            "lab" => Some(TieBreak::FirstSeen),
+            name => name.parse().ok(),
+        }
+    }
+
     /// One line saying what the policy does, for help texts.
     pub const fn summary(self) -> &'static str {
         match self {

@@ -10,8 +10,10 @@ use bpe_lab::dataset::{
 use clap::Args;
 use serde_json::json;
 
+use bpe_lab::files::{check_writable, same_file, write_atomically};
+
 use crate::cli::error::CliError;
-use crate::cli::{output, progress, train};
+use crate::cli::progress;
 
 pub const LONG_ABOUT: &str = "\
 Count the words of a corpus and write them as a (word, count) table.
@@ -74,10 +76,14 @@ pub fn run(args: &CountArgs) -> Result<(), CliError> {
         expand_inputs(&args.inputs, |p| Format::from_path(p).is_some())
     }
     .map_err(dataset_error)?;
-    for file in &files {
-        train::check_not_same_file(file, &args.output)?;
+    if let Some(file) = files.iter().find(|f| same_file(f, &args.output)) {
+        return Err(CliError::usage(format!(
+            "--output '{}' is the input '{}'; writing there would replace it",
+            args.output.display(),
+            file.display()
+        )));
     }
-    output::check_writable(&args.output)?;
+    check_writable(&args.output)?;
 
     let bytes: u64 = files.iter().map(|f| file_size(f)).sum();
     let bar = progress::bytes_bar(bytes, if args.merge { "merging" } else { "counting" });
@@ -89,7 +95,8 @@ pub fn run(args: &CountArgs) -> Result<(), CliError> {
     bar.finish_and_clear();
     let table = counted.map_err(dataset_error)?;
     check_not_empty(&table, &files, args.merge)?;
-    output::write_atomically(&args.output, |out| table.write(format, out))?;
+    write_atomically(&args.output, |out| table.write(format, out))
+        .map_err(|e| CliError::io("cannot write", &args.output, &e))?;
 
     let seconds = started.elapsed().as_secs_f64();
     let plural = if files.len() == 1 { "" } else { "s" };

@@ -5,6 +5,8 @@ use std::io;
 use std::path::Path;
 use std::process::ExitCode;
 
+use bpe_lab::files::{NotWritable, Unwritable, describe_io_error};
+
 /// A failure reported to the user as `error: <message>`.
 #[derive(Debug)]
 pub struct CliError {
@@ -31,7 +33,11 @@ impl CliError {
 
     /// `what 'path': reason`, with the reason worded for people rather than as an OS code.
     pub fn io(what: &str, path: &Path, err: &io::Error) -> Self {
-        CliError::runtime(format!("{what} '{}': {}", path.display(), describe(err)))
+        CliError::runtime(format!(
+            "{what} '{}': {}",
+            path.display(),
+            describe_io_error(err)
+        ))
     }
 
     pub fn exit_code(&self) -> ExitCode {
@@ -47,7 +53,12 @@ impl fmt::Display for CliError {
 
 impl std::error::Error for CliError {}
 
-/// The reason behind an I/O error in plain words; the OS text for the rarer kinds.
-pub fn describe(err: &io::Error) -> String {
-    bpe_lab::files::describe_io_error(err)
+/// An output that cannot be written: an empty path is a usage error, the rest fail the work.
+impl From<NotWritable> for CliError {
+    fn from(e: NotWritable) -> Self {
+        match e.why {
+            Unwritable::EmptyPath => CliError::usage(e.to_string()),
+            _ => CliError::runtime(e.to_string()),
+        }
+    }
 }

@@ -2,13 +2,13 @@
 
 use std::path::PathBuf;
 
-use bpe_lab::EOW;
-use bpe_lab::tokenizer::Split;
+use bpe_lab::dataset::CorpusReader;
 use bpe_lab::tokenizer::explain::{self, MAX_ROUNDS};
 use clap::{ArgGroup, Args};
 
 use crate::cli::error::CliError;
-use crate::cli::{input, tie_break_parser};
+use crate::cli::flags::tie_break_parser;
+use crate::cli::train::corpus_error;
 
 pub const LONG_ABOUT: &str = "\
 Show BPE training on a small corpus round by round, as seed 000's table does: the pair counts
@@ -35,11 +35,12 @@ pub struct ExplainArgs {
     #[arg(short, long, value_name = "N", value_parser = rounds)]
     pub merges: usize,
 
-    /// The corpus: UTF-8 text, one paragraph per line, or a .json array of objects
+    /// The corpus, read as `train` reads it: text (one paragraph per line), .json, .jsonl, .csv
+    /// or .parquet
     #[arg(short, long, value_name = "FILE")]
     pub input: Option<PathBuf>,
 
-    /// For a .json corpus: the field of each object that holds a paragraph
+    /// The field (JSON, JSON Lines) or column (CSV, Parquet) that holds a paragraph
     #[arg(long, value_name = "NAME", default_value = "description")]
     pub field: String,
 
@@ -75,23 +76,15 @@ fn rounds(value: &str) -> Result<usize, String> {
 pub fn run(args: &ExplainArgs) -> Result<(), CliError> {
     let (paragraphs, source) = match &args.input {
         Some(path) => (
-            input::read_paragraphs(path, &args.field)?,
+            CorpusReader::new()
+                .text_column(&args.field)
+                .paragraphs(path)
+                .map_err(|e| corpus_error(e, "--input"))?,
             format!("'{}'", path.display()),
         ),
         None => (args.paragraphs.clone(), "the command line".to_owned()),
     };
-    // The lab's initialization: split at every single space; each word's characters, then </w>.
-    let corpus: Vec<Vec<String>> = paragraphs
-        .iter()
-        .flat_map(|p| Split::Space.words(p))
-        .map(|word| {
-            let mut symbols: Vec<String> = word.chars().map(String::from).collect();
-            if !args.no_eow {
-                symbols.push(EOW.to_owned());
-            }
-            symbols
-        })
-        .collect();
+    let corpus = explain::initial_corpus(&paragraphs, !args.no_eow);
     if let Some(why) = explain::too_large(&corpus, args.merges) {
         return Err(CliError::runtime(format!(
             "not explaining the corpus from {source}: {why}"

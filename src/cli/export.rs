@@ -1,12 +1,11 @@
 //! `bpe-lab export`: the tokenizer file in another tool's format.
 
-use std::io::Write;
 use std::path::PathBuf;
 
+use bpe_lab::tokenizer::FileProblem;
 use clap::{Args, ValueEnum};
 
 use crate::cli::error::CliError;
-use crate::cli::output;
 use crate::cli::tokenizer_file::{self, SplitArg};
 
 pub const LONG_ABOUT: &str = "\
@@ -54,7 +53,7 @@ pub enum ExportFormat {
 }
 
 pub fn run(args: &ExportArgs) -> Result<(), CliError> {
-    if args.output == args.tokenizer {
+    if args.output == args.tokenizer || bpe_lab::files::same_file(&args.tokenizer, &args.output) {
         return Err(CliError::usage(format!(
             "--output '{}' is the tokenizer file; writing there would replace it",
             args.output.display()
@@ -64,17 +63,16 @@ pub fn run(args: &ExportArgs) -> Result<(), CliError> {
     if let Some(split) = args.split {
         tokenizer.set_split(split.into());
     }
-    output::check_writable(&args.output)?;
-    let json = match args.format {
-        ExportFormat::Hf => tokenizer.to_hf_json().map_err(|e| {
-            CliError::runtime(format!(
-                "cannot export '{}' to Hugging Face format: {e}",
-                args.tokenizer.display()
-            ))
-        })?,
+    bpe_lab::files::check_writable(&args.output)?;
+    let saved = match args.format {
+        ExportFormat::Hf => tokenizer.save_hf(&args.output),
     };
-    output::write_atomically(&args.output, |out: &mut dyn Write| {
-        out.write_all(json.as_bytes())
+    saved.map_err(|e| match e.problem {
+        FileProblem::Export(why) => CliError::runtime(format!(
+            "cannot export '{}' to Hugging Face format: {why}",
+            args.tokenizer.display()
+        )),
+        _ => tokenizer_file::from_file_error(&e, "cannot write"),
     })?;
     eprintln!(
         "wrote {} (Hugging Face tokenizers format: {} tokens, {} merges, split on {})",

@@ -7,6 +7,7 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
+use bpe_lab::files::InvalidUtf8;
 use bpe_lab::tokenizer::{FileError, FileProblem, Split, Tokenizer, VocabOrder};
 use clap::ValueEnum;
 
@@ -62,24 +63,24 @@ impl From<SplitArg> for Split {
 }
 
 /// Where a command reads its text: a file, or standard input.
-pub enum Source {
+pub enum TextInput {
     File(PathBuf),
     Stdin,
 }
 
-impl Source {
-    pub fn new(input: Option<&Path>) -> Source {
+impl TextInput {
+    pub fn new(input: Option<&Path>) -> TextInput {
         match input {
-            Some(path) if path != Path::new("-") => Source::File(path.to_owned()),
-            _ => Source::Stdin,
+            Some(path) if path != Path::new("-") => TextInput::File(path.to_owned()),
+            _ => TextInput::Stdin,
         }
     }
 
     /// Opens the source for reading; a directory or a missing file is an error naming it.
     pub fn open(&self) -> Result<Box<dyn Read>, CliError> {
         match self {
-            Source::Stdin => Ok(Box::new(io::stdin().lock())),
-            Source::File(path) => {
+            TextInput::Stdin => Ok(Box::new(io::stdin().lock())),
+            TextInput::File(path) => {
                 if path.is_dir() {
                     return Err(CliError::runtime(format!(
                         "cannot read '{}': it is a directory, not a file",
@@ -95,28 +96,21 @@ impl Source {
     /// A read error, naming the source.
     pub fn read_error(&self, err: &io::Error) -> CliError {
         match self {
-            Source::File(path) => CliError::io("cannot read", path, err),
-            Source::Stdin => CliError::runtime(format!("cannot read standard input: {err}")),
+            TextInput::File(path) => CliError::io("cannot read", path, err),
+            TextInput::Stdin => CliError::runtime(format!("cannot read standard input: {err}")),
         }
     }
 }
 
-/// `'FILE'` or `standard input`, for messages.
-impl fmt::Display for Source {
+/// `file 'FILE'` or `standard input`, for messages (as [`bpe_lab::files::InvalidUtf8`] names
+/// its input).
+impl fmt::Display for TextInput {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Source::File(path) => write!(f, "'{}'", path.display()),
-            Source::Stdin => f.write_str("standard input"),
+            TextInput::File(path) => f.write_str(&InvalidUtf8::file_name(path)),
+            TextInput::Stdin => f.write_str("standard input"),
         }
     }
-}
-
-/// The message for invalid UTF-8 in `source`: which line, and the byte offset of the line.
-pub fn not_utf8(source: &Source, line: u64, err: std::str::Utf8Error) -> CliError {
-    CliError::runtime(format!(
-        "{source} line {line} is not valid UTF-8 (column {} in bytes)",
-        err.valid_up_to() + 1
-    ))
 }
 
 /// Whether an output error means the reader went away (`bpe-lab encode … | head`): then the

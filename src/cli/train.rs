@@ -1,17 +1,102 @@
-//! `bpe-lab train`: corpus file in, tokenizer file out (see `bpe_lab::tokenizer::file`).
+//! `bpe-lab train`: corpus file in, tokenizer file out. The flags become a
+//! [`TrainingSettings`] and a [`TokenizerConfig`]; the corpus is read by
+//! `bpe_lab::dataset::CorpusReader` (the reader every command shares) and trained on by
+//! [`Tokenizer::train_words`]; this file prints.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use bpe_lab::dataset::{CorpusReader, DatasetError};
+use bpe_lab::files::{check_writable, same_file, write_atomically};
 use bpe_lab::tokenizer::file::stop_reason_name;
 use bpe_lab::tokenizer::{DEFAULT_UNK_TOKEN, Tokenizer, TokenizerConfig, TrainingSettings};
-use bpe_lab::{StopReason, Trainer, Training, WordCounts};
+use bpe_lab::{StopReason, WordCounts};
 use clap::Args;
 use serde_json::json;
 
 use crate::cli::error::CliError;
+use crate::cli::flags::{at_least_one, tie_break_parser};
+use crate::cli::progress;
 use crate::cli::tokenizer_file::VocabOrderArg;
-use crate::cli::{TrainArgs, input, output, progress};
+
+pub const LONG_ABOUT: &str = "\
+Learn BPE merges from a corpus and save the tokenizer (merges and vocabulary) as JSON.
+
+A merge is a rule \"symbol A followed by symbol B becomes the single symbol AB\", e.g. l + o -> lo.
+
+The corpus is read as `bpe-lab count` and the notebooks read it, by its extension: UTF-8 text
+with one paragraph per line (blank lines are skipped; .txt, .md or none), a .json array of
+objects whose \"description\" field (see --field) is a paragraph, as the Africa Galore
+dataset is published, .jsonl/.ndjson with one such object per line, or .csv/.parquet with a
+\"description\" column (CSV and Parquet need the default `columnar` feature). Each paragraph is split into words at
+every single space, and each word starts as its characters followed by </w>. Training then repeats:
+count every pair of neighbouring symbols in all words, take the most frequent pair, record it
+as the next merge and join it everywhere. It stops after --merges rounds, or earlier when no
+pair is left or the best pair is rarer than --min-frequency.
+
+The vocabulary numbers the tokens: the special tokens first (--special-tokens, <PAD> = 0 and
+<UNK> = 1 by default), then </w>, the corpus' characters sorted, and each merge's token in
+merge order (--vocab-order sorted numbers all but the special tokens in sorted order instead,
+as seed 004 does). `bpe-lab encode` and `decode` use the file.";
+
+pub const AFTER_SHORT_HELP: &str = "\
+A merge joins two neighbouring symbols into one (l + o -> lo); --help says more.
+
+Example:
+  bpe-lab train --input corpus.txt --merges 500 --output tokenizer.json";
+
+pub const AFTER_HELP: &str = "\
+Example:
+  bpe-lab train --input corpus.txt --merges 500 --output tokenizer.json
+
+The output is a JSON object: \"merges\" lists the learned pairs in order as [left, right],
+\"vocab\" the tokens in id order, \"merge_counts\" how often each pair occurred when it was
+chosen; \"special_tokens\", \"unk_token\", \"vocab_order\", \"split\" are the tokenizer's
+settings, and \"format\", \"version\", \"tie_break\", \"min_frequency\", \"merges_requested\",
+\"stop_reason\" record how the file was made (stop_reason is merges_done, no_pairs or
+below_min_frequency). The file is replaced atomically: after an error it is either absent
+or as it was before.
+
+Progress is drawn on stderr when it is a terminal; a one-line summary always goes to stderr;
+stdout stays empty unless --json asks for a summary there.
+
+Exit status: 0 on success, 1 when the work fails, 2 when the command line is wrong.";
+
+#[derive(Debug, Args)]
+pub struct TrainArgs {
+    /// Corpus to learn from: text (one paragraph per line), .json, .jsonl, .csv or .parquet;
+    /// without it, the Africa Galore dataset (downloaded and cached, or the bundled stand-in)
+    #[arg(short, long, value_name = "FILE")]
+    pub input: Option<PathBuf>,
+
+    /// Learn from a (word, count) table instead (Parquet or CSV with word and count columns, or
+    /// a folder of them, as `bpe-lab count` and Spark write)
+    #[arg(long, value_name = "TABLE", conflicts_with_all = ["input", "field"])]
+    pub word_counts: Option<PathBuf>,
+
+    /// The field (JSON, JSON Lines) or column (CSV, Parquet) that holds a paragraph
+    #[arg(long, value_name = "NAME", default_value = "description")]
+    pub field: String,
+
+    /// How many merges to learn (fewer if the corpus runs out of pairs first)
+    #[arg(short, long, value_name = "N")]
+    pub merges: usize,
+
+    /// Which pair wins when several are equally frequent
+    #[arg(long, value_name = "RULE", default_value_t, value_parser = tie_break_parser())]
+    pub tie_break: bpe_lab::TieBreak,
+
+    /// Stop early once the most frequent pair occurs fewer than K times
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = at_least_one)]
+    pub min_frequency: u64,
+
+    /// Where to write the tokenizer as JSON (replaced atomically)
+    #[arg(short, long, value_name = "FILE")]
+    pub output: PathBuf,
+
+    #[command(flatten)]
+    pub tokenizer: TokenizerArgs,
+}
 
 /// The options of `train` about the tokenizer it writes (flattened into `TrainArgs`).
 #[derive(Debug, Args)]
@@ -38,14 +123,22 @@ pub struct TokenizerArgs {
     pub json: bool,
 }
 
-impl TokenizerArgs {
+impl TrainArgs {
+    fn settings(&self) -> TrainingSettings {
+        TrainingSettings::new(self.merges)
+            .tie_break(self.tie_break)
+            .min_frequency(self.min_frequency)
+    }
+
+    /// The tokenizer settings, checked before the long part.
     fn config(&self) -> Result<TokenizerConfig, CliError> {
+        let flags = &self.tokenizer;
         let config = TokenizerConfig::default()
-            .special_tokens(self.special_tokens.iter().cloned())
-            .unk_token(self.unk_token.clone())
-            .order(self.vocab_order.into());
-        // The checks that do not depend on the corpus, before the long part.
-        Tokenizer::new([], Vec::new(), config.clone())
+            .special_tokens(flags.special_tokens.iter().cloned())
+            .unk_token(flags.unk_token.clone())
+            .order(flags.vocab_order.into());
+        config
+            .check()
             .map_err(|e| CliError::usage(format!("--special-tokens/--unk-token: {e}")))?;
         Ok(config)
     }
@@ -54,11 +147,16 @@ impl TokenizerArgs {
 pub fn run(args: &TrainArgs) -> Result<(), CliError> {
     let started = Instant::now();
     for input in [&args.input, &args.word_counts].into_iter().flatten() {
-        check_not_same_file(input, &args.output)?;
+        if same_file(input, &args.output) {
+            return Err(CliError::usage(format!(
+                "--output '{}' is the input file; writing there would replace the corpus",
+                args.output.display()
+            )));
+        }
     }
-    let config = args.tokenizer.config()?;
+    let config = args.config()?;
     // Before the long part, so a typo in the output path costs nothing.
-    output::check_writable(&args.output)?;
+    check_writable(&args.output)?;
 
     let (words, corpus_name) = match (&args.word_counts, &args.input) {
         (Some(table), _) => (read_table(table)?, format!("'{}'", table.display())),
@@ -70,28 +168,24 @@ pub fn run(args: &TrainArgs) -> Result<(), CliError> {
     };
     let (distinct, total) = (words.len(), words.total());
 
-    let tie_break = args.tie_break;
     let bar = progress::merges_bar(args.merges);
-    let training = Trainer::new(args.merges)
-        .tie_break(tie_break)
-        .min_frequency(args.min_frequency)
-        .on_progress(|p| progress::show_merge(&bar, p))
-        .train(words);
+    let trained = Tokenizer::train_words(words, args.settings(), config, |p| {
+        progress::show_merge(&bar, p)
+    });
     bar.finish_and_clear();
-
-    let settings = TrainingSettings {
-        num_merges: args.merges,
-        tie_break,
-        min_frequency: args.min_frequency,
-    };
-    let tokenizer = Tokenizer::from_training(&training, settings, config).map_err(|e| {
+    let tokenizer = trained.map_err(|e| {
         CliError::runtime(format!("cannot build a tokenizer from {corpus_name}: {e}"))
     })?;
-    output::write_atomically(&args.output, |out| tokenizer.write_json(out))?;
+    write_atomically(&args.output, |out| tokenizer.write_json(out))
+        .map_err(|e| CliError::io("cannot write", &args.output, &e))?;
 
+    let stop = tokenizer
+        .training()
+        .expect("a trained tokenizer records its training")
+        .stop_reason;
     eprintln!(
         "{} from {distinct} distinct words ({total} in all) in {:.2?}; wrote {} ({} tokens)",
-        learned(&training, args),
+        learned(tokenizer.merges().len(), stop, args),
         started.elapsed(),
         args.output.display(),
         tokenizer.vocab().len()
@@ -101,7 +195,7 @@ pub fn run(args: &TrainArgs) -> Result<(), CliError> {
             "output": args.output,
             "merges_learned": tokenizer.merges().len(),
             "merges_requested": args.merges,
-            "stop_reason": stop_reason_name(training.stop),
+            "stop_reason": stop_reason_name(stop),
             "vocab_size": tokenizer.vocab().len(),
             "distinct_words": distinct,
             "total_words": total,
@@ -113,10 +207,9 @@ pub fn run(args: &TrainArgs) -> Result<(), CliError> {
 }
 
 /// The first half of the summary line: how many merges, and why fewer if so.
-fn learned(training: &Training, args: &TrainArgs) -> String {
-    let n = training.merges.len();
+fn learned(n: usize, stop: StopReason, args: &TrainArgs) -> String {
     let plural = if n == 1 { "" } else { "s" };
-    match training.stop {
+    match stop {
         StopReason::MergesDone => format!("learned {n} merge{plural}"),
         StopReason::NoPairs => format!(
             "learned {n} of {} merges (stopped early: every word is a single symbol)",
@@ -129,20 +222,28 @@ fn learned(training: &Training, args: &TrainArgs) -> String {
     }
 }
 
-/// The words of a corpus file; an empty corpus is an error.
+/// The words of a corpus file, read as every command reads it; an empty corpus is an error.
 fn read_file(path: &Path, field: &str) -> Result<WordCounts, CliError> {
     let spinner = progress::spinner(format!("reading {}", path.display()));
-    let words = input::read_corpus(path, field);
+    let words = CorpusReader::new().text_column(field).word_counts(path);
     spinner.finish_and_clear();
-    let words = words?;
+    let words = words.map_err(|e| corpus_error(e, "--input"))?;
     if words.is_empty() {
         return Err(CliError::runtime(format!(
             "'{}' contains no words: it is empty or has only blank lines (expected UTF-8 text, \
-             one paragraph per line, or a JSON array of objects with a \"{field}\" field)",
+             one paragraph per line, or records with a \"{field}\" field)",
             path.display()
         )));
     }
     Ok(words)
+}
+
+/// A corpus that cannot be read; a format this build cannot read also names the flag.
+pub fn corpus_error(e: DatasetError, flag: &str) -> CliError {
+    match e {
+        DatasetError::NeedsFeature { .. } => CliError::usage(format!("{flag}: {e}")),
+        e => CliError::runtime(e.to_string()),
+    }
 }
 
 /// The words of a (word, count) table, as `bpe-lab count` or Spark writes it; an empty table
@@ -164,10 +265,12 @@ fn read_table(path: &Path) -> Result<WordCounts, CliError> {
 }
 
 #[cfg(not(feature = "columnar"))]
-fn read_table(_: &Path) -> Result<WordCounts, CliError> {
-    Err(CliError::usage(
-        "--word-counts needs bpe-lab's `columnar` feature (CSV and Parquet support)",
-    ))
+fn read_table(path: &Path) -> Result<WordCounts, CliError> {
+    Err(CliError::usage(format!(
+        "--word-counts '{}': reading (word, count) tables needs bpe-lab built with its \
+         `columnar` feature (CSV and Parquet support)",
+        path.display()
+    )))
 }
 
 /// The words of Africa Galore as `bpe_lab::dataset` finds it (cache, download or stand-in),
@@ -188,17 +291,4 @@ fn read_dataset() -> Result<WordCounts, CliError> {
     Err(CliError::usage(
         "--input is required: this build has no dataset support (the `dataset` feature)",
     ))
-}
-
-/// Refuses to overwrite the corpus (or a table) with what is made from it.
-pub fn check_not_same_file(input: &Path, output: &Path) -> Result<(), CliError> {
-    if let (Ok(a), Ok(b)) = (input.canonicalize(), output.canonicalize())
-        && a == b
-    {
-        return Err(CliError::usage(format!(
-            "--output '{}' is the input file; writing there would replace the corpus",
-            output.display()
-        )));
-    }
-    Ok(())
 }

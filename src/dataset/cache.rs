@@ -5,7 +5,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use super::source::DEFAULT_URL;
+use super::download::DEFAULT_URL;
 
 /// The cache directory used when none is configured: the platform's user cache directory
 /// (`$XDG_CACHE_HOME` or `~/.cache` on Linux, `~/Library/Caches` on macOS, `%LOCALAPPDATA%`
@@ -25,11 +25,9 @@ pub(crate) fn file_name(url: &str) -> String {
     }
 }
 
-/// Writes `bytes` to `path` so that readers see the old file or the new one, never a part:
-/// the bytes go to a temporary file in the same directory (so the rename cannot cross file
-/// systems), are flushed to disk, and the temporary file is renamed over `path`. On failure
-/// the temporary file is removed and `path` is untouched.
-pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+/// Stores `bytes` at `path` in the cache, creating the cache directory if needed; written by
+/// [`crate::files::write_atomically`], so a reader sees the old file or the new one.
+pub(crate) fn store(path: &Path, bytes: &[u8]) -> io::Result<()> {
     if let Some(dir) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         fs::create_dir_all(dir)?;
     }
@@ -60,7 +58,7 @@ pub(crate) fn remember_failure(marker: &Path, what: &str, now: SystemTime) {
     let secs = now.duration_since(UNIX_EPOCH).unwrap_or_default().as_secs();
     // One line each, so a reader never mistakes part of the reason for the time.
     let text = format!("{secs}\n{}\n", what.replace('\n', " "));
-    let _ = write_atomically(marker, text.as_bytes());
+    let _ = store(marker, text.as_bytes());
 }
 
 /// The failure remembered at `marker` if it happened less than `window` before `now`. A
@@ -140,11 +138,11 @@ mod tests {
     }
 
     #[test]
-    fn an_atomic_write_replaces_the_file_and_leaves_no_temporary() {
+    fn storing_creates_the_directory_and_replaces_the_file() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("sub").join("f.json");
-        write_atomically(&path, b"one").unwrap();
-        write_atomically(&path, b"two").unwrap();
+        store(&path, b"one").unwrap();
+        store(&path, b"two").unwrap();
         assert_eq!(fs::read(&path).unwrap(), b"two");
         let names: Vec<_> = fs::read_dir(path.parent().unwrap()).unwrap().collect();
         assert_eq!(names.len(), 1);

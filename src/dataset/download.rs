@@ -2,6 +2,10 @@
 //! (a cap checked against Content-Length first and while reading), retried once when the
 //! failure may pass, and never accepting a partial body.
 
+/// Where the lab publishes Africa Galore.
+pub const DEFAULT_URL: &str =
+    "https://storage.googleapis.com/dm-educational/assets/ai_foundations/africa_galore.json";
+
 use std::io::{self, Read};
 use std::net::IpAddr;
 use std::time::{Duration, Instant};

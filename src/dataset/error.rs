@@ -6,7 +6,11 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+#[cfg(feature = "dataset")]
 use polars::prelude::PolarsError;
+
+use crate::dataset::formats::format::Format;
+use crate::files::InvalidUtf8;
 
 /// A corpus or the dataset could not be loaded.
 #[derive(Debug)]
@@ -38,8 +42,16 @@ pub enum DatasetError {
         found: String,
         expected: &'static str,
     },
+    /// A text file (or a line of one) is not UTF-8; says where.
+    InvalidUtf8(InvalidUtf8),
     /// The format cannot be told from the file name.
     UnknownFormat { path: PathBuf },
+    /// Reading this format needs a feature this build of bpe-lab was compiled without.
+    NeedsFeature {
+        path: PathBuf,
+        format: Format,
+        feature: &'static str,
+    },
     /// The download was required (`refresh`, or the stand-in was not allowed) and failed.
     Download {
         url: String,
@@ -48,6 +60,7 @@ pub enum DatasetError {
     /// The real dataset was required but the network was switched off and nothing was cached.
     Offline { reason: String },
     /// polars failed in a way the checks above did not foresee.
+    #[cfg(feature = "dataset")]
     Polars { file: String, error: PolarsError },
 }
 
@@ -59,7 +72,7 @@ impl fmt::Display for DatasetError {
                     f,
                     "cannot read '{}': {}",
                     path.display(),
-                    describe_io(error)
+                    crate::files::describe_io_error(error)
                 )
             }
             DatasetError::Malformed {
@@ -95,6 +108,17 @@ impl fmt::Display for DatasetError {
                 f,
                 "'{file}': column \"{column}\" holds {found}, expected {expected}"
             ),
+            DatasetError::InvalidUtf8(bad) => write!(f, "{bad}"),
+            DatasetError::NeedsFeature {
+                path,
+                format,
+                feature,
+            } => write!(
+                f,
+                "cannot read '{}': reading {format} needs bpe-lab built with its `{feature}` \
+                 feature (on by default; this build was made without it)",
+                path.display()
+            ),
             DatasetError::UnknownFormat { path } => write!(
                 f,
                 "cannot tell the format of '{}' from its extension: expected .json, .jsonl, \
@@ -105,6 +129,7 @@ impl fmt::Display for DatasetError {
                 write!(f, "could not download {url}: {failure}")
             }
             DatasetError::Offline { reason } => f.write_str(reason),
+            #[cfg(feature = "dataset")]
             DatasetError::Polars { file, error } => write!(f, "'{file}': {error}"),
         }
     }
@@ -115,6 +140,8 @@ impl std::error::Error for DatasetError {
         match self {
             DatasetError::Io { error, .. } => Some(error),
             DatasetError::Download { failure, .. } => Some(failure),
+            DatasetError::InvalidUtf8(bad) => Some(bad),
+            #[cfg(feature = "dataset")]
             DatasetError::Polars { error, .. } => Some(error),
             _ => None,
         }
@@ -134,6 +161,22 @@ impl DatasetError {
             file: file.into(),
             message: message.into(),
         }
+    }
+
+    /// CSV and Parquet need polars' lazy engine, which builds only with the `columnar` feature.
+    #[cfg(not(feature = "columnar"))]
+    pub(crate) fn needs_columnar(path: &Path, format: Format) -> Self {
+        DatasetError::NeedsFeature {
+            path: path.to_owned(),
+            format,
+            feature: "columnar",
+        }
+    }
+}
+
+impl From<InvalidUtf8> for DatasetError {
+    fn from(bad: InvalidUtf8) -> Self {
+        DatasetError::InvalidUtf8(bad)
     }
 }
 
@@ -226,11 +269,6 @@ pub(crate) fn seconds(d: Duration) -> String {
     } else {
         format!("{:.1} s", d.as_secs_f64())
     }
-}
-
-/// The reason behind an I/O error in plain words; the OS text for the rarer kinds.
-pub(crate) fn describe_io(err: &io::Error) -> String {
-    crate::files::describe_io_error(err)
 }
 
 fn quoted_list(names: &[String]) -> String {

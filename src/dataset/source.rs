@@ -7,13 +7,11 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-use super::error::{DatasetError, DownloadFailure, describe_io};
+use super::download::{self, DEFAULT_URL};
+use super::error::{DatasetError, DownloadFailure};
 use super::formats::{JsonProblem, Records, TEXT_COLUMN, records_from_json_slice};
-use super::{Dataset, STAND_IN_JSON, cache, download};
-
-/// Where the lab publishes Africa Galore.
-pub const DEFAULT_URL: &str =
-    "https://storage.googleapis.com/dm-educational/assets/ai_foundations/africa_galore.json";
+use super::{Dataset, STAND_IN_JSON, cache};
+use crate::files::describe_io_error as describe_io;
 
 /// Environment variable: the cache directory (default: the user cache directory + `bpe-lab`).
 pub const CACHE_DIR_ENV: &str = "BPE_LAB_CACHE_DIR";
@@ -438,52 +436,63 @@ impl AfricaGalore {
             notes.push(Note::Offline);
         } else if let Some(note) = self.recent_failure() {
             notes.push(note);
-        } else {
-            let marker = cache_path.as_deref().map(cache::failure_marker);
-            match self.download() {
-                Ok((bytes, records)) => {
-                    if let Some(marker) = &marker {
-                        cache::forget_failure(marker);
-                    }
-                    let path =
-                        cache_path.and_then(|path| match cache::write_atomically(&path, &bytes) {
-                            Ok(()) => Some(path),
-                            Err(e) => {
-                                notes.push(Note::NotCached {
-                                    path,
-                                    reason: describe_io(&e),
-                                });
-                                None
-                            }
-                        });
-                    let source = Source::Download {
-                        url: self.url.clone(),
-                        path,
-                    };
-                    return Ok(found(records, source, notes));
-                }
-                Err(failure) => {
-                    if let Some(marker) = &marker {
-                        // Kept in plain words: it is what the next notebooks show.
-                        let what = download::in_plain_words(&failure);
-                        cache::remember_failure(marker, &what, SystemTime::now());
-                    }
-                    if self.refresh || !self.allow_stand_in {
-                        return Err(DatasetError::Download {
-                            url: self.url.clone(),
-                            failure,
-                        });
-                    }
-                    notes.push(Note::DownloadFailed {
-                        url: self.url.clone(),
-                        failure,
-                    });
-                }
-            }
+        } else if let Some(dataset) = self.download_and_cache(cache_path, &mut notes)? {
+            return Ok(dataset);
         }
 
         // Reached only when the stand-in is allowed: every other way out returned above.
         Ok(found(stand_in_records(), Source::StandIn, notes))
+    }
+
+    /// Downloads the dataset and caches it (remembering a failure beside the cache): the
+    /// dataset, or `None` with a note when the stand-in may stand in, or the failure when the
+    /// real data was required.
+    fn download_and_cache(
+        &self,
+        cache_path: Option<PathBuf>,
+        notes: &mut Vec<Note>,
+    ) -> Result<Option<Dataset>, DatasetError> {
+        let marker = cache_path.as_deref().map(cache::failure_marker);
+        match self.download() {
+            Ok((bytes, records)) => {
+                if let Some(marker) = &marker {
+                    cache::forget_failure(marker);
+                }
+                let path = cache_path.and_then(|path| match cache::store(&path, &bytes) {
+                    Ok(()) => Some(path),
+                    Err(e) => {
+                        notes.push(Note::NotCached {
+                            path,
+                            reason: describe_io(&e),
+                        });
+                        None
+                    }
+                });
+                let source = Source::Download {
+                    url: self.url.clone(),
+                    path,
+                };
+                Ok(Some(found(records, source, std::mem::take(notes))))
+            }
+            Err(failure) => {
+                if let Some(marker) = &marker {
+                    // Kept in plain words: it is what the next notebooks show.
+                    let what = download::in_plain_words(&failure);
+                    cache::remember_failure(marker, &what, SystemTime::now());
+                }
+                if self.refresh || !self.allow_stand_in {
+                    return Err(DatasetError::Download {
+                        url: self.url.clone(),
+                        failure,
+                    });
+                }
+                notes.push(Note::DownloadFailed {
+                    url: self.url.clone(),
+                    failure,
+                });
+                Ok(None)
+            }
+        }
     }
 
     /// The remembered failure that lets this load skip the download, if any. Only a load that

@@ -29,12 +29,12 @@ pub fn tie_break() -> TieBreak {
     parse_tie_break(std::env::var(TIE_BREAK_ENV).ok().as_deref())
 }
 
-/// [`tie_break`]'s reading of a value of [`TIE_BREAK_ENV`].
+/// [`tie_break`]'s reading of a value of [`TIE_BREAK_ENV`]: the names
+/// [`TieBreak::from_loose_name`] reads; anything else, or nothing, is the default.
 pub fn parse_tie_break(value: Option<&str>) -> TieBreak {
-    match value.map(|v| v.trim().to_ascii_lowercase()) {
-        Some(v) if v == "first-seen" || v == "first_seen" || v == "lab" => TieBreak::FirstSeen,
-        _ => TieBreak::Lexicographic,
-    }
+    value
+        .and_then(TieBreak::from_loose_name)
+        .unwrap_or_default()
 }
 
 /// One line saying which tie rule the checks and fallbacks use, for the notebooks to print.

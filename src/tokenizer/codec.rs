@@ -27,9 +27,11 @@ use std::fmt;
 
 use std::sync::Mutex;
 
+use crate::bpe::EOW;
 use crate::bpe::encode::{Encoder, MergeTable};
-use crate::bpe::train::{StopReason, Trainer, Training};
-use crate::bpe::{EOW, TieBreak};
+pub use crate::bpe::train::TrainingSettings;
+use crate::bpe::train::{Progress, StopReason, Trainer, Training};
+use crate::bpe::words::WordCounts;
 use crate::tokenizer::error::{DecodeError, TokenizerError};
 use crate::tokenizer::split::Split;
 use crate::tokenizer::vocab::{Vocab, VocabOrder};
@@ -93,36 +95,12 @@ impl TokenizerConfig {
         self.split = split;
         self
     }
-}
 
-/// How a tokenizer's merges were learned: the [`Trainer`] options.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TrainingSettings {
-    /// Merges asked for (training may learn fewer).
-    pub num_merges: usize,
-    pub tie_break: TieBreak,
-    /// Training stops once the best pair occurs fewer times than this.
-    pub min_frequency: u64,
-}
-
-impl TrainingSettings {
-    /// `num_merges` merges, lexicographic tie-break, no minimum frequency (the trainer's defaults).
-    pub fn new(num_merges: usize) -> Self {
-        TrainingSettings {
-            num_merges,
-            tie_break: TieBreak::default(),
-            min_frequency: 1,
-        }
-    }
-
-    pub fn tie_break(mut self, tie_break: TieBreak) -> Self {
-        self.tie_break = tie_break;
-        self
-    }
-
-    pub fn min_frequency(mut self, k: u64) -> Self {
-        self.min_frequency = k.max(1);
-        self
+    /// The checks of the special tokens that hold whatever the corpus (none empty or repeated,
+    /// the unknown token among them, none containing `</w>`): for callers that want to fail
+    /// before a long training rather than after it.
+    pub fn check(&self) -> Result<(), TokenizerError> {
+        check_specials(self, &BTreeSet::new())
     }
 }
 
@@ -229,10 +207,22 @@ impl Tokenizer {
         settings: TrainingSettings,
         config: TokenizerConfig,
     ) -> Result<Tokenizer, TokenizerError> {
-        let training = Trainer::new(settings.num_merges)
-            .tie_break(settings.tie_break)
-            .min_frequency(settings.min_frequency)
-            .train_paragraphs(paragraphs);
+        let training = Trainer::from_settings(settings).train_paragraphs(paragraphs);
+        Tokenizer::from_training(&training, settings, config)
+    }
+
+    /// Learns merges from `words` with `settings`, calling `on_progress` after every merge, and
+    /// builds a tokenizer with `config` (what `bpe-lab train` does with a corpus file). The
+    /// training's stop reason and counts are in [`Tokenizer::training`].
+    pub fn train_words(
+        words: WordCounts,
+        settings: TrainingSettings,
+        config: TokenizerConfig,
+        on_progress: impl FnMut(Progress),
+    ) -> Result<Tokenizer, TokenizerError> {
+        let training = Trainer::from_settings(settings)
+            .on_progress(on_progress)
+            .train(words);
         Tokenizer::from_training(&training, settings, config)
     }
 
@@ -522,6 +512,7 @@ impl Tokenizer {
 }
 
 impl CachedEncoder {
+    /// Appends the vocabulary ids of `word` (its characters and `</w>`, merged) to `out`.
     #[inline]
     fn encode_word_into(&mut self, word: &str, vocab: &Vocab, out: &mut Vec<u32>) {
         let start = out.len();

@@ -1,6 +1,12 @@
-//! Why a tokenizer cannot be built, or ids cannot be decoded.
+//! Why a tokenizer cannot be built, ids cannot be decoded, its file cannot be read or
+//! written, or it cannot be exported.
 
 use std::fmt;
+use std::io;
+use std::path::PathBuf;
+
+use crate::bpe::EOW;
+use crate::tokenizer::file_format::VERSION;
 
 /// A tokenizer's parts do not fit together.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -98,3 +104,133 @@ impl fmt::Display for DecodeError {
 }
 
 impl std::error::Error for DecodeError {}
+
+/// Why a tokenizer cannot be exported with exact parity.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HfExportError {
+    /// Merge `index` builds the text `</w>` from characters, which HF would confuse with the
+    /// end-of-word marker.
+    MarkerSpelledByMerge {
+        index: usize,
+        pair: (String, String),
+    },
+    /// Merge `index` uses the unknown token, which HF would also merge where an unknown
+    /// character stands.
+    UnkInMerge {
+        index: usize,
+        pair: (String, String),
+    },
+    /// Every private-use character U+E000..U+F8FF already occurs in some token.
+    NoFreeMarker,
+}
+
+impl fmt::Display for HfExportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HfExportError::MarkerSpelledByMerge { index, pair } => write!(
+                f,
+                "merge {index} [{:?}, {:?}] spells the end-of-word marker {EOW} out of the \
+                 text's characters; Hugging Face tokenizers could not tell it from the real \
+                 marker, so the export would not give the same ids",
+                pair.0, pair.1
+            ),
+            HfExportError::UnkInMerge { index, pair } => write!(
+                f,
+                "merge {index} [{:?}, {:?}] uses the unknown token; Hugging Face tokenizers \
+                 would merge unknown characters with it too, so the export would not give the \
+                 same ids (use another --unk-token when training)",
+                pair.0, pair.1
+            ),
+            HfExportError::NoFreeMarker => write!(
+                f,
+                "every private-use character U+E000..U+F8FF occurs in the vocabulary, so none \
+                 is free to stand for {EOW}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for HfExportError {}
+
+/// A tokenizer file could not be read or written.
+#[derive(Debug)]
+pub struct FileError {
+    pub path: PathBuf,
+    pub problem: FileProblem,
+}
+
+/// What is wrong with a tokenizer file (or its JSON text).
+#[derive(Debug)]
+pub enum FileProblem {
+    /// Reading or writing failed.
+    Io(io::Error),
+    /// The file is empty.
+    Empty,
+    /// The JSON stops before the document is complete.
+    Truncated { line: usize, column: usize },
+    /// The text is not JSON.
+    Syntax {
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    /// Valid JSON, but not a bpe-lab tokenizer file.
+    NotATokenizer(String),
+    /// Written by a newer bpe-lab.
+    FutureVersion { found: u64 },
+    /// A field is missing or has the wrong shape.
+    Field { field: String, problem: String },
+    /// The parts do not fit together (merges, special tokens).
+    Invalid(TokenizerError),
+    /// The tokenizer cannot be exported with exact parity.
+    Export(HfExportError),
+}
+
+impl fmt::Display for FileProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FileProblem::Io(err) => write!(f, "{err}"),
+            FileProblem::Empty => write!(f, "the file is empty"),
+            FileProblem::Truncated { line, column } => write!(
+                f,
+                "the file is truncated: the JSON stops at line {line}, column {column}, \
+                 before the document is complete"
+            ),
+            FileProblem::Syntax {
+                line,
+                column,
+                message,
+            } => write!(
+                f,
+                "not valid JSON at line {line}, column {column}: {message}"
+            ),
+            FileProblem::NotATokenizer(why) => write!(f, "not a bpe-lab tokenizer file: {why}"),
+            FileProblem::FutureVersion { found } => write!(
+                f,
+                "written by a newer bpe-lab (file version {found}; this one reads versions 1 to \
+                 {VERSION}); update bpe-lab to read it"
+            ),
+            FileProblem::Field { field, problem } => write!(f, "field \"{field}\": {problem}"),
+            FileProblem::Invalid(err) => write!(f, "{err}"),
+            FileProblem::Export(err) => write!(f, "{err}"),
+        }
+    }
+}
+
+impl fmt::Display for FileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.problem {
+            FileProblem::Io(err) => write!(f, "cannot access '{}': {err}", self.path.display()),
+            problem => write!(f, "'{}': {problem}", self.path.display()),
+        }
+    }
+}
+
+impl std::error::Error for FileError {}
+impl std::error::Error for FileProblem {}
+
+impl From<TokenizerError> for FileProblem {
+    fn from(err: TokenizerError) -> Self {
+        FileProblem::Invalid(err)
+    }
+}

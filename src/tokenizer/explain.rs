@@ -21,8 +21,9 @@ use std::fmt;
 
 use serde_json::{Value, json};
 
-use crate::bpe::TieBreak;
 use crate::bpe::oracle::{PairCount, merge_pair_in_word, ranked_pairs};
+use crate::bpe::{EOW, TieBreak};
+use crate::tokenizer::split::Split;
 
 /// Corpora larger than this are refused by [`too_large`]: the table would be unreadable.
 pub const MAX_WORDS: usize = 64;
@@ -74,6 +75,23 @@ pub enum Reason {
         /// occur.
         first_seen: Option<((usize, usize), (usize, usize))>,
     },
+}
+
+/// The lab's initialization of `paragraphs` as `explain` shows it: each paragraph cut at every
+/// single space ([`Split::Space`]), each word its characters followed by `</w>` when
+/// `end_of_word` (seed 000's examples leave it out).
+pub fn initial_corpus(paragraphs: &[impl AsRef<str>], end_of_word: bool) -> Vec<Vec<String>> {
+    paragraphs
+        .iter()
+        .flat_map(|p| Split::Space.words(p.as_ref()))
+        .map(|word| {
+            let mut symbols: Vec<String> = word.chars().map(String::from).collect();
+            if end_of_word {
+                symbols.push(EOW.to_owned());
+            }
+            symbols
+        })
+        .collect()
 }
 
 /// Why `corpus` with `num_merges` rounds is too large to explain usefully, if it is.

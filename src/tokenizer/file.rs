@@ -52,112 +52,20 @@
 //! use; characters of the corpus that no merge used become `<UNK>`. Training again gives a
 //! version-2 file.
 
-use std::fmt;
 use std::fs;
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use crate::files::json_kind as kind;
-pub(crate) use crate::files::write_atomically;
 use serde_json::{Map, Value};
 
 use crate::bpe::EOW;
 use crate::bpe::train::StopReason;
+use crate::files::{json_kind as kind, json_message, write_atomically};
 use crate::tokenizer::codec::{Tokenizer, TokenizerConfig, TrainingInfo, TrainingSettings};
-use crate::tokenizer::error::TokenizerError;
-use crate::tokenizer::hf::HfExportError;
+pub use crate::tokenizer::error::{FileError, FileProblem};
+pub use crate::tokenizer::file_format::{FORMAT, FORMAT_V1, VERSION};
 use crate::tokenizer::split::Split;
 use crate::tokenizer::vocab::VocabOrder;
-
-/// The value of `"format"` in a tokenizer file.
-pub const FORMAT: &str = "bpe-lab-tokenizer";
-/// The version this bpe-lab writes, and the newest it reads.
-pub const VERSION: u64 = 2;
-/// The `"format"` of version 1, the merges-only file `bpe-lab train` used to write.
-pub const FORMAT_V1: &str = "bpe-lab-merges";
-
-/// A tokenizer file could not be read or written.
-#[derive(Debug)]
-pub struct FileError {
-    pub path: PathBuf,
-    pub problem: FileProblem,
-}
-
-/// What is wrong with a tokenizer file (or its JSON text).
-#[derive(Debug)]
-pub enum FileProblem {
-    /// Reading or writing failed.
-    Io(io::Error),
-    /// The file is empty.
-    Empty,
-    /// The JSON stops before the document is complete.
-    Truncated { line: usize, column: usize },
-    /// The text is not JSON.
-    Syntax {
-        line: usize,
-        column: usize,
-        message: String,
-    },
-    /// Valid JSON, but not a bpe-lab tokenizer file.
-    NotATokenizer(String),
-    /// Written by a newer bpe-lab.
-    FutureVersion { found: u64 },
-    /// A field is missing or has the wrong shape.
-    Field { field: String, problem: String },
-    /// The parts do not fit together (merges, special tokens).
-    Invalid(TokenizerError),
-    /// The tokenizer cannot be exported with exact parity.
-    Export(HfExportError),
-}
-
-impl fmt::Display for FileProblem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            FileProblem::Io(err) => write!(f, "{err}"),
-            FileProblem::Empty => write!(f, "the file is empty"),
-            FileProblem::Truncated { line, column } => write!(
-                f,
-                "the file is truncated: the JSON stops at line {line}, column {column}, \
-                 before the document is complete"
-            ),
-            FileProblem::Syntax {
-                line,
-                column,
-                message,
-            } => write!(
-                f,
-                "not valid JSON at line {line}, column {column}: {message}"
-            ),
-            FileProblem::NotATokenizer(why) => write!(f, "not a bpe-lab tokenizer file: {why}"),
-            FileProblem::FutureVersion { found } => write!(
-                f,
-                "written by a newer bpe-lab (file version {found}; this one reads versions 1 to \
-                 {VERSION}); update bpe-lab to read it"
-            ),
-            FileProblem::Field { field, problem } => write!(f, "field \"{field}\": {problem}"),
-            FileProblem::Invalid(err) => write!(f, "{err}"),
-            FileProblem::Export(err) => write!(f, "{err}"),
-        }
-    }
-}
-
-impl fmt::Display for FileError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.problem {
-            FileProblem::Io(err) => write!(f, "cannot access '{}': {err}", self.path.display()),
-            problem => write!(f, "'{}': {problem}", self.path.display()),
-        }
-    }
-}
-
-impl std::error::Error for FileError {}
-impl std::error::Error for FileProblem {}
-
-impl From<TokenizerError> for FileProblem {
-    fn from(err: TokenizerError) -> Self {
-        FileProblem::Invalid(err)
-    }
-}
 
 fn field(field: &str, problem: impl Into<String>) -> FileProblem {
     FileProblem::Field {
@@ -222,16 +130,10 @@ impl Tokenizer {
             if e.is_eof() {
                 FileProblem::Truncated { line, column }
             } else {
-                let message = e.to_string();
-                // serde_json appends " at line L column C"; the position is given separately.
-                let message = match message.rfind(" at line ") {
-                    Some(at) => message[..at].to_owned(),
-                    None => message,
-                };
                 FileProblem::Syntax {
                     line,
                     column,
-                    message,
+                    message: json_message(&e),
                 }
             }
         })?;
@@ -507,7 +409,7 @@ impl<'a> Fields<'a> {
         value.as_u64().ok_or_else(|| {
             field(
                 name,
-                format!("is {}, expected a whole number", describe(value)),
+                format!("is {}, expected a whole number", shown(value)),
             )
         })
     }
@@ -546,7 +448,7 @@ impl<'a> Fields<'a> {
                     name,
                     format!(
                         "item {i} is {}, expected a [left, right] pair of strings",
-                        describe(item)
+                        shown(item)
                     ),
                 )),
             })
@@ -580,7 +482,7 @@ impl<'a> Fields<'a> {
                 c.as_u64().ok_or_else(|| {
                     field(
                         "merge_counts",
-                        format!("item {i} is {}, expected a whole number", describe(c)),
+                        format!("item {i} is {}, expected a whole number", shown(c)),
                     )
                 })
             })
@@ -604,7 +506,7 @@ impl<'a> Fields<'a> {
 }
 
 /// A short description of a value for an error message: the value itself when it is small.
-fn describe(value: &Value) -> String {
+fn shown(value: &Value) -> String {
     let text = value.to_string();
     if text.chars().count() <= 40 {
         format!("{} {text}", kind(value))
@@ -639,16 +541,12 @@ mod tests {
     }
 
     #[test]
-    fn atomic_write_failure_keeps_the_old_file() {
+    fn a_failed_save_names_the_file_and_keeps_nothing() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("t.json");
-        fs::write(&path, "old").unwrap();
-        let err = write_atomically(&path, |out| {
-            out.write_all(b"half")?;
-            Err(io::Error::other("disk on fire"))
-        });
-        assert!(err.is_err());
-        assert_eq!(fs::read_to_string(&path).unwrap(), "old");
-        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+        let path = dir.path().join("missing").join("t.json");
+        let err = Tokenizer::train(&["ab"], 1).save(&path).unwrap_err();
+        assert_eq!(err.path, path);
+        assert!(matches!(err.problem, FileProblem::Io(_)));
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 }

@@ -37,63 +37,17 @@
 //! - a tokenizer whose unknown token takes part in a merge (the corpus spelled `<UNK>`):
 //!   HF would merge unknown characters too; export refuses ([`HfExportError::UnkInMerge`]).
 
-use std::fmt;
 use std::io::{self, Write};
 use std::path::Path;
 
 use serde_json::json;
 
 use crate::bpe::EOW;
+use crate::files::write_atomically;
 use crate::tokenizer::codec::Tokenizer;
-use crate::tokenizer::file::{FileError, FileProblem, write_atomically};
+pub use crate::tokenizer::error::HfExportError;
+use crate::tokenizer::error::{FileError, FileProblem};
 use crate::tokenizer::split::Split;
-
-/// Why a tokenizer cannot be exported with exact parity.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum HfExportError {
-    /// Merge `index` builds the text `</w>` from characters, which HF would confuse with the
-    /// end-of-word marker.
-    MarkerSpelledByMerge {
-        index: usize,
-        pair: (String, String),
-    },
-    /// Merge `index` uses the unknown token, which HF would also merge where an unknown
-    /// character stands.
-    UnkInMerge {
-        index: usize,
-        pair: (String, String),
-    },
-    /// Every private-use character U+E000..U+F8FF already occurs in some token.
-    NoFreeMarker,
-}
-
-impl fmt::Display for HfExportError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            HfExportError::MarkerSpelledByMerge { index, pair } => write!(
-                f,
-                "merge {index} [{:?}, {:?}] spells the end-of-word marker {EOW} out of the \
-                 text's characters; Hugging Face tokenizers could not tell it from the real \
-                 marker, so the export would not give the same ids",
-                pair.0, pair.1
-            ),
-            HfExportError::UnkInMerge { index, pair } => write!(
-                f,
-                "merge {index} [{:?}, {:?}] uses the unknown token; Hugging Face tokenizers \
-                 would merge unknown characters with it too, so the export would not give the \
-                 same ids (use another --unk-token when training)",
-                pair.0, pair.1
-            ),
-            HfExportError::NoFreeMarker => write!(
-                f,
-                "every private-use character U+E000..U+F8FF occurs in the vocabulary, so none \
-                 is free to stand for {EOW}"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for HfExportError {}
 
 /// Python's `str.split()` whitespace as a regex character class (see
 /// [`is_python_whitespace`](crate::tokenizer::split::is_python_whitespace)).

@@ -20,13 +20,18 @@
 //! - [`codec`]: [`Tokenizer`], encode and decode.
 //! - [`file`]: the versioned JSON file (save, load, checks).
 //! - [`hf`]: export to a Hugging Face `tokenizer.json` with the same ids.
+//! - [`lines`]: encoding a stream of lines on every core (`bpe-lab encode`).
+//! - [`id_lines`]: decoding a stream of id lines (`bpe-lab decode`).
 //! - [`explain`]: seed 000's round-by-round table.
 
 pub mod codec;
 pub mod error;
 pub mod explain;
 pub mod file;
+mod file_format;
 pub mod hf;
+pub mod id_lines;
+pub mod lines;
 pub mod split;
 pub mod vocab;
 
@@ -38,5 +43,7 @@ pub use error::{DecodeError, TokenizerError};
 pub use explain::{Explanation, explain};
 pub use file::{FileError, FileProblem};
 pub use hf::HfExportError;
+pub use id_lines::DecodeLinesError;
+pub use lines::{EncodeLinesError, LineOutput, LinesEncoded};
 pub use split::{Split, is_python_whitespace};
 pub use vocab::{Vocab, VocabOrder};

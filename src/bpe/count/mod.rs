@@ -49,11 +49,10 @@ pub(crate) fn count_words<'a>(words: impl Iterator<Item = &'a str>) -> Vec<(&'a 
         .collect()
 }
 
-/// The paragraphs of `text`: its lines, a trailing `\r` dropped, blank lines skipped.
+/// The paragraphs of `text`: its lines, a trailing `\r` dropped, blank lines skipped (the one
+/// line rule, [`crate::files::lines`]).
 pub(crate) fn lines(text: &str) -> impl Iterator<Item = &str> {
-    text.split('\n')
-        .map(|l| l.strip_suffix('\r').unwrap_or(l))
-        .filter(|l| !l.is_empty())
+    crate::files::lines::paragraphs(text)
 }
 
 /// Counts the lab words of every line of `text` on `threads` threads, keeping the order of

@@ -18,6 +18,7 @@ mod pair_index;
 mod queue;
 mod rewrite;
 mod round;
+mod settings;
 mod tie;
 mod word_list;
 
@@ -26,6 +27,7 @@ use std::time::{Duration, Instant};
 use crate::bpe::TieBreak;
 use crate::bpe::words::WordCounts;
 use engine::Engine;
+pub use settings::TrainingSettings;
 
 /// How far training has got, passed to the progress callback after every merge.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,7 +64,8 @@ pub struct Training {
     pub stop: StopReason,
 }
 
-/// Learns BPE merges, configured builder-style.
+/// Learns BPE merges, configured builder-style: [`TrainingSettings`] (what to learn, the part a
+/// tokenizer file records) plus a progress callback.
 ///
 /// ```
 /// use bpe_lab::{TieBreak, Trainer};
@@ -73,9 +76,7 @@ pub struct Training {
 /// assert_eq!(training.merges[0], ("l".to_string(), "o".to_string()));
 /// ```
 pub struct Trainer<'a> {
-    num_merges: usize,
-    tie_break: TieBreak,
-    min_frequency: u64,
+    settings: TrainingSettings,
     progress: Option<Box<dyn FnMut(Progress) + 'a>>,
 }
 
@@ -83,24 +84,31 @@ impl<'a> Trainer<'a> {
     /// A trainer that learns at most `num_merges` merges, lexicographic tie-break, no minimum
     /// frequency.
     pub fn new(num_merges: usize) -> Self {
+        Trainer::from_settings(TrainingSettings::new(num_merges))
+    }
+
+    /// A trainer with these settings.
+    pub fn from_settings(settings: TrainingSettings) -> Self {
         Trainer {
-            num_merges,
-            tie_break: TieBreak::default(),
-            min_frequency: 1,
+            settings,
             progress: None,
         }
     }
 
-    /// How ties between equally frequent pairs are broken.
+    /// What this trainer is set to do.
+    pub fn settings(&self) -> TrainingSettings {
+        self.settings
+    }
+
+    /// How ties between equally frequent pairs are broken ([`TrainingSettings::tie_break`]).
     pub fn tie_break(mut self, tie_break: TieBreak) -> Self {
-        self.tie_break = tie_break;
+        self.settings = self.settings.tie_break(tie_break);
         self
     }
 
-    /// Stop as soon as the most frequent pair occurs fewer than `k` times (`0` and `1` both
-    /// mean "keep going while any pair exists").
+    /// Stop early on rare pairs ([`TrainingSettings::min_frequency`]).
     pub fn min_frequency(mut self, k: u64) -> Self {
-        self.min_frequency = k.max(1);
+        self.settings = self.settings.min_frequency(k);
         self
     }
 
@@ -156,20 +164,25 @@ impl<'a> Trainer<'a> {
 
     fn run(&mut self, words: WordCounts, profile: &mut Profile) -> Training {
         let started = Instant::now();
-        let mut engine = Engine::new(words, self.tie_break);
+        let TrainingSettings {
+            num_merges,
+            tie_break,
+            min_frequency,
+        } = self.settings;
+        let mut engine = Engine::new(words, tie_break);
         engine.rewrites = profile.rewrites.take();
         profile.pair_index = started.elapsed();
         let started = Instant::now();
-        let mut merges = Vec::with_capacity(self.num_merges.min(1 << 16));
+        let mut merges = Vec::with_capacity(num_merges.min(1 << 16));
         let mut merge_counts = Vec::with_capacity(merges.capacity());
         let stop = loop {
-            if merges.len() == self.num_merges {
+            if merges.len() == num_merges {
                 break StopReason::MergesDone;
             }
             let Some((pair, count)) = engine.pop_best() else {
                 break StopReason::NoPairs;
             };
-            if count < self.min_frequency {
+            if count < min_frequency {
                 break StopReason::BelowMinFrequency;
             }
             let (left, right) = engine.merge(pair);
@@ -179,7 +192,7 @@ impl<'a> Trainer<'a> {
             if let Some(callback) = self.progress.as_mut() {
                 callback(Progress {
                     merges_done: merges.len(),
-                    merges_wanted: self.num_merges,
+                    merges_wanted: num_merges,
                     last_count: count,
                 });
             }

@@ -39,8 +39,8 @@ use std::path::Path;
 pub use inputs::expand_inputs;
 pub use table::{COUNT_COLUMN, TableFormat, WORD_COLUMN, WordTable};
 
-use crate::dataset::DatasetError;
-use crate::dataset::formats::{self, Format};
+use crate::dataset::error::DatasetError;
+use crate::dataset::formats::{self, CorpusReader, Format};
 
 /// The words of every corpus file in `files`, in order, each read as its extension says
 /// (text, JSON, JSON Lines, CSV, Parquet) with paragraphs from `text_column` where the format
@@ -50,14 +50,12 @@ pub fn count_corpus(
     text_column: &str,
     progress: &mut dyn FnMut(u64),
 ) -> Result<WordTable, DatasetError> {
+    let reader = CorpusReader::new().text_column(text_column);
     let mut table = WordTable::new();
     let mut done = 0u64;
     for file in files {
         let file = file.as_ref();
-        let format = Format::from_path(file).ok_or_else(|| DatasetError::UnknownFormat {
-            path: file.to_owned(),
-        })?;
-        formats::add_corpus_words(file, format, text_column, &mut table, &mut |bytes| {
+        reader.for_each_paragraph(file, &mut |p| table.add_paragraph(p), &mut |bytes| {
             progress(done + bytes)
         })?;
         done += file_size(file);
@@ -98,7 +96,13 @@ fn add_table(file: &Path, table: &mut WordTable) -> Result<(), DatasetError> {
             "a (word, count) table is read from a .parquet or .csv file",
         )
     })?;
-    formats::add_word_counts(file, format, table)
+    let format = match format {
+        TableFormat::Csv => Format::Csv,
+        TableFormat::Parquet => Format::Parquet,
+    };
+    formats::add_word_counts(file, format, WORD_COLUMN, COUNT_COLUMN, &mut |w, c| {
+        table.add(w, c)
+    })
 }
 
 fn file_size(path: &Path) -> u64 {

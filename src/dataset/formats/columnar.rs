@@ -12,9 +12,9 @@ use polars::prelude::{
     PlRefPath, PlSmallStr, PlanCallback, PolarsError, PolarsResult, ScanArgsParquet, Schema, col,
 };
 
-use super::{CATEGORY_COLUMN, Format, NAME_COLUMN, TEXT_COLUMN};
-use crate::WordCounts;
-use crate::dataset::{DatasetError, WordTable};
+use super::format::Format;
+use super::records::{CATEGORY_COLUMN, NAME_COLUMN, TEXT_COLUMN};
+use crate::dataset::error::DatasetError;
 
 /// The corpus in a CSV or Parquet file: `text_column` becomes `description`; `category` and
 /// `name` are kept when the file has them.
@@ -51,28 +51,16 @@ pub(crate) fn read_corpus(
     Ok(frame)
 }
 
-/// A (word, count) table in a CSV or Parquet file.
-pub(crate) fn read_word_counts(
-    path: &Path,
-    format: Format,
-    word_column: &str,
-    count_column: &str,
-) -> Result<WordCounts, DatasetError> {
-    let mut table = WordTable::new();
-    add_word_counts(path, format, word_column, count_column, &mut table)?;
-    Ok(table.to_word_counts())
-}
-
-/// Adds the rows of a (word, count) table file to `table`, read batch by batch on the streaming
-/// engine. Words must be text and
-/// present; counts whole numbers, zero or more, and present. Errors name the file, the column
+/// Calls `each` with every (word, count) row of a table file, read batch by batch on the
+/// streaming engine. Words must be text and present; counts whole numbers, zero or more, and
+/// present. Errors name the file, the column
 /// and (for a bad value) the row, counted from 1 without the header.
 pub(crate) fn add_word_counts(
     path: &Path,
     format: Format,
     word_column: &str,
     count_column: &str,
-    table: &mut WordTable,
+    each: &mut dyn FnMut(&str, u64),
 ) -> Result<(), DatasetError> {
     let file = path.display().to_string();
     let mut scan = Scan::open(path, format)?;
@@ -123,7 +111,7 @@ pub(crate) fn add_word_counts(
         for ((word, count), row) in words.iter().zip(values).zip(rows + 1..) {
             let count = count.map_err(|why| bad_count(&file, count_column, row, why))?;
             match (word, count) {
-                (Some(word), Some(count)) => table.add(word, count),
+                (Some(word), Some(count)) => each(word, count),
                 (word, count) => {
                     missing[0].saw(row, word.is_none());
                     missing[1].saw(row, count.is_none());
@@ -234,13 +222,13 @@ impl<'a> Missing<'a> {
     }
 }
 
-/// Adds the words of every paragraph in the text column of a CSV or Parquet corpus to `table`,
-/// batch by batch on the streaming engine.
-pub(crate) fn add_corpus_words(
+/// Calls `each` with every paragraph in the text column of a CSV or Parquet corpus, in order,
+/// batch by batch on the streaming engine; a missing value is an error naming its row.
+pub(crate) fn for_each_paragraph(
     path: &Path,
     format: Format,
     text_column: &str,
-    table: &mut WordTable,
+    each: &mut dyn FnMut(&str),
 ) -> Result<(), DatasetError> {
     let file = path.display().to_string();
     let mut scan = Scan::open(path, format)?;
@@ -262,7 +250,7 @@ pub(crate) fn add_corpus_words(
             })?;
         for (paragraph, row) in text.iter().zip(rows + 1..) {
             match paragraph {
-                Some(paragraph) => table.add_paragraph(paragraph),
+                Some(paragraph) => each(paragraph),
                 None => missing.saw(row, true),
             }
         }

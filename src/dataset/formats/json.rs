@@ -4,16 +4,16 @@
 //! syntax error, an array is read as a stream (one item in memory at a time, only the used
 //! fields kept), and the same check validates a download before it is cached.
 
-use std::fs::File;
-use std::io::{self, BufRead, BufReader};
+use std::io::{self, BufReader};
 use std::path::Path;
 
-use crate::files::json_kind as kind;
 use serde::de::{self, DeserializeSeed, SeqAccess, Visitor};
 use serde_json::Value;
 
-use super::{CATEGORY_COLUMN, NAME_COLUMN, Records};
-use crate::dataset::DatasetError;
+use super::records::{CATEGORY_COLUMN, Fields, NAME_COLUMN, Records};
+use super::text;
+use crate::dataset::error::DatasetError;
+use crate::files::{json_kind as kind, json_message};
 
 /// Why bytes are not a usable JSON corpus: not JSON at all, or JSON of another shape.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,6 +29,7 @@ pub(crate) enum JsonProblem {
 }
 
 /// The records of a JSON array held in memory (a download, the cache, the bundled stand-in).
+#[cfg_attr(not(feature = "dataset"), allow(dead_code))]
 pub(crate) fn records_from_json_slice(
     bytes: &[u8],
     text_field: &str,
@@ -53,8 +54,9 @@ fn parse_records<'de, R: serde_json::de::Read<'de>>(
 
 /// The records of a JSON array file, parsed as a stream.
 pub(crate) fn read_json_file(path: &Path, text_field: &str) -> Result<Records, DatasetError> {
-    let file = File::open(path).map_err(|e| DatasetError::io(path, e))?;
-    let de = serde_json::Deserializer::from_reader(BufReader::new(file));
+    let mut reader = BufReader::new(text::open(path)?);
+    skip_bom(&mut reader).map_err(|e| DatasetError::io(path, e))?;
+    let de = serde_json::Deserializer::from_reader(reader);
     match parse_records(de, text_field) {
         Ok(records) => Ok(records),
         Err(e) if e.is_io() => Err(DatasetError::io(path, io::Error::from(e))),
@@ -74,7 +76,18 @@ pub(crate) fn read_json_file(path: &Path, text_field: &str) -> Result<Records, D
     }
 }
 
+/// Moves `reader` past a byte-order mark at its start, if there is one (see
+/// [`crate::files::lines`]: an editor's mark is not text, in any format).
+fn skip_bom(reader: &mut impl io::BufRead) -> io::Result<()> {
+    let bom = crate::files::lines::BOM.as_bytes();
+    if reader.fill_buf()?.starts_with(bom) {
+        reader.consume(bom.len());
+    }
+    Ok(())
+}
+
 /// The records of a JSON Lines file: one object per line, blank lines skipped.
+#[cfg(feature = "dataset")]
 pub(crate) fn read_json_lines_file(path: &Path, text_field: &str) -> Result<Records, DatasetError> {
     let mut records = Records::default();
     for_each_json_line(
@@ -87,55 +100,32 @@ pub(crate) fn read_json_lines_file(path: &Path, text_field: &str) -> Result<Reco
 }
 
 /// Calls `each` with the record of every line of a JSON Lines file in order, reading one line
-/// at a time; `progress` hears the bytes read so far, about once a megabyte.
+/// at a time (the lines of [`crate::files::lines`]; blank ones skipped); `progress` hears the
+/// bytes read so far, about once a megabyte.
 pub(crate) fn for_each_json_line(
     path: &Path,
     text_field: &str,
     each: &mut dyn FnMut(Fields),
     progress: &mut dyn FnMut(u64),
 ) -> Result<(), DatasetError> {
-    let file = File::open(path).map_err(|e| DatasetError::io(path, e))?;
-    let mut reader = BufReader::with_capacity(1 << 20, file);
-    let (mut read, mut reported) = (0u64, 0u64);
-    let mut line = String::new();
     let file_name = || path.display().to_string();
-    for number in 1.. {
-        line.clear();
-        match reader.read_line(&mut line) {
-            Ok(0) => break,
-            Ok(n) => {
-                read += n as u64;
-                if read - reported >= 1 << 20 {
-                    progress(read);
-                    reported = read;
-                }
-            }
-            Err(e) if e.kind() == io::ErrorKind::InvalidData => {
-                return Err(DatasetError::Malformed {
-                    file: file_name(),
-                    line: Some(number),
-                    column: None,
-                    message: "not valid UTF-8".to_owned(),
-                });
-            }
-            Err(e) => return Err(DatasetError::io(path, e)),
-        }
-        let content = strip_bom(&line, number).trim();
+    let mut each_line = |line: &str, number: u64| {
+        let content = line.trim();
         if content.is_empty() {
-            continue;
+            return Ok(());
         }
         let value: Value = serde_json::from_str(content).map_err(|e| DatasetError::Malformed {
             file: file_name(),
-            line: Some(number),
+            line: Some(number as usize),
             column: Some(e.column()),
-            message: message_without_position(&e),
+            message: json_message(&e),
         })?;
         let record = record_fields(value, text_field, &format!("line {number}"))
             .map_err(|message| DatasetError::shape(file_name(), message))?;
         each(record);
-    }
-    progress(read);
-    Ok(())
+        Ok(())
+    };
+    text::each_line(path, &mut each_line, progress)
 }
 
 /// Visits a top-level array, turning each item into a record as soon as it is parsed.
@@ -178,10 +168,6 @@ impl<'de> Visitor<'de> for RecordArray<'_> {
         Ok(())
     }
 }
-
-/// A record's optional category and name (`None` when the source has no such field) and its
-/// paragraph.
-pub(crate) type Fields = (Option<Option<String>>, Option<Option<String>>, String);
 
 /// Adds the record held by `value`, or says (about `subject`, e.g. "item 3") why it is not one.
 fn push_record(
@@ -228,7 +214,7 @@ fn optional_text(value: Value) -> Option<String> {
 }
 
 fn classify(e: &serde_json::Error) -> JsonProblem {
-    let message = message_without_position(e);
+    let message = json_message(e);
     if e.is_syntax() || e.is_eof() {
         JsonProblem::Syntax {
             line: e.line(),
@@ -241,26 +227,6 @@ fn classify(e: &serde_json::Error) -> JsonProblem {
             e.line(),
             e.column()
         ))
-    }
-}
-
-/// serde_json's message without its " at line L column C" suffix, which callers report in
-/// their own words.
-fn message_without_position(e: &serde_json::Error) -> String {
-    let full = e.to_string();
-    let suffix = format!(" at line {} column {}", e.line(), e.column());
-    match full.strip_suffix(&suffix) {
-        Some(message) => message.to_owned(),
-        None => full,
-    }
-}
-
-/// The first line of a file may start with a UTF-8 byte-order mark, which is not text.
-fn strip_bom(line: &str, number: usize) -> &str {
-    if number == 1 {
-        line.strip_prefix('\u{feff}').unwrap_or(line)
-    } else {
-        line
     }
 }
 

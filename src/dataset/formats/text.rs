@@ -1,25 +1,14 @@
-//! Plain UTF-8 text, one paragraph per line, read line by line.
-//!
-//! The rules are those of `bpe-lab train` and [`crate::WordCounts::from_lines`]: a trailing
-//! `\r` is dropped and empty lines are skipped, so the same file gives the same paragraphs
-//! here and there. A line of spaces is a paragraph (of empty words), as in the lab.
+//! Plain UTF-8 text, one paragraph per line, read line by line or (for the parallel word
+//! counter) whole. Both follow [`crate::files::lines`], so the same file gives the same
+//! paragraphs either way.
 
-use std::fs::File;
+use std::fs::{self, File};
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 
-use super::Records;
-use crate::dataset::DatasetError;
-
-pub(crate) fn read_text_file(path: &Path) -> Result<Records, DatasetError> {
-    let mut records = Records::default();
-    for_each_line(
-        path,
-        &mut |text| records.push_text(text.to_owned()),
-        &mut |_| {},
-    )?;
-    Ok(records)
-}
+use crate::dataset::error::DatasetError;
+use crate::files::InvalidUtf8;
+use crate::files::lines::{line_body, strip_bom, strip_bom_bytes};
 
 /// Calls `each` with every paragraph (non-empty line) of the file in order, reading one line at
 /// a time; `progress` hears the bytes read so far, about once a megabyte.
@@ -28,9 +17,30 @@ pub(crate) fn for_each_line(
     each: &mut dyn FnMut(&str),
     progress: &mut dyn FnMut(u64),
 ) -> Result<(), DatasetError> {
-    let file = File::open(path).map_err(|e| DatasetError::io(path, e))?;
+    each_line(
+        path,
+        &mut |text, _| {
+            if !text.is_empty() {
+                each(text);
+            }
+            Ok(())
+        },
+        progress,
+    )
+}
+
+/// Calls `each` with every line of the file, without its ending (the first without a
+/// byte-order mark) and its 1-based number; stops at `each`'s first error. A line that is not
+/// UTF-8 is an error naming the file, the line and the byte. `progress` hears the bytes read
+/// so far, about once a megabyte and at the end.
+pub(crate) fn each_line(
+    path: &Path,
+    each: &mut dyn FnMut(&str, u64) -> Result<(), DatasetError>,
+    progress: &mut dyn FnMut(u64),
+) -> Result<(), DatasetError> {
+    let file = open(path)?;
     let mut reader = BufReader::with_capacity(1 << 20, file);
-    let (mut read, mut reported) = (0u64, 0u64);
+    let (mut offset, mut reported) = (0u64, 0u64);
     let mut line = Vec::new();
     for number in 1.. {
         line.clear();
@@ -40,34 +50,56 @@ pub(crate) fn for_each_line(
         if n == 0 {
             break;
         }
-        read += n as u64;
-        if read - reported >= 1 << 20 {
-            progress(read);
-            reported = read;
-        }
-        let mut bytes = line.as_slice();
-        bytes = bytes.strip_suffix(b"\n").unwrap_or(bytes);
-        bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
-        if number == 1 {
-            // A byte-order mark some editors write first is not part of the text.
-            bytes = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
-        }
-        if bytes.is_empty() {
-            continue;
-        }
-        match std::str::from_utf8(bytes) {
-            Ok(text) => each(text),
-            Err(e) => {
-                let valid = std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default();
-                return Err(DatasetError::Malformed {
-                    file: path.display().to_string(),
-                    line: Some(number),
-                    column: Some(valid.chars().count() + 1),
-                    message: "not valid UTF-8 (the corpus must be UTF-8 text)".to_owned(),
-                });
-            }
+        let (bytes, skipped) = if number == 1 {
+            let rest = strip_bom_bytes(&line);
+            (rest, (line.len() - rest.len()) as u64)
+        } else {
+            (&line[..], 0)
+        };
+        let text = std::str::from_utf8(bytes).map_err(|e| {
+            InvalidUtf8::locate(
+                InvalidUtf8::file_name(path),
+                bytes,
+                offset + skipped,
+                number,
+                e,
+            )
+        })?;
+        each(line_body(text), number)?;
+        offset += n as u64;
+        if offset - reported >= 1 << 20 {
+            progress(offset);
+            reported = offset;
         }
     }
-    progress(read);
+    progress(offset);
     Ok(())
+}
+
+/// The whole file as text, without a byte-order mark; invalid UTF-8 is an error naming the
+/// file, the line and the byte.
+pub(crate) fn read_whole(path: &Path) -> Result<String, DatasetError> {
+    open(path)?;
+    let bytes = fs::read(path).map_err(|e| DatasetError::io(path, e))?;
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(match strip_bom(&text).len() {
+            len if len == text.len() => text,
+            len => text[text.len() - len..].to_owned(),
+        }),
+        Err(e) => {
+            let error = e.utf8_error();
+            Err(InvalidUtf8::locate(InvalidUtf8::file_name(path), e.as_bytes(), 0, 1, error).into())
+        }
+    }
+}
+
+/// Opens `path` for reading; a directory is an error (reading one fails with an OS-specific
+/// error, or on some systems not at all).
+pub(crate) fn open(path: &Path) -> Result<File, DatasetError> {
+    let metadata = fs::metadata(path).map_err(|e| DatasetError::io(path, e))?;
+    if metadata.is_dir() {
+        let error = std::io::Error::from(std::io::ErrorKind::IsADirectory);
+        return Err(DatasetError::io(path, error));
+    }
+    File::open(path).map_err(|e| DatasetError::io(path, e))
 }

@@ -1,0 +1,24 @@
+//! Value parsers shared by several commands' flags: each maps command-line text to a library
+//! value and says what was expected when it cannot.
+
+use bpe_lab::TieBreak;
+
+/// `--min-frequency`: a count, 1 or more (1 keeps going while any pair is left).
+pub fn at_least_one(value: &str) -> Result<u64, String> {
+    match value.parse::<u64>() {
+        Ok(0) => Err("must be at least 1 (1 keeps training while any pair is left)".to_owned()),
+        Ok(k) => Ok(k),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// `--tie-break`: the library's [`TieBreak`] names, each with its summary as help; the names
+/// are parsed by [`TieBreak`]'s own `FromStr`, the one reader of them.
+pub fn tie_break_parser() -> impl clap::builder::TypedValueParser<Value = TieBreak> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    let names = TieBreak::ALL.map(|p| PossibleValue::new(p.name()).help(p.summary()));
+    PossibleValuesParser::new(names).map(|name| {
+        name.parse::<TieBreak>()
+            .expect("the parser only lets listed names through")
+    })
+}

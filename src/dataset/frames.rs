@@ -1,0 +1,92 @@
+//! Africa Galore loaded into a DataFrame, and the paragraphs of a corpus DataFrame (feature
+//! `dataset`).
+
+use polars::prelude::DataFrame;
+
+use crate::dataset::error::DatasetError;
+use crate::dataset::formats::TEXT_COLUMN;
+use crate::dataset::source::{AfricaGalore, Provenance};
+use crate::dataset::summary::Summary;
+
+/// A loaded dataset: the DataFrame and where it came from.
+#[derive(Debug, Clone)]
+pub struct Dataset {
+    /// Columns `category`, `name` (when the source has them) and `description` (String), one
+    /// paragraph per row.
+    pub frame: DataFrame,
+    pub provenance: Provenance,
+}
+
+impl Dataset {
+    /// The `description` column, ready for [`crate::bpe_initialize`] or [`crate::learn_bpe`].
+    ///
+    /// Panics only if `frame` was replaced by one without a text `description` column free of
+    /// missing values; [`descriptions`] returns an error instead.
+    pub fn paragraphs(&self) -> Vec<String> {
+        descriptions(&self.frame).expect("a loaded dataset has a description column without nulls")
+    }
+
+    /// Paragraph, word and character counts (see [`Summary`]).
+    pub fn summary(&self) -> Summary {
+        Summary::of_paragraphs(&self.paragraphs())
+    }
+
+    /// Whether this is the bundled stand-in rather than the real dataset.
+    pub fn is_stand_in(&self) -> bool {
+        self.provenance.is_stand_in()
+    }
+}
+
+/// Africa Galore as configured by the environment (`BPE_LAB_CACHE_DIR`, `BPE_LAB_DATASET_URL`,
+/// `BPE_LAB_OFFLINE`): the cached copy, else a download, else the bundled stand-in. Never fails:
+/// what went wrong on the way is in the result's [`Provenance`]. For other choices (refresh, the
+/// real data or an error, timeouts) use [`AfricaGalore`].
+pub fn africa_galore() -> Dataset {
+    AfricaGalore::from_env()
+        .load()
+        .expect("with the stand-in allowed and no refresh, loading cannot fail")
+}
+
+/// The paragraphs to train on when no corpus file is given, for `bpe-lab train`: Africa Galore
+/// as [`africa_galore`] loads it (with `offline` forcing the network off), and where it came
+/// from, so the caller can say so.
+pub fn paragraphs_for_training(offline: bool) -> Result<(Vec<String>, Provenance), DatasetError> {
+    let mut loader = AfricaGalore::from_env();
+    if offline {
+        loader = loader.offline(true);
+    }
+    let data = loader.load()?;
+    Ok((data.paragraphs(), data.provenance))
+}
+
+/// The `description` column of a corpus DataFrame as strings (for [`crate::bpe_initialize`],
+/// [`crate::learn_bpe`] or [`crate::Trainer::train_paragraphs`]). Fails if there is no such
+/// column, it is not text, or a value is missing.
+pub fn descriptions(frame: &DataFrame) -> Result<Vec<String>, DatasetError> {
+    const WHAT: &str = "the DataFrame";
+    let column = frame
+        .column(TEXT_COLUMN)
+        .map_err(|_| DatasetError::MissingColumn {
+            file: WHAT.to_owned(),
+            column: TEXT_COLUMN.to_owned(),
+            found: frame
+                .get_column_names()
+                .iter()
+                .map(|n| n.to_string())
+                .collect(),
+        })?;
+    let text = column.str().map_err(|_| DatasetError::WrongType {
+        file: WHAT.to_owned(),
+        column: TEXT_COLUMN.to_owned(),
+        found: column.dtype().to_string(),
+        expected: "text (a String column)",
+    })?;
+    text.iter()
+        .enumerate()
+        .map(|(row, value)| {
+            value.map(str::to_owned).ok_or_else(|| {
+                DatasetError::shape(WHAT, format!("row {}: missing description", row + 1))
+            })
+        })
+        .collect()
+}
