@@ -75,6 +75,14 @@ impl RankTable {
         self.map.iter().map(|(b, &r)| (&**b, r))
     }
 
+    /// Adds a token, or gives an existing one a new rank.
+    pub fn insert(&mut self, bytes: Vec<u8>, rank: u32) {
+        if bytes.len() == 1 {
+            self.single[bytes[0] as usize] = rank;
+        }
+        self.map.insert(bytes.into_boxed_slice(), rank);
+    }
+
     /// Appends the ranks of `piece`'s tokens to `out`. `false` (with `out` as it was) when a
     /// part is left that is not a token, which only a table without every byte allows.
     pub fn encode_piece(&self, piece: &[u8], out: &mut Vec<u32>) -> bool {
@@ -94,6 +102,50 @@ impl RankTable {
             out.push(r);
             return true;
         }
+        let parts = self.merge(piece);
+        let mark = out.len();
+        for w in parts.windows(2) {
+            match self.get(&piece[w[0].0..w[1].0]) {
+                Some(r) => out.push(r),
+                None => {
+                    out.truncate(mark);
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// The end offsets of `piece`'s tokens but the last, in `out` (cleared first); `false`
+    /// when a part is not a token. The whole piece is one part if it is a token.
+    pub fn encode_piece_parts(&self, piece: &[u8], out: &mut Vec<usize>) -> bool {
+        out.clear();
+        if piece.is_empty() {
+            return true;
+        }
+        if piece.len() >= 2 && self.map.contains_key(piece) {
+            return true;
+        }
+        let parts = if piece.len() == 1 {
+            vec![(0, NONE), (1, NONE)]
+        } else {
+            self.merge(piece)
+        };
+        for w in parts.windows(2) {
+            if self.get(&piece[w[0].0..w[1].0]).is_none() {
+                out.clear();
+                return false;
+            }
+            if w[1].0 < piece.len() {
+                out.push(w[1].0);
+            }
+        }
+        true
+    }
+
+    /// tiktoken's merging of a piece of two or more bytes: the start of every part, then
+    /// `piece.len()`.
+    fn merge(&self, piece: &[u8]) -> Vec<(usize, u32)> {
         // (start, rank of the part from here to two starts on), and two closing entries so
         // that every part has a successor start.
         let mut parts: Vec<(usize, u32)> = Vec::with_capacity(piece.len() + 1);
@@ -128,17 +180,6 @@ impl RankTable {
             }
             parts.remove(i + 1);
         }
-        let mark = out.len();
-        for w in parts.windows(2) {
-            let part = &piece[w[0].0..w[1].0];
-            match self.get(part) {
-                Some(r) => out.push(r),
-                None => {
-                    out.truncate(mark);
-                    return false;
-                }
-            }
-        }
-        true
+        parts
     }
 }
