@@ -1,6 +1,7 @@
 //! The `bpe-lab` command line: the argument definitions (clap derive) and the dispatch to one
 //! module per subcommand. Each subcommand is thin over the library.
 
+mod bytelevel;
 #[cfg(feature = "columnar")]
 mod count;
 #[cfg(feature = "dataset")]
@@ -159,6 +160,9 @@ pub struct TrainArgs {
 
     #[command(flatten)]
     pub tokenizer: train::TokenizerArgs,
+
+    #[command(flatten)]
+    pub byte_level: bytelevel::ByteLevelTrainArgs,
 }
 
 /// `--min-frequency`: a count, 1 or more (1 keeps going while any pair is left).
@@ -183,6 +187,7 @@ pub fn tie_break_parser() -> impl clap::builder::TypedValueParser<Value = bpe_la
 /// Runs the chosen subcommand.
 pub fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
+        Command::Train(args) if args.byte_level.byte_level => bytelevel::train(&args),
         Command::Train(args) => train::run(&args),
         #[cfg(feature = "columnar")]
         Command::Count(args) => count::run(&args),

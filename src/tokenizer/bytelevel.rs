@@ -200,11 +200,25 @@ impl ByteLevelTokenizer {
         tie_break: crate::bpe::TieBreak,
         specials: &[&str],
     ) -> Result<Self, ByteLevelError> {
+        Self::train_with(text, pattern, num_merges, tie_break, 1, specials)
+    }
+
+    /// [`ByteLevelTokenizer::train`] that also stops once the most frequent pair occurs fewer
+    /// than `min_frequency` times.
+    pub fn train_with(
+        text: &str,
+        pattern: SplitPattern,
+        num_merges: usize,
+        tie_break: crate::bpe::TieBreak,
+        min_frequency: u64,
+        specials: &[&str],
+    ) -> Result<Self, ByteLevelError> {
         let splitter = Splitter::new(pattern.clone())?;
         let threads = thread::available_parallelism().map_or(1, |n| n.get());
         let chunks = ChunkCounts::from_text(text, &splitter, specials, threads)?;
         let training = crate::bpe::bytes::ByteTrainer::new(num_merges)
             .tie_break(tie_break)
+            .min_frequency(min_frequency)
             .train(&chunks);
         Self::from_training("bpe-lab", &training, pattern, specials)
     }
