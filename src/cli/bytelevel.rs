@@ -13,8 +13,8 @@ use bpe_lab::tokenizer::bytelevel_file::is_byte_level_json;
 use clap::Args;
 
 use crate::cli::error::CliError;
+use crate::cli::output;
 use crate::cli::tokenizer_file::{Source, is_broken_pipe};
-use crate::cli::{TrainArgs, output};
 
 /// `train`'s byte-level flags (flattened into `TrainArgs`).
 #[derive(Debug, Args)]
@@ -95,24 +95,35 @@ fn write_stdout(bytes: &[u8]) -> Result<(), CliError> {
     }
 }
 
+/// What `train` passes on for a byte-level run.
+pub struct TrainRun<'a> {
+    pub input: Option<&'a Path>,
+    pub word_counts: bool,
+    pub output: &'a Path,
+    pub merges: usize,
+    pub tie_break: bpe_lab::TieBreak,
+    pub min_frequency: u64,
+    pub flags: &'a ByteLevelTrainArgs,
+}
+
 /// `bpe-lab train --byte-level`.
-pub fn train(args: &TrainArgs) -> Result<(), CliError> {
+pub fn train(args: TrainRun) -> Result<(), CliError> {
     let started = Instant::now();
-    let Some(input) = &args.input else {
+    let Some(input) = args.input else {
         return Err(CliError::usage(
             "--byte-level trains on a text file: give --input",
         ));
     };
-    if args.word_counts.is_some() {
+    if args.word_counts {
         return Err(CliError::usage(
             "--byte-level trains on a text file (--input), not on a word table",
         ));
     }
-    output::check_writable(&args.output)?;
-    let pattern: SplitPattern = args.byte_level.pattern.parse().expect("infallible");
+    output::check_writable(args.output)?;
+    let pattern: SplitPattern = args.flags.pattern.parse().expect("infallible");
     let text =
         std::fs::read_to_string(input).map_err(|e| CliError::io("cannot read", input, &e))?;
-    let specials: Vec<&str> = args.byte_level.special.iter().map(String::as_str).collect();
+    let specials: Vec<&str> = args.flags.special.iter().map(String::as_str).collect();
     let tokenizer = ByteLevelTokenizer::train_with(
         &text,
         pattern,
@@ -123,7 +134,7 @@ pub fn train(args: &TrainArgs) -> Result<(), CliError> {
     )
     .map_err(|e| CliError::runtime(format!("cannot train on '{}': {e}", input.display())))?;
     tokenizer
-        .save(&args.output)
+        .save(args.output)
         .map_err(|e| CliError::runtime(e.to_string()))?;
     eprintln!(
         "byte-level tokenizer ({} tie-break, pattern {}): {} tokens and {} special from '{}' \
