@@ -170,6 +170,21 @@ fn text() -> impl Strategy<Value = String> {
         .prop_map(|picks| picks.iter().map(|&i| TEXT_FRAGMENTS[i]).collect())
 }
 
+/// Text for the GPT-4 splitter: the fragments above, contractions in every case (and the long
+/// s), every kind of whitespace, and any characters at all.
+fn cl100k_text() -> impl Strategy<Value = String> {
+    const MORE: &[&str] = &[
+        "'", "'S", "'ſ", "'Ll", "'lL", "'vE", "'Re", "'r", "'x", "\u{85}", "\u{A0}", "\u{2028}",
+        "\u{3000}", "\x0B", "\x0C", " \n", "\r", "٣", "Ⅻ", "½", "²", "_", "$", "+", "ǅ", "ʰ", "ª",
+    ];
+    let fragment = prop_oneof![
+        (0..TEXT_FRAGMENTS.len()).prop_map(|i| TEXT_FRAGMENTS[i].to_string()),
+        (0..MORE.len()).prop_map(|i| MORE[i].to_string()),
+        any::<char>().prop_map(String::from),
+    ];
+    prop::collection::vec(fragment, 0..40).prop_map(|parts| parts.concat())
+}
+
 fn builtin() -> impl Strategy<Value = SplitPattern> {
     prop_oneof![
         Just(SplitPattern::Gpt2),
@@ -213,6 +228,17 @@ proptest! {
         prop_assert_eq!(&parts, &chunks);
         let counted = ChunkCounts::from_text(&text, splitter, &[], threads).unwrap();
         prop_assert_eq!(counted, ChunkCounts::from_chunks(&chunks));
+    }
+
+    /// The hand-written GPT-4 splitter gives fancy-regex's chunks.
+    #[test]
+    fn hand_written_cl100k_equals_the_regex(text in cl100k_text()) {
+        let splitter = splitter(SplitPattern::Cl100k);
+        let mut fast = Vec::new();
+        splitter.for_each_chunk(&text, 0, text.len(), |c| fast.push(c)).unwrap();
+        let mut regex = Vec::new();
+        splitter.for_each_chunk_regex(&text, 0, text.len(), |c| regex.push(c)).unwrap();
+        prop_assert_eq!(fast, regex);
     }
 
     /// Special tokens cut the text; the search that remembers each special's next occurrence

@@ -192,7 +192,26 @@ impl Splitter {
     /// Calls `f` with every chunk that starts in `text[start..end]`, matching on the whole of
     /// `text` (so look-ahead sees past `end`). `start` must be where a chunk of the whole text
     /// starts (0, or a cut given by [`Splitter::cut_points`]).
+    ///
+    /// GPT-4's pattern runs on a hand-written splitter ([`super::cl100k`]), the others on
+    /// fancy-regex.
     pub fn for_each_chunk<'t>(
+        &self,
+        text: &'t str,
+        start: usize,
+        end: usize,
+        f: impl FnMut(&'t str),
+    ) -> Result<(), SplitError> {
+        if self.pattern == SplitPattern::Cl100k {
+            crate::bpe::bytes::cl100k::for_each_chunk(text, start, end, f);
+            return Ok(());
+        }
+        self.for_each_chunk_regex(text, start, end, f)
+    }
+
+    /// [`Splitter::for_each_chunk`] on fancy-regex whatever the pattern: what the hand-written
+    /// splitter is tested against.
+    pub fn for_each_chunk_regex<'t>(
         &self,
         text: &'t str,
         start: usize,
