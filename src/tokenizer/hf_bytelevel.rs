@@ -22,7 +22,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use crate::bpe::bytes::{RankTable, SplitPattern};
+use crate::bpe::bytes::{ByteMerge, RankTable, SplitPattern};
 use crate::files::write_atomically;
 use crate::tokenizer::bytelevel::ByteLevelTokenizer;
 
@@ -77,9 +77,7 @@ impl std::error::Error for HfByteLevelError {}
 
 /// The merges, in rank order, that give `tokens` (ranked, ascending): each token of two or
 /// more bytes is split by tiktoken's rule with the ranks below its own.
-pub fn recover_merges(
-    tokens: &[(&[u8], u32)],
-) -> Result<Vec<(Vec<u8>, Vec<u8>)>, HfByteLevelError> {
+pub fn recover_merges(tokens: &[(&[u8], u32)]) -> Result<Vec<ByteMerge>, HfByteLevelError> {
     let mut merges = Vec::new();
     // The ranks seen so far: the tokens come in ascending rank.
     let mut table = RankTable::new(std::iter::empty());

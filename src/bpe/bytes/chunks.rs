@@ -13,6 +13,9 @@ use rustc_hash::FxHashMap;
 use crate::bpe::bytes::pattern::{SplitError, Splitter};
 use crate::bpe::bytes::specials::{Piece, pieces};
 
+/// Distinct chunks of a part of a text with their counts, in order of first appearance.
+type Counted<'t> = Vec<(&'t [u8], u64)>;
+
 /// Distinct chunks with their counts, in order of first appearance.
 ///
 /// ```
@@ -82,7 +85,7 @@ impl ChunkCounts {
             groups.last_mut().unwrap().push(part);
         }
         let count_group = |group: &[(&'t str, usize, usize)]| count_parts(splitter, group);
-        let results: Vec<Result<Vec<(&'t [u8], u64)>, SplitError>> = if groups.len() == 1 {
+        let results: Vec<Result<Counted<'t>, SplitError>> = if groups.len() == 1 {
             vec![count_group(&groups[0])]
         } else {
             thread::scope(|scope| {
@@ -137,7 +140,7 @@ impl ChunkCounts {
 fn count_parts<'t>(
     splitter: &Splitter,
     parts: &[(&'t str, usize, usize)],
-) -> Result<Vec<(&'t [u8], u64)>, SplitError> {
+) -> Result<Counted<'t>, SplitError> {
     let mut index: FxHashMap<&'t [u8], usize> = FxHashMap::default();
     let mut counted: Vec<(&'t [u8], u64)> = Vec::new();
     for &(piece, start, end) in parts {
