@@ -2,6 +2,7 @@
 //! module per subcommand. Each subcommand maps its flags to library options and prints what
 //! the library returns; the work itself is in the library.
 
+mod bytelevel;
 #[cfg(feature = "columnar")]
 mod count;
 #[cfg(feature = "dataset")]
@@ -85,6 +86,17 @@ pub enum Command {
 /// Runs the chosen subcommand.
 pub fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
+        Command::Train(args) if args.byte_level.byte_level => {
+            bytelevel::train(bytelevel::TrainRun {
+                input: args.input.as_deref(),
+                word_counts: args.word_counts.is_some(),
+                output: &args.output,
+                merges: args.merges,
+                tie_break: args.tie_break,
+                min_frequency: args.min_frequency,
+                flags: &args.byte_level,
+            })
+        }
         Command::Train(args) => train::run(&args),
         #[cfg(feature = "columnar")]
         Command::Count(args) => count::run(&args),

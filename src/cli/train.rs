@@ -96,6 +96,9 @@ pub struct TrainArgs {
 
     #[command(flatten)]
     pub tokenizer: TokenizerArgs,
+
+    #[command(flatten)]
+    pub byte_level: super::bytelevel::ByteLevelTrainArgs,
 }
 
 /// The options of `train` about the tokenizer it writes (flattened into `TrainArgs`).

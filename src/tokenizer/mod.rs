@@ -23,18 +23,31 @@
 //! - [`lines`]: encoding a stream of lines on every core (`bpe-lab encode`).
 //! - [`id_lines`]: decoding a stream of id lines (`bpe-lab decode`).
 //! - [`explain`]: seed 000's round-by-round table.
+//!
+//! Byte-level BPE (GPT-2 onwards; the engine's part is [`crate::bpe::bytes`]):
+//! - [`bytelevel`]: [`ByteLevelTokenizer`], ranks, specials, encode and decode;
+//! - [`bytelevel_file`]: its JSON file and the export to tiktoken's files;
+//! - [`tiktoken`]: tiktoken's rank files;
+//! - [`hf_bytelevel`]: export to a Hugging Face `tokenizer.json` (ByteLevel);
+//! - [`openai`]: `r50k_base`, `cl100k_base`, `o200k_base` from the crate that ships them.
 
+pub mod bytelevel;
+pub mod bytelevel_file;
 pub mod codec;
 pub mod error;
 pub mod explain;
 pub mod file;
 mod file_format;
 pub mod hf;
+pub mod hf_bytelevel;
 pub mod id_lines;
 pub mod lines;
+pub mod openai;
 pub mod split;
+pub mod tiktoken;
 pub mod vocab;
 
+pub use bytelevel::{AllowedSpecial, ByteLevelError, ByteLevelTokenizer, DisallowedSpecial};
 pub use codec::{
     DEFAULT_SPECIAL_TOKENS, DEFAULT_UNK_TOKEN, Tokenizer, TokenizerConfig, TrainingInfo,
     TrainingSettings,
@@ -45,5 +58,6 @@ pub use file::{FileError, FileProblem};
 pub use hf::HfExportError;
 pub use id_lines::DecodeLinesError;
 pub use lines::{EncodeLinesError, LineOutput, LinesEncoded};
+pub use openai::OpenAiEncoding;
 pub use split::{Split, is_python_whitespace};
 pub use vocab::{Vocab, VocabOrder};

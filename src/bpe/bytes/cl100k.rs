@@ -1,0 +1,179 @@
+//! GPT-4's split pattern ([`CL100K_PATTERN`](super::pattern::CL100K_PATTERN)) written out by
+//! hand: the regex engine is most of an encoder's time, and this pattern's alternatives are
+//! simple enough to follow character by character. [`Splitter`](super::Splitter) uses it for
+//! [`SplitPattern::Cl100k`](super::SplitPattern::Cl100k); tests compare it with fancy-regex on
+//! generated text.
+//!
+//! The pattern's alternatives, tried in order at each chunk start (the first that matches wins):
+//! 1. `'(?i:[sdmt]|ll|ve|re)`: a contraction (case-insensitive, so `ſ`, the long s, counts as
+//!    `s`, as Unicode simple case folding has it);
+//! 2. `[^\r\n\p{L}\p{N}]?+\p{L}++`: letters, with at most one character before them that is no
+//!    letter, number or line break (a space, a quote, punctuation);
+//! 3. `\p{N}{1,3}+`: one to three numbers;
+//! 4. ` ?[^\s\p{L}\p{N}]++[\r\n]*+`: punctuation and symbols, an optional space before them and
+//!    line breaks after;
+//! 5. `\s++$`: whitespace up to the end of the text;
+//! 6. `\s*[\r\n]`: whitespace up to its last line break;
+//! 7. `\s+(?!\S)`: whitespace but its last character, when that one precedes a non-space;
+//! 8. `\s`: one whitespace character.
+//!
+//! `\s` is Unicode White_Space (Rust's `char::is_whitespace`), `\p{N}` the number categories
+//! (`char::is_numeric`), `\p{L}` the letter categories, read as ranges from regex-syntax's
+//! Unicode tables so that they are the regex engine's own.
+
+use std::sync::OnceLock;
+
+use regex_syntax::hir::{Class, HirKind};
+
+/// The letter ranges (`\p{L}`) beyond ASCII.
+fn letter_ranges() -> &'static [(char, char)] {
+    static RANGES: OnceLock<Vec<(char, char)>> = OnceLock::new();
+    RANGES.get_or_init(|| {
+        let hir = regex_syntax::parse(r"\p{L}").expect("\\p{L} parses");
+        match hir.kind() {
+            HirKind::Class(Class::Unicode(class)) => class
+                .ranges()
+                .iter()
+                .map(|r| (r.start(), r.end()))
+                .filter(|&(_, end)| !end.is_ascii())
+                .collect(),
+            other => panic!("\\p{{L}} is a class, not {other:?}"),
+        }
+    })
+}
+
+#[inline]
+fn is_letter(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_alphabetic();
+    }
+    let ranges = letter_ranges();
+    // The last range starting at or before c.
+    let i = ranges.partition_point(|&(start, _)| start <= c);
+    i > 0 && c <= ranges[i - 1].1
+}
+
+#[inline]
+fn is_number(c: char) -> bool {
+    if c.is_ascii() {
+        c.is_ascii_digit()
+    } else {
+        c.is_numeric()
+    }
+}
+
+#[inline]
+fn is_space(c: char) -> bool {
+    if c.is_ascii() {
+        matches!(c, ' ' | '\t' | '\n' | '\x0B' | '\x0C' | '\r')
+    } else {
+        c.is_whitespace()
+    }
+}
+
+/// The character at byte `i` of `text`, if any.
+#[inline]
+fn char_at(text: &str, i: usize) -> Option<char> {
+    let b = *text.as_bytes().get(i)?;
+    if b < 0x80 {
+        return Some(b as char);
+    }
+    text[i..].chars().next()
+}
+
+/// The end of the run of characters from byte `i` for which `keep` holds.
+#[inline]
+fn run_end(text: &str, mut i: usize, keep: impl Fn(char) -> bool) -> usize {
+    while let Some(c) = char_at(text, i) {
+        if !keep(c) {
+            break;
+        }
+        i += c.len_utf8();
+    }
+    i
+}
+
+/// The end of the chunk that starts at byte `i` (`i < text.len()`).
+pub fn chunk_end(text: &str, i: usize) -> usize {
+    let c = char_at(text, i).expect("a chunk starts inside the text");
+    let after_c = i + c.len_utf8();
+    // 1. Contractions.
+    if c == '\'' {
+        let next = char_at(text, after_c);
+        match next {
+            Some('s' | 'S' | 'd' | 'D' | 'm' | 'M' | 't' | 'T' | 'ſ') => {
+                return after_c + next.unwrap().len_utf8();
+            }
+            Some(n @ ('l' | 'L' | 'v' | 'V' | 'r' | 'R')) => {
+                let second = char_at(text, after_c + 1);
+                let fits = match n {
+                    'l' | 'L' => matches!(second, Some('l' | 'L')),
+                    _ => matches!(second, Some('e' | 'E')),
+                };
+                if fits {
+                    return after_c + 2;
+                }
+            }
+            _ => {}
+        }
+    }
+    // 2. Letters, with one optional leading character that is no letter, number or line break.
+    let letters_from = if c == '\r' || c == '\n' || is_letter(c) || is_number(c) {
+        i
+    } else {
+        after_c
+    };
+    let letters_end = run_end(text, letters_from, is_letter);
+    if letters_end > letters_from {
+        return letters_end;
+    }
+    // 3. One to three numbers.
+    if is_number(c) {
+        let mut end = after_c;
+        for _ in 0..2 {
+            match char_at(text, end) {
+                Some(n) if is_number(n) => end += n.len_utf8(),
+                _ => break,
+            }
+        }
+        return end;
+    }
+    // 4. Punctuation and symbols, an optional space before, line breaks after.
+    let other = |c: char| !is_space(c) && !is_letter(c) && !is_number(c);
+    let symbols_from = if c == ' ' { after_c } else { i };
+    let symbols_end = run_end(text, symbols_from, other);
+    if symbols_end > symbols_from {
+        return run_end(text, symbols_end, |c| c == '\r' || c == '\n');
+    }
+    // What is left is whitespace (every character is a letter, a number, whitespace or other).
+    debug_assert!(is_space(c));
+    let spaces_end = run_end(text, i, is_space);
+    // 5. Whitespace up to the end of the text.
+    if spaces_end == text.len() {
+        return spaces_end;
+    }
+    // 6. Up to the last line break of the run.
+    if let Some(last) = text[i..spaces_end].rfind(['\r', '\n']) {
+        return i + last + 1;
+    }
+    // 7. All but the last whitespace character, which precedes a non-space.
+    let last_len = text[i..spaces_end]
+        .chars()
+        .next_back()
+        .map_or(0, char::len_utf8);
+    if spaces_end - last_len > i {
+        return spaces_end - last_len;
+    }
+    // 8. One whitespace character.
+    after_c
+}
+
+/// Calls `f` with every chunk of `text` that starts in `start..end` (`start` a chunk start).
+pub fn for_each_chunk<'t>(text: &'t str, start: usize, end: usize, mut f: impl FnMut(&'t str)) {
+    let mut at = start;
+    while at < end {
+        let stop = chunk_end(text, at);
+        f(&text[at..stop]);
+        at = stop;
+    }
+}
