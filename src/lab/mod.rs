@@ -13,6 +13,7 @@
 //! on stdout). evcxr keeps one output per MIME type and cell, so each helper shows one rich
 //! output; a cell that calls two of them shows the last.
 
+pub mod bytes;
 pub mod check;
 pub mod display;
 mod fallback;
