@@ -13,6 +13,7 @@
 //! on stdout). evcxr keeps one output per MIME type and cell, so each helper shows one rich
 //! output; a cell that calls two of them shows the last.
 
+pub mod bars;
 pub mod bytes;
 pub mod check;
 pub mod display;
@@ -21,6 +22,7 @@ pub mod parity;
 pub mod plot;
 pub mod prelude;
 pub mod reference;
+pub mod tax;
 pub mod tokens;
 
 pub use check::{Check, Status};
