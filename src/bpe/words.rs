@@ -160,7 +160,18 @@ impl WordCounts {
         (out, positions)
     }
 
-    fn push(&mut self, symbols: &[u32], count: u64) {
+    /// An empty table over an existing symbol table, for adaptors that intern their own base
+    /// symbols first (the byte-level mode: byte `b` is symbol `b`) and add words with
+    /// [`WordCounts::push`]; no `</w>` is added.
+    pub(crate) fn with_symbols(symbols: SymbolTable) -> Self {
+        WordCounts {
+            symbols,
+            ..Default::default()
+        }
+    }
+
+    /// Adds a word (distinct from those already in) with its count.
+    pub(crate) fn push(&mut self, symbols: &[u32], count: u64) {
         let len = u32::try_from(symbols.len()).expect("word longer than 4 billion symbols");
         self.spans.push(WordSpan {
             start: self.arena.len(),

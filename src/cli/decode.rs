@@ -45,6 +45,9 @@ pub struct DecodeArgs {
 }
 
 pub fn run(args: &DecodeArgs) -> Result<(), CliError> {
+    if crate::cli::bytelevel::is_byte_level_file(&args.tokenizer) {
+        return crate::cli::bytelevel::decode(&args.tokenizer, args.input.as_deref());
+    }
     let tokenizer = tokenizer_file::load(&args.tokenizer)?;
     let source = Source::new(args.input.as_deref());
     let mut reader = BufReader::with_capacity(1 << 16, source.open()?);

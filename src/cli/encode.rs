@@ -41,8 +41,13 @@ names the file and line), 2 when the command line is wrong.";
 #[derive(Debug, Args)]
 pub struct EncodeArgs {
     /// The tokenizer file written by `bpe-lab train`
-    #[arg(short, long, value_name = "T.json")]
-    pub tokenizer: PathBuf,
+    #[arg(
+        short,
+        long,
+        value_name = "T.json",
+        required_unless_present = "encoding"
+    )]
+    pub tokenizer: Option<PathBuf>,
 
     /// UTF-8 text to encode, one paragraph per line [default: standard input]
     #[arg(short, long, value_name = "FILE")]
@@ -63,6 +68,9 @@ pub struct EncodeArgs {
     /// Threads to encode on (0: one per core; small inputs always use one)
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub threads: usize,
+
+    #[command(flatten)]
+    pub byte_level: crate::cli::bytelevel::ByteLevelEncodeArgs,
 }
 
 /// Input is processed in blocks of about this size.
@@ -80,7 +88,18 @@ enum Mode {
 }
 
 pub fn run(args: &EncodeArgs) -> Result<(), CliError> {
-    let mut tokenizer = tokenizer_file::load(&args.tokenizer)?;
+    let path = args.tokenizer.as_deref();
+    if args.byte_level.encoding.is_some()
+        || path.is_some_and(crate::cli::bytelevel::is_byte_level_file)
+    {
+        return crate::cli::bytelevel::encode(
+            path,
+            &args.byte_level,
+            args.input.as_deref(),
+            args.ids,
+        );
+    }
+    let mut tokenizer = tokenizer_file::load(path.expect("clap requires --tokenizer here"))?;
     if let Some(split) = args.split {
         tokenizer.set_split(split.into());
     }

@@ -51,6 +51,9 @@ pub struct ExportArgs {
 pub enum ExportFormat {
     /// Hugging Face tokenizers' tokenizer.json (tokenizers 0.20 or newer), same ids as bpe-lab
     Hf,
+    /// tiktoken's rank file (byte-level tokenizers), the pattern and special tokens written
+    /// beside it as <FILE>.json
+    Tiktoken,
 }
 
 pub fn run(args: &ExportArgs) -> Result<(), CliError> {
@@ -60,12 +63,25 @@ pub fn run(args: &ExportArgs) -> Result<(), CliError> {
             args.output.display()
         )));
     }
+    if crate::cli::bytelevel::is_byte_level_file(&args.tokenizer) {
+        use crate::cli::bytelevel::{ByteLevelExport, export};
+        let format = match args.format {
+            ExportFormat::Hf => ByteLevelExport::Hf,
+            ExportFormat::Tiktoken => ByteLevelExport::Tiktoken,
+        };
+        return export(&args.tokenizer, format, &args.output);
+    }
     let mut tokenizer = tokenizer_file::load(&args.tokenizer)?;
     if let Some(split) = args.split {
         tokenizer.set_split(split.into());
     }
     output::check_writable(&args.output)?;
     let json = match args.format {
+        ExportFormat::Tiktoken => {
+            return Err(CliError::usage(
+                "--format tiktoken needs a byte-level tokenizer (bpe-lab train --byte-level)",
+            ));
+        }
         ExportFormat::Hf => tokenizer.to_hf_json().map_err(|e| {
             CliError::runtime(format!(
                 "cannot export '{}' to Hugging Face format: {e}",

@@ -1,6 +1,7 @@
 //! The `bpe-lab` command line: the argument definitions (clap derive) and the dispatch to one
 //! module per subcommand. Each subcommand is thin over the library.
 
+mod bytelevel;
 #[cfg(feature = "columnar")]
 mod count;
 #[cfg(feature = "dataset")]
@@ -159,6 +160,9 @@ pub struct TrainArgs {
 
     #[command(flatten)]
     pub tokenizer: train::TokenizerArgs,
+
+    #[command(flatten)]
+    pub byte_level: bytelevel::ByteLevelTrainArgs,
 }
 
 /// `--min-frequency`: a count, 1 or more (1 keeps going while any pair is left).
@@ -183,6 +187,17 @@ pub fn tie_break_parser() -> impl clap::builder::TypedValueParser<Value = bpe_la
 /// Runs the chosen subcommand.
 pub fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
+        Command::Train(args) if args.byte_level.byte_level => {
+            bytelevel::train(bytelevel::TrainRun {
+                input: args.input.as_deref(),
+                word_counts: args.word_counts.is_some(),
+                output: &args.output,
+                merges: args.merges,
+                tie_break: args.tie_break,
+                min_frequency: args.min_frequency,
+                flags: &args.byte_level,
+            })
+        }
         Command::Train(args) => train::run(&args),
         #[cfg(feature = "columnar")]
         Command::Count(args) => count::run(&args),

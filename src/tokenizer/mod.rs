@@ -21,15 +21,28 @@
 //! - [`file`]: the versioned JSON file (save, load, checks).
 //! - [`hf`]: export to a Hugging Face `tokenizer.json` with the same ids.
 //! - [`explain`]: seed 000's round-by-round table.
+//!
+//! Byte-level BPE (GPT-2 onwards; the engine's part is [`crate::bpe::bytes`]):
+//! - [`bytelevel`]: [`ByteLevelTokenizer`], ranks, specials, encode and decode;
+//! - [`bytelevel_file`]: its JSON file and the export to tiktoken's files;
+//! - [`tiktoken`]: tiktoken's rank files;
+//! - [`hf_bytelevel`]: export to a Hugging Face `tokenizer.json` (ByteLevel);
+//! - [`openai`]: `r50k_base`, `cl100k_base`, `o200k_base` from the crate that ships them.
 
+pub mod bytelevel;
+pub mod bytelevel_file;
 pub mod codec;
 pub mod error;
 pub mod explain;
 pub mod file;
 pub mod hf;
+pub mod hf_bytelevel;
+pub mod openai;
 pub mod split;
+pub mod tiktoken;
 pub mod vocab;
 
+pub use bytelevel::{AllowedSpecial, ByteLevelError, ByteLevelTokenizer, DisallowedSpecial};
 pub use codec::{
     DEFAULT_SPECIAL_TOKENS, DEFAULT_UNK_TOKEN, Tokenizer, TokenizerConfig, TrainingInfo,
     TrainingSettings,
@@ -38,5 +51,6 @@ pub use error::{DecodeError, TokenizerError};
 pub use explain::{Explanation, explain};
 pub use file::{FileError, FileProblem};
 pub use hf::HfExportError;
+pub use openai::OpenAiEncoding;
 pub use split::{Split, is_python_whitespace};
 pub use vocab::{Vocab, VocabOrder};

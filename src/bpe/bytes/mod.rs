@@ -1,0 +1,27 @@
+//! Byte-level BPE (GPT-2 onwards): the 256 byte values are the base symbols, text is cut into
+//! chunks by a regular expression, and no pair crosses two chunks or a special token.
+//!
+//! - [`symbols`]: bytes as the engine's symbols (byte `b` is the character U+0100 + `b`);
+//! - [`pattern`]: the split patterns (GPT-2, GPT-4 `cl100k_base`, `o200k_base`, the user's)
+//!   and the [`Splitter`];
+//! - [`specials`]: special tokens in running text;
+//! - [`chunks`]: the distinct chunks of a text with their counts ([`ChunkCounts`]);
+//! - [`train`]: training on them with the engine's exact trainer ([`ByteTrainer`]);
+//! - [`ranks`]: encoding a chunk with a rank table, tiktoken's rule ([`RankTable`]);
+//! - [`oracle`]: the literal loops the fast paths are tested against.
+
+pub mod chunks;
+pub mod oracle;
+pub mod pattern;
+pub mod ranks;
+pub mod specials;
+pub mod symbols;
+pub mod train;
+
+pub use chunks::ChunkCounts;
+pub use pattern::{
+    CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN, SplitError, SplitPattern, Splitter,
+};
+pub use ranks::RankTable;
+pub use specials::{Piece, pieces};
+pub use train::{ByteMerge, ByteTrainer, ByteTraining};

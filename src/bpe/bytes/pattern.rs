@@ -1,0 +1,283 @@
+//! Pre-tokenization: the regular expression that cuts text into chunks, inside which pairs are
+//! counted and merged (no pair ever crosses two chunks).
+//!
+//! The built-in patterns are tiktoken's own strings (Python `tiktoken_ext/openai_public.py`,
+//! tiktoken 0.14): GPT-2's (`r50k_base`), GPT-4's (`cl100k_base`) and GPT-4o's (`o200k_base`).
+//! They need look-ahead and possessive quantifiers, so they run on `fancy-regex`, as tiktoken's
+//! Rust core does.
+//!
+//! Like tiktoken, the chunks are the matches of the pattern, left to right, and text between
+//! two matches is dropped. The three built-in patterns match every character (each character
+//! is a letter, a number, whitespace or none of these, and each of those has an alternative),
+//! so with them nothing is dropped and every text round-trips; a user pattern may drop text.
+//! Empty matches are skipped (a chunk of no bytes encodes to nothing).
+
+use std::fmt;
+use std::str::FromStr;
+
+use fancy_regex::Regex;
+
+/// GPT-2's split pattern (`r50k_base`, `p50k_base`), as tiktoken writes it.
+pub const GPT2_PATTERN: &str =
+    r"'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s";
+
+/// GPT-4's split pattern (`cl100k_base`), as tiktoken writes it.
+pub const CL100K_PATTERN: &str = r"'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s";
+
+/// GPT-4o's split pattern (`o200k_base`), as tiktoken writes it.
+pub const O200K_PATTERN: &str = concat!(
+    r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
+    "|",
+    r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
+    "|",
+    r"\p{N}{1,3}",
+    "|",
+    r" ?[^\s\p{L}\p{N}]+[\r\n/]*",
+    "|",
+    r"\s*[\r\n]+",
+    "|",
+    r"\s+(?!\S)",
+    "|",
+    r"\s+",
+);
+
+/// Which split pattern: one of the three built in, or the user's own regular expression.
+///
+/// Parsed from `gpt2`, `gpt4` (or `cl100k`), `o200k`; anything else is taken as a regular
+/// expression.
+///
+/// ```
+/// use bpe_lab::bpe::bytes::SplitPattern;
+/// assert_eq!("gpt4".parse::<SplitPattern>().unwrap(), SplitPattern::Cl100k);
+/// assert_eq!(SplitPattern::Custom(r"\w+".into()).regex(), r"\w+");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum SplitPattern {
+    /// [`GPT2_PATTERN`].
+    Gpt2,
+    /// [`CL100K_PATTERN`].
+    Cl100k,
+    /// [`O200K_PATTERN`].
+    O200k,
+    /// A user's regular expression (fancy-regex syntax).
+    Custom(String),
+}
+
+impl SplitPattern {
+    /// The regular expression.
+    pub fn regex(&self) -> &str {
+        match self {
+            SplitPattern::Gpt2 => GPT2_PATTERN,
+            SplitPattern::Cl100k => CL100K_PATTERN,
+            SplitPattern::O200k => O200K_PATTERN,
+            SplitPattern::Custom(regex) => regex,
+        }
+    }
+
+    /// The short name of a built-in pattern (`gpt2`, `gpt4`, `o200k`); `None` for a user's.
+    pub fn name(&self) -> Option<&'static str> {
+        match self {
+            SplitPattern::Gpt2 => Some("gpt2"),
+            SplitPattern::Cl100k => Some("gpt4"),
+            SplitPattern::O200k => Some("o200k"),
+            SplitPattern::Custom(_) => None,
+        }
+    }
+
+    /// The pattern for a regular expression: a built-in one when the text is one of theirs.
+    pub fn from_regex(regex: &str) -> SplitPattern {
+        [
+            SplitPattern::Gpt2,
+            SplitPattern::Cl100k,
+            SplitPattern::O200k,
+        ]
+        .into_iter()
+        .find(|p| p.regex() == regex)
+        .unwrap_or_else(|| SplitPattern::Custom(regex.to_owned()))
+    }
+
+    /// Whether a text may be cut before an ASCII letter that follows `\n` and each part split
+    /// on its own (see [`Splitter::for_each_chunk`]). True of the built-in patterns: none of
+    /// their alternatives matches a line feed followed by a letter (letters are preceded at
+    /// most by one character that is not `\r` or `\n`, and line feeds end or fill a match of
+    /// spaces or punctuation), and together they match every character, so the matches tile
+    /// the text and one of them starts right after the line feed.
+    fn cuts_before_line_starts(&self) -> bool {
+        !matches!(self, SplitPattern::Custom(_))
+    }
+}
+
+impl FromStr for SplitPattern {
+    type Err = std::convert::Infallible;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(match s {
+            "gpt2" | "r50k" | "r50k_base" => SplitPattern::Gpt2,
+            "gpt4" | "cl100k" | "cl100k_base" => SplitPattern::Cl100k,
+            "o200k" | "o200k_base" => SplitPattern::O200k,
+            regex => SplitPattern::from_regex(regex),
+        })
+    }
+}
+
+impl fmt::Display for SplitPattern {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name().unwrap_or_else(|| self.regex()))
+    }
+}
+
+/// A split pattern that cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SplitError {
+    /// The regular expression does not compile.
+    BadPattern { pattern: String, message: String },
+    /// The regex engine gave up on a text (fancy-regex's backtracking limit), at this byte
+    /// offset.
+    Matching { offset: usize, message: String },
+}
+
+impl fmt::Display for SplitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SplitError::BadPattern { pattern, message } => {
+                write!(
+                    f,
+                    "the split pattern {pattern:?} is not a valid regex: {message}"
+                )
+            }
+            SplitError::Matching { offset, message } => write!(
+                f,
+                "the split pattern failed on the text at byte {offset}: {message}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SplitError {}
+
+/// A compiled split pattern.
+#[derive(Debug, Clone)]
+pub struct Splitter {
+    pattern: SplitPattern,
+    regex: Regex,
+}
+
+impl Splitter {
+    pub fn new(pattern: SplitPattern) -> Result<Self, SplitError> {
+        let regex = Regex::new(pattern.regex()).map_err(|e| SplitError::BadPattern {
+            pattern: pattern.regex().to_owned(),
+            message: e.to_string(),
+        })?;
+        Ok(Splitter { pattern, regex })
+    }
+
+    pub fn pattern(&self) -> &SplitPattern {
+        &self.pattern
+    }
+
+    /// The chunks of `text`, in order.
+    ///
+    /// ```
+    /// use bpe_lab::bpe::bytes::{SplitPattern, Splitter};
+    /// let gpt4 = Splitter::new(SplitPattern::Cl100k).unwrap();
+    /// assert_eq!(gpt4.chunks("Hello world's 12345!!\n").unwrap(),
+    ///            ["Hello", " world", "'s", " ", "123", "45", "!!\n"]);
+    /// ```
+    pub fn chunks<'t>(&self, text: &'t str) -> Result<Vec<&'t str>, SplitError> {
+        let mut out = Vec::new();
+        self.for_each_chunk(text, 0, text.len(), |c| out.push(c))?;
+        Ok(out)
+    }
+
+    /// Calls `f` with every chunk that starts in `text[start..end]`, matching on the whole of
+    /// `text` (so look-ahead sees past `end`). `start` must be where a chunk of the whole text
+    /// starts (0, or a cut given by [`Splitter::cut_points`]).
+    pub fn for_each_chunk<'t>(
+        &self,
+        text: &'t str,
+        start: usize,
+        end: usize,
+        mut f: impl FnMut(&'t str),
+    ) -> Result<(), SplitError> {
+        let mut at = start;
+        while at < end {
+            let found = self
+                .regex
+                .find_from_pos(text, at)
+                .map_err(|e| SplitError::Matching {
+                    offset: at,
+                    message: e.to_string(),
+                })?;
+            let Some(m) = found else { break };
+            if m.start() >= end {
+                break;
+            }
+            if m.end() == m.start() {
+                // An empty match: step over one character, as a find-iterator does.
+                at = m.start() + text[m.start()..].chars().next().map_or(1, char::len_utf8);
+                continue;
+            }
+            f(m.as_str());
+            at = m.end();
+        }
+        Ok(())
+    }
+
+    /// Up to `parts - 1` byte offsets, ascending, where `text` can be cut so that splitting
+    /// each part on its own (with [`Splitter::for_each_chunk`]) gives the chunks of the whole
+    /// text: just before an ASCII letter that follows `\n`, near equal shares of the text.
+    /// None for a user pattern, for which no such place is known.
+    pub fn cut_points(&self, text: &str, parts: usize) -> Vec<usize> {
+        if !self.pattern.cuts_before_line_starts() || parts < 2 {
+            return Vec::new();
+        }
+        let bytes = text.as_bytes();
+        let mut cuts = Vec::new();
+        let mut from = 0;
+        for k in 1..parts {
+            let target = (text.len() * k / parts).max(from + 1);
+            let mut i = target;
+            // The first "\n" + ASCII letter at or after the target.
+            while i < bytes.len() {
+                if bytes[i] == b'\n' && bytes.get(i + 1).is_some_and(u8::is_ascii_alphabetic) {
+                    break;
+                }
+                i += 1;
+            }
+            if i + 1 >= bytes.len() {
+                break;
+            }
+            cuts.push(i + 1);
+            from = i + 1;
+        }
+        cuts
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn patterns_compile_and_parse() {
+        for name in ["gpt2", "gpt4", "o200k"] {
+            let pattern: SplitPattern = name.parse().unwrap();
+            assert_eq!(pattern.name(), Some(name));
+            Splitter::new(pattern.clone()).unwrap();
+            assert_eq!(SplitPattern::from_regex(pattern.regex()), pattern);
+        }
+        assert!(matches!(
+            Splitter::new(SplitPattern::Custom("(".into())),
+            Err(SplitError::BadPattern { .. })
+        ));
+    }
+
+    #[test]
+    fn gpt2_keeps_trailing_space_apart() {
+        let gpt2 = Splitter::new(SplitPattern::Gpt2).unwrap();
+        assert_eq!(
+            gpt2.chunks("Hello  world\n\nok  ").unwrap(),
+            ["Hello", " ", " world", "\n", "\n", "ok", "  "]
+        );
+    }
+}

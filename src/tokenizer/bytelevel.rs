@@ -1,0 +1,390 @@
+//! The byte-level tokenizer (GPT-2 onwards): ranked byte-string tokens, a split pattern and
+//! special tokens; text to ids by tiktoken's rules, and back.
+//!
+//! Encoding, as tiktoken does it:
+//! 1. special tokens: every special the caller did not allow is either an error where it
+//!    occurs ([`DisallowedSpecial::Error`], tiktoken's default) or plain text
+//!    ([`DisallowedSpecial::AsText`]); allowed ones cut the text and become their own ids;
+//! 2. each piece of text between allowed specials is split by the pattern on its own;
+//! 3. each chunk becomes one token if its bytes are a token, else the adjacent pair whose
+//!    concatenation has the lowest rank is merged, leftmost first, until none is a token.
+//!
+//! Ids are ranks. Every byte is a token (checked when the tokenizer is built), so every text
+//! encodes, and decoding gives its bytes back exactly: there is no unknown token.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::thread;
+
+use crate::bpe::bytes::{
+    ByteTraining, ChunkCounts, Piece, RankTable, SplitError, SplitPattern, Splitter, pieces,
+};
+
+/// Which special tokens a text may contain as special tokens.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum AllowedSpecial {
+    /// None (tiktoken's default `allowed_special=set()`).
+    #[default]
+    None,
+    /// All of them (`allowed_special="all"`).
+    All,
+    /// These.
+    Only(BTreeSet<String>),
+}
+
+/// What a special token the caller did not allow does in a text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DisallowedSpecial {
+    /// Encoding fails (tiktoken's default `disallowed_special="all"`): the text was probably
+    /// not meant to contain it.
+    #[default]
+    Error,
+    /// It is encoded as the ordinary text it is (`disallowed_special=()`).
+    AsText,
+}
+
+/// Why a text or a set of ids could not be encoded or decoded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ByteLevelError {
+    /// The text holds a special token the caller did not allow, at this byte offset.
+    DisallowedSpecial { token: String, offset: usize },
+    /// The split pattern failed.
+    Split(SplitError),
+    /// An id that is neither a token nor a special token, at this position of the ids.
+    UnknownId { id: u32, position: usize },
+    /// The ranks lack some single bytes, so some texts could not be encoded.
+    MissingBytes(Vec<u8>),
+    /// Two tokens or specials share an id, or a special token is also a rank's bytes.
+    DuplicateId(u32),
+    /// An allowed special token the tokenizer does not have.
+    UnknownSpecial(String),
+    /// A production encoding asked for in a build without the `openai` feature.
+    NotBuiltIn(&'static str),
+}
+
+impl fmt::Display for ByteLevelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ByteLevelError::DisallowedSpecial { token, offset } => write!(
+                f,
+                "the text contains the special token {token:?} at byte {offset}, which was \
+                 not allowed; allow it, or encode it as ordinary text"
+            ),
+            ByteLevelError::Split(e) => write!(f, "{e}"),
+            ByteLevelError::UnknownId { id, position } => {
+                write!(
+                    f,
+                    "id {id} at position {position} is not a token of this tokenizer"
+                )
+            }
+            ByteLevelError::MissingBytes(bytes) => write!(
+                f,
+                "the ranks have no token for the single bytes {bytes:02x?}: texts holding them \
+                 could not be encoded"
+            ),
+            ByteLevelError::DuplicateId(id) => write!(f, "id {id} is given to two tokens"),
+            ByteLevelError::UnknownSpecial(token) => {
+                write!(f, "{token:?} is not a special token of this tokenizer")
+            }
+            ByteLevelError::NotBuiltIn(name) => write!(
+                f,
+                "{name} needs the rank files of the `openai` feature; build bpe-lab with \
+                 `--features openai`"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ByteLevelError {}
+
+impl From<SplitError> for ByteLevelError {
+    fn from(e: SplitError) -> Self {
+        ByteLevelError::Split(e)
+    }
+}
+
+/// A byte-level BPE tokenizer: ranks, split pattern, special tokens.
+///
+/// ```
+/// use bpe_lab::TieBreak;
+/// use bpe_lab::bpe::bytes::SplitPattern;
+/// use bpe_lab::tokenizer::bytelevel::{AllowedSpecial, ByteLevelTokenizer};
+/// let text = "the cat sat on the mat; the cat ate";
+/// let tokenizer = ByteLevelTokenizer::train(
+///     text, SplitPattern::Cl100k, 20, TieBreak::FirstSeen, &["<|endoftext|>"],
+/// ).unwrap();
+/// let ids = tokenizer.encode("the cat<|endoftext|>", &AllowedSpecial::All).unwrap();
+/// assert_eq!(tokenizer.decode(&ids).unwrap(), "the cat<|endoftext|>");
+/// assert!(tokenizer.encode("<|endoftext|>", &AllowedSpecial::None).is_err());
+/// ```
+#[derive(Debug, Clone)]
+pub struct ByteLevelTokenizer {
+    name: String,
+    ranks: RankTable,
+    /// Each id's bytes (`None` for an id that is no token: rank files may leave gaps).
+    decoder: Vec<Option<Box<[u8]>>>,
+    splitter: Splitter,
+    /// Special tokens and their ids, in ascending order of the text.
+    specials: BTreeMap<String, u32>,
+}
+
+impl ByteLevelTokenizer {
+    /// A tokenizer from ranked tokens (as a tiktoken file gives them), a split pattern and
+    /// special tokens. Every single byte must have a rank; ids must be distinct.
+    pub fn new(
+        name: impl Into<String>,
+        tokens: Vec<(Vec<u8>, u32)>,
+        pattern: SplitPattern,
+        specials: BTreeMap<String, u32>,
+    ) -> Result<Self, ByteLevelError> {
+        let splitter = Splitter::new(pattern)?;
+        let top = tokens
+            .iter()
+            .map(|&(_, r)| r)
+            .chain(specials.values().copied())
+            .max()
+            .map_or(0, |m| m as usize + 1);
+        let mut decoder: Vec<Option<Box<[u8]>>> = vec![None; top];
+        for (bytes, rank) in &tokens {
+            let slot = &mut decoder[*rank as usize];
+            if slot.is_some() {
+                return Err(ByteLevelError::DuplicateId(*rank));
+            }
+            *slot = Some(bytes.clone().into_boxed_slice());
+        }
+        for (special, &id) in &specials {
+            let slot = &mut decoder[id as usize];
+            if slot.is_some() {
+                return Err(ByteLevelError::DuplicateId(id));
+            }
+            *slot = Some(special.as_bytes().into());
+        }
+        let ranks = RankTable::new(tokens);
+        let missing = ranks.missing_bytes();
+        if !missing.is_empty() {
+            return Err(ByteLevelError::MissingBytes(missing));
+        }
+        Ok(ByteLevelTokenizer {
+            name: name.into(),
+            ranks,
+            decoder,
+            splitter,
+            specials,
+        })
+    }
+
+    /// The tokenizer of a byte-level training: ids 0..=255 the bytes, then the merged tokens
+    /// ([`ByteTraining::tokens`]), then `specials` in the order given.
+    pub fn from_training(
+        name: impl Into<String>,
+        training: &ByteTraining,
+        pattern: SplitPattern,
+        specials: &[&str],
+    ) -> Result<Self, ByteLevelError> {
+        let tokens: Vec<(Vec<u8>, u32)> = training.tokens().into_iter().zip(0u32..).collect();
+        let first = tokens.len() as u32;
+        let specials = specials
+            .iter()
+            .zip(first..)
+            .map(|(s, id)| (s.to_string(), id))
+            .collect();
+        Self::new(name, tokens, pattern, specials)
+    }
+
+    /// Trains on `text` (split by `pattern`, cut at `specials`, which training never sees)
+    /// with the engine's exact trainer, on all cores, and builds the tokenizer.
+    pub fn train(
+        text: &str,
+        pattern: SplitPattern,
+        num_merges: usize,
+        tie_break: crate::bpe::TieBreak,
+        specials: &[&str],
+    ) -> Result<Self, ByteLevelError> {
+        Self::train_with(text, pattern, num_merges, tie_break, 1, specials)
+    }
+
+    /// [`ByteLevelTokenizer::train`] that also stops once the most frequent pair occurs fewer
+    /// than `min_frequency` times.
+    pub fn train_with(
+        text: &str,
+        pattern: SplitPattern,
+        num_merges: usize,
+        tie_break: crate::bpe::TieBreak,
+        min_frequency: u64,
+        specials: &[&str],
+    ) -> Result<Self, ByteLevelError> {
+        let splitter = Splitter::new(pattern.clone())?;
+        let threads = thread::available_parallelism().map_or(1, |n| n.get());
+        let chunks = ChunkCounts::from_text(text, &splitter, specials, threads)?;
+        let training = crate::bpe::bytes::ByteTrainer::new(num_merges)
+            .tie_break(tie_break)
+            .min_frequency(min_frequency)
+            .train(&chunks);
+        Self::from_training("bpe-lab", &training, pattern, specials)
+    }
+
+    /// The name (tiktoken's `Encoding.name`).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The split pattern.
+    pub fn pattern(&self) -> &SplitPattern {
+        self.splitter.pattern()
+    }
+
+    /// The special tokens and their ids.
+    pub fn specials(&self) -> &BTreeMap<String, u32> {
+        &self.specials
+    }
+
+    /// The rank table.
+    pub fn ranks(&self) -> &RankTable {
+        &self.ranks
+    }
+
+    /// One past the highest id.
+    pub fn n_vocab(&self) -> u32 {
+        self.decoder.len() as u32
+    }
+
+    /// The bytes of an id (a special token's text as bytes); `None` for no token.
+    pub fn token_bytes(&self, id: u32) -> Option<&[u8]> {
+        self.decoder.get(id as usize)?.as_deref()
+    }
+
+    /// Every ordinary token with its rank, ascending.
+    pub fn tokens(&self) -> Vec<(&[u8], u32)> {
+        let mut tokens: Vec<(&[u8], u32)> = self.ranks.iter().collect();
+        tokens.sort_by_key(|&(_, r)| r);
+        tokens
+    }
+
+    /// The ids of `text`, with the special tokens in `allowed` encoded as themselves and any
+    /// other special token an error (tiktoken's `encode`).
+    pub fn encode(&self, text: &str, allowed: &AllowedSpecial) -> Result<Vec<u32>, ByteLevelError> {
+        self.encode_with(text, allowed, DisallowedSpecial::Error)
+    }
+
+    /// The ids of `text` with every special token treated as text (tiktoken's
+    /// `encode_ordinary`).
+    pub fn encode_ordinary(&self, text: &str) -> Result<Vec<u32>, ByteLevelError> {
+        let mut out = Vec::new();
+        self.encode_text(text, &mut out)?;
+        Ok(out)
+    }
+
+    /// The ids of `text`, saying what allowed and other special tokens do.
+    pub fn encode_with(
+        &self,
+        text: &str,
+        allowed: &AllowedSpecial,
+        others: DisallowedSpecial,
+    ) -> Result<Vec<u32>, ByteLevelError> {
+        let is_allowed = |s: &str| match allowed {
+            AllowedSpecial::None => false,
+            AllowedSpecial::All => true,
+            AllowedSpecial::Only(set) => set.contains(s),
+        };
+        if let AllowedSpecial::Only(set) = allowed
+            && let Some(unknown) = set.iter().find(|s| !self.specials.contains_key(*s))
+        {
+            return Err(ByteLevelError::UnknownSpecial(unknown.clone()));
+        }
+        let allowed_list: Vec<&str> = self
+            .specials
+            .keys()
+            .map(String::as_str)
+            .filter(|s| is_allowed(s))
+            .collect();
+        if others == DisallowedSpecial::Error {
+            let disallowed: Vec<&str> = self
+                .specials
+                .keys()
+                .map(String::as_str)
+                .filter(|s| !is_allowed(s))
+                .collect();
+            if let Some(Piece::Special(i)) = pieces(text, &disallowed)
+                .into_iter()
+                .find(|p| matches!(p, Piece::Special(_)))
+            {
+                let token = disallowed[i];
+                let offset = text.find(token).unwrap_or(0);
+                return Err(ByteLevelError::DisallowedSpecial {
+                    token: token.to_owned(),
+                    offset,
+                });
+            }
+        }
+        let mut out = Vec::new();
+        for piece in pieces(text, &allowed_list) {
+            match piece {
+                Piece::Text(t) => self.encode_text(t, &mut out)?,
+                Piece::Special(i) => out.push(self.specials[allowed_list[i]]),
+            }
+        }
+        Ok(out)
+    }
+
+    /// Encodes text known to hold no special token to act on: split, then each chunk.
+    fn encode_text(&self, text: &str, out: &mut Vec<u32>) -> Result<(), ByteLevelError> {
+        self.splitter
+            .for_each_chunk(text, 0, text.len(), |chunk| {
+                let done = self.ranks.encode_piece(chunk.as_bytes(), out);
+                debug_assert!(done, "every byte has a rank");
+            })
+            .map_err(ByteLevelError::from)
+    }
+
+    /// [`ByteLevelTokenizer::encode_ordinary`] of many texts on `threads` threads, the texts
+    /// dealt out in contiguous runs; the result is in the order of `texts`.
+    pub fn encode_ordinary_batch<S: AsRef<str> + Sync>(
+        &self,
+        texts: &[S],
+        threads: usize,
+    ) -> Result<Vec<Vec<u32>>, ByteLevelError> {
+        let threads = threads.clamp(1, texts.len().max(1));
+        if threads == 1 {
+            return texts
+                .iter()
+                .map(|t| self.encode_ordinary(t.as_ref()))
+                .collect();
+        }
+        let share = texts.len().div_ceil(threads);
+        thread::scope(|scope| {
+            let handles: Vec<_> = texts
+                .chunks(share)
+                .map(|run| {
+                    scope.spawn(move || {
+                        run.iter()
+                            .map(|t| self.encode_ordinary(t.as_ref()))
+                            .collect::<Result<Vec<_>, _>>()
+                    })
+                })
+                .collect();
+            let mut out = Vec::with_capacity(texts.len());
+            for handle in handles {
+                out.extend(handle.join().expect("an encoding thread panicked")?);
+            }
+            Ok(out)
+        })
+    }
+
+    /// The bytes of `ids`, special tokens as their text.
+    pub fn decode_bytes(&self, ids: &[u32]) -> Result<Vec<u8>, ByteLevelError> {
+        let mut out = Vec::with_capacity(ids.len() * 4);
+        for (position, &id) in ids.iter().enumerate() {
+            let bytes = self
+                .token_bytes(id)
+                .ok_or(ByteLevelError::UnknownId { id, position })?;
+            out.extend_from_slice(bytes);
+        }
+        Ok(out)
+    }
+
+    /// The text of `ids`; bytes that are not UTF-8 (ids cut inside a character) become
+    /// U+FFFD, as in tiktoken's `decode`.
+    pub fn decode(&self, ids: &[u32]) -> Result<String, ByteLevelError> {
+        Ok(String::from_utf8_lossy(&self.decode_bytes(ids)?).into_owned())
+    }
+}

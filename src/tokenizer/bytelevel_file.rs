@@ -1,0 +1,233 @@
+//! The byte-level tokenizer's files: its own JSON file (what `bpe-lab train --byte-level`
+//! writes), and the export to tiktoken's rank file with the pattern and specials beside it.
+//!
+//! The JSON file:
+//! ```json
+//! {"format": "bpe-lab-byte-level", "version": 1, "name": "…",
+//!  "pattern": "<regex>", "special_tokens": {"<|endoftext|>": 300},
+//!  "tokens": ["AA==", "AQ==", …]}
+//! ```
+//! `tokens[i]` is the base64 of token `i`'s bytes: ids are dense, as training gives them. A
+//! tokenizer with gaps in its ranks (a loaded rank file may have some) is written as tiktoken
+//! files only.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use serde::{Deserialize, Serialize};
+
+use crate::bpe::bytes::SplitPattern;
+use crate::files::write_atomically;
+use crate::tokenizer::bytelevel::{ByteLevelError, ByteLevelTokenizer};
+use crate::tokenizer::tiktoken::{TiktokenError, TiktokenSidecar, read_tiktoken, write_tiktoken};
+
+/// The `"format"` of the file.
+pub const BYTE_LEVEL_FORMAT: &str = "bpe-lab-byte-level";
+/// The file version this build writes and reads.
+pub const BYTE_LEVEL_VERSION: u64 = 1;
+
+#[derive(Serialize, Deserialize)]
+struct FileBody {
+    format: String,
+    version: u64,
+    name: String,
+    pattern: String,
+    special_tokens: BTreeMap<String, u32>,
+    tokens: Vec<String>,
+}
+
+/// A byte-level tokenizer file that cannot be read or written.
+#[derive(Debug)]
+pub struct ByteLevelFileError {
+    pub path: PathBuf,
+    pub problem: ByteLevelFileProblem,
+}
+
+/// What is wrong.
+#[derive(Debug)]
+pub enum ByteLevelFileProblem {
+    Io(io::Error),
+    /// Not JSON of the expected shape.
+    Json(String),
+    /// JSON, but another format or a newer version.
+    NotByteLevel(String),
+    /// Token `index` is not base64.
+    Token {
+        index: usize,
+        message: String,
+    },
+    /// The tokens do not make a tokenizer.
+    Invalid(ByteLevelError),
+    /// The ids have gaps, which this file cannot express.
+    Gaps,
+    /// The rank file beside it.
+    Tiktoken(TiktokenError),
+}
+
+impl fmt::Display for ByteLevelFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "'{}': ", self.path.display())?;
+        match &self.problem {
+            ByteLevelFileProblem::Io(e) => write!(f, "{e}"),
+            ByteLevelFileProblem::Json(e) => write!(f, "not a byte-level tokenizer file: {e}"),
+            ByteLevelFileProblem::NotByteLevel(e) => write!(f, "{e}"),
+            ByteLevelFileProblem::Token { index, message } => {
+                write!(f, "field \"tokens\"[{index}]: not base64: {message}")
+            }
+            ByteLevelFileProblem::Invalid(e) => write!(f, "{e}"),
+            ByteLevelFileProblem::Gaps => write!(
+                f,
+                "the tokenizer's ids have gaps; write it as a tiktoken file instead"
+            ),
+            ByteLevelFileProblem::Tiktoken(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for ByteLevelFileError {}
+
+/// Whether a JSON text is a byte-level tokenizer file (so a reader of several kinds can pick
+/// the right one).
+pub fn is_byte_level_json(text: &str) -> bool {
+    #[derive(Deserialize)]
+    struct Probe {
+        format: Option<String>,
+    }
+    serde_json::from_str::<Probe>(text)
+        .is_ok_and(|p| p.format.as_deref() == Some(BYTE_LEVEL_FORMAT))
+}
+
+impl ByteLevelTokenizer {
+    /// The JSON text of the file.
+    pub fn to_json(&self) -> Result<String, ByteLevelFileProblem> {
+        let tokens = self.tokens();
+        if tokens.iter().zip(0u32..).any(|(&(_, r), i)| r != i) {
+            return Err(ByteLevelFileProblem::Gaps);
+        }
+        let body = FileBody {
+            format: BYTE_LEVEL_FORMAT.into(),
+            version: BYTE_LEVEL_VERSION,
+            name: self.name().into(),
+            pattern: self.pattern().regex().into(),
+            special_tokens: self.specials().clone(),
+            tokens: tokens.iter().map(|(b, _)| STANDARD.encode(b)).collect(),
+        };
+        Ok(serde_json::to_string_pretty(&body).expect("plain data serializes") + "\n")
+    }
+
+    /// The tokenizer of a JSON text written by [`ByteLevelTokenizer::to_json`].
+    pub fn from_json(text: &str) -> Result<Self, ByteLevelFileProblem> {
+        let body: FileBody =
+            serde_json::from_str(text).map_err(|e| ByteLevelFileProblem::Json(e.to_string()))?;
+        if body.format != BYTE_LEVEL_FORMAT {
+            return Err(ByteLevelFileProblem::NotByteLevel(format!(
+                "\"format\" is {:?}, expected {BYTE_LEVEL_FORMAT:?}",
+                body.format
+            )));
+        }
+        if body.version > BYTE_LEVEL_VERSION {
+            return Err(ByteLevelFileProblem::NotByteLevel(format!(
+                "written by a newer bpe-lab (version {}; this one reads {BYTE_LEVEL_VERSION})",
+                body.version
+            )));
+        }
+        let tokens = body
+            .tokens
+            .iter()
+            .enumerate()
+            .map(|(index, t)| {
+                STANDARD.decode(t).map(|b| (b, index as u32)).map_err(|e| {
+                    ByteLevelFileProblem::Token {
+                        index,
+                        message: e.to_string(),
+                    }
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        ByteLevelTokenizer::new(
+            body.name,
+            tokens,
+            SplitPattern::from_regex(&body.pattern),
+            body.special_tokens,
+        )
+        .map_err(ByteLevelFileProblem::Invalid)
+    }
+
+    /// Writes the JSON file atomically.
+    pub fn save(&self, path: impl AsRef<Path>) -> Result<(), ByteLevelFileError> {
+        let path = path.as_ref();
+        let fail = |problem| ByteLevelFileError {
+            path: path.to_owned(),
+            problem,
+        };
+        let json = self.to_json().map_err(fail)?;
+        write_atomically(path, |out| out.write_all(json.as_bytes()))
+            .map_err(|e| fail(ByteLevelFileProblem::Io(e)))
+    }
+
+    /// Reads a JSON file.
+    pub fn load(path: impl AsRef<Path>) -> Result<Self, ByteLevelFileError> {
+        let path = path.as_ref();
+        let fail = |problem| ByteLevelFileError {
+            path: path.to_owned(),
+            problem,
+        };
+        let text = std::fs::read_to_string(path).map_err(|e| fail(ByteLevelFileProblem::Io(e)))?;
+        Self::from_json(&text).map_err(fail)
+    }
+
+    /// What tiktoken's `Encoding` needs beside the rank file.
+    pub fn tiktoken_sidecar(&self) -> TiktokenSidecar {
+        TiktokenSidecar {
+            name: self.name().into(),
+            pat_str: self.pattern().regex().into(),
+            special_tokens: self.specials().clone(),
+            n_vocab: self.n_vocab(),
+        }
+    }
+
+    /// Writes the rank file to `path` and the sidecar ([`TiktokenSidecar`]) to
+    /// `path` + `.json`, both atomically; returns the sidecar's path.
+    pub fn export_tiktoken(&self, path: impl AsRef<Path>) -> Result<PathBuf, ByteLevelFileError> {
+        let path = path.as_ref();
+        let mut sidecar_path = path.as_os_str().to_owned();
+        sidecar_path.push(".json");
+        let sidecar_path = PathBuf::from(sidecar_path);
+        write_atomically(path, |out| write_tiktoken(out, self.tokens())).map_err(|e| {
+            ByteLevelFileError {
+                path: path.to_owned(),
+                problem: ByteLevelFileProblem::Io(e),
+            }
+        })?;
+        let json =
+            serde_json::to_string_pretty(&self.tiktoken_sidecar()).expect("plain data") + "\n";
+        write_atomically(&sidecar_path, |out| out.write_all(json.as_bytes())).map_err(|e| {
+            ByteLevelFileError {
+                path: sidecar_path.clone(),
+                problem: ByteLevelFileProblem::Io(e),
+            }
+        })?;
+        Ok(sidecar_path)
+    }
+
+    /// A tokenizer from a rank file with its pattern and specials.
+    pub fn from_tiktoken_file(
+        path: impl AsRef<Path>,
+        name: impl Into<String>,
+        pattern: SplitPattern,
+        specials: BTreeMap<String, u32>,
+    ) -> Result<Self, ByteLevelFileError> {
+        let path = path.as_ref();
+        let fail = |problem| ByteLevelFileError {
+            path: path.to_owned(),
+            problem,
+        };
+        let tokens = read_tiktoken(path).map_err(|e| fail(ByteLevelFileProblem::Tiktoken(e)))?;
+        ByteLevelTokenizer::new(name, tokens, pattern, specials)
+            .map_err(|e| fail(ByteLevelFileProblem::Invalid(e)))
+    }
+}

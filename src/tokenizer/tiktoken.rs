@@ -1,0 +1,185 @@
+//! tiktoken's rank files (`.tiktoken`): one token per line, its bytes in standard base64, a
+//! space, its rank in decimal. Read and written here; the split pattern and the special tokens
+//! are not part of the format (tiktoken passes them to `Encoding` beside the file), so export
+//! writes them to a JSON file beside it ([`TiktokenSidecar`]).
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use rustc_hash::FxHashMap;
+use serde::{Deserialize, Serialize};
+
+/// What is wrong with one line of a rank file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TiktokenProblem {
+    /// The line is not `TOKEN RANK`.
+    Shape,
+    /// The token is not standard base64.
+    Base64(String),
+    /// The rank is not a number below 2³².
+    Rank(String),
+    /// This token's bytes were already given a rank on an earlier line.
+    DuplicateToken { first_line: usize },
+    /// This rank was already given to another token on an earlier line.
+    DuplicateRank { first_line: usize },
+}
+
+/// A rank file that cannot be read: the line (from 1) and what is wrong with it, or an I/O
+/// error (line 0).
+#[derive(Debug)]
+pub struct TiktokenError {
+    pub path: Option<PathBuf>,
+    pub line: usize,
+    pub problem: Result<TiktokenProblem, io::ErrorKind>,
+    message: String,
+}
+
+impl fmt::Display for TiktokenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(path) = &self.path {
+            write!(f, "'{}': ", path.display())?;
+        }
+        match &self.problem {
+            Err(_) => write!(f, "{}", self.message),
+            Ok(problem) => {
+                write!(f, "line {}: ", self.line)?;
+                match problem {
+                    TiktokenProblem::Shape => {
+                        write!(f, "expected a base64 token, one space and a rank")
+                    }
+                    TiktokenProblem::Base64(e) => write!(f, "the token is not base64: {e}"),
+                    TiktokenProblem::Rank(e) => write!(f, "the rank is not a number: {e}"),
+                    TiktokenProblem::DuplicateToken { first_line } => {
+                        write!(f, "the same token was ranked on line {first_line}")
+                    }
+                    TiktokenProblem::DuplicateRank { first_line } => {
+                        write!(f, "the same rank was given on line {first_line}")
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl std::error::Error for TiktokenError {}
+
+/// Parses the text of a rank file: (token bytes, rank) in the order of the lines. Blank lines
+/// are skipped (tiktoken's reader skips them too).
+pub fn parse_tiktoken(text: &str) -> Result<Vec<(Vec<u8>, u32)>, TiktokenError> {
+    let fail = |line: usize, problem: TiktokenProblem| TiktokenError {
+        path: None,
+        line,
+        problem: Ok(problem),
+        message: String::new(),
+    };
+    let mut out = Vec::new();
+    let mut by_token: FxHashMap<Vec<u8>, usize> = FxHashMap::default();
+    let mut by_rank: FxHashMap<u32, usize> = FxHashMap::default();
+    for (i, line) in text.lines().enumerate() {
+        let number = i + 1;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let mut fields = line.split(' ');
+        let (Some(token), Some(rank), None) = (fields.next(), fields.next(), fields.next()) else {
+            return Err(fail(number, TiktokenProblem::Shape));
+        };
+        let token = STANDARD
+            .decode(token)
+            .map_err(|e| fail(number, TiktokenProblem::Base64(e.to_string())))?;
+        let rank: u32 = rank.parse().map_err(|e: std::num::ParseIntError| {
+            fail(number, TiktokenProblem::Rank(e.to_string()))
+        })?;
+        if let Some(&first_line) = by_token.get(&token) {
+            return Err(fail(number, TiktokenProblem::DuplicateToken { first_line }));
+        }
+        if let Some(&first_line) = by_rank.get(&rank) {
+            return Err(fail(number, TiktokenProblem::DuplicateRank { first_line }));
+        }
+        by_token.insert(token.clone(), number);
+        by_rank.insert(rank, number);
+        out.push((token, rank));
+    }
+    Ok(out)
+}
+
+/// Reads a rank file.
+pub fn read_tiktoken(path: impl AsRef<Path>) -> Result<Vec<(Vec<u8>, u32)>, TiktokenError> {
+    let path = path.as_ref();
+    let text = std::fs::read_to_string(path).map_err(|e| TiktokenError {
+        path: Some(path.to_owned()),
+        line: 0,
+        problem: Err(e.kind()),
+        message: format!("cannot read it: {e}"),
+    })?;
+    parse_tiktoken(&text).map_err(|mut e| {
+        e.path = Some(path.to_owned());
+        e
+    })
+}
+
+/// Writes tokens as a rank file, by ascending rank.
+pub fn write_tiktoken<'a>(
+    out: &mut dyn Write,
+    tokens: impl IntoIterator<Item = (&'a [u8], u32)>,
+) -> io::Result<()> {
+    let mut sorted: Vec<(&[u8], u32)> = tokens.into_iter().collect();
+    sorted.sort_by_key(|&(_, rank)| rank);
+    for (bytes, rank) in sorted {
+        writeln!(out, "{} {rank}", STANDARD.encode(bytes))?;
+    }
+    Ok(())
+}
+
+/// What tiktoken's `Encoding` needs beside the rank file, written next to it as JSON
+/// (`T.tiktoken.json`): `tiktoken.Encoding(name, pat_str=…, mergeable_ranks=…,
+/// special_tokens=…)`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TiktokenSidecar {
+    pub name: String,
+    pub pat_str: String,
+    pub special_tokens: BTreeMap<String, u32>,
+    /// One past the highest id (tiktoken's `explicit_n_vocab`).
+    pub n_vocab: u32,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_and_errors() {
+        let tokens = vec![
+            (b"!".to_vec(), 0),
+            (vec![0xFF, 0x00], 1),
+            (b" the".to_vec(), 2),
+        ];
+        let mut out = Vec::new();
+        write_tiktoken(&mut out, tokens.iter().map(|(b, r)| (b.as_slice(), *r))).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(text, "IQ== 0\n/wA= 1\nIHRoZQ== 2\n");
+        assert_eq!(parse_tiktoken(&text).unwrap(), tokens);
+        let err = parse_tiktoken("IQ== 0\nIQ== 1\n").unwrap_err();
+        assert_eq!(err.line, 2);
+        assert_eq!(
+            err.problem,
+            Ok(TiktokenProblem::DuplicateToken { first_line: 1 })
+        );
+        assert_eq!(
+            err.to_string(),
+            "line 2: the same token was ranked on line 1"
+        );
+        assert_eq!(
+            parse_tiktoken("IQ==\n").unwrap_err().problem,
+            Ok(TiktokenProblem::Shape)
+        );
+        assert!(matches!(
+            parse_tiktoken("I@== 0\n").unwrap_err().problem,
+            Ok(TiktokenProblem::Base64(_))
+        ));
+    }
+}

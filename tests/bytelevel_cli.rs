@@ -1,0 +1,109 @@
+//! `bpe-lab train --byte-level`, `encode`, `decode` and `export --format tiktoken`, run as a
+//! user would run them. Expected merges come from the literal byte-level loop over the chunks
+//! the pattern gives; expected bytes are the input's own.
+
+#![cfg(feature = "cli")]
+
+mod support;
+
+use std::fs;
+
+use bpe_lab::TieBreak;
+use bpe_lab::bpe::bytes::oracle::train_bytes_naive;
+use bpe_lab::bpe::bytes::{SplitPattern, Splitter};
+use serde_json::Value;
+use support::cli::{
+    assert_failure, assert_success, bpe_lab, bpe_lab_with_stdin, path_str as p, stdout,
+};
+
+const CORPUS: &str = "Ẹ kú àárọ̀! the lowest lower low\nTiếng Việt ሰላም ߒߞߏ 👍🏽 aaaa aaaa\n\
+                      the the 12345 don't<|endoftext|>more text\n";
+
+#[test]
+fn train_encode_decode_export() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("corpus.txt");
+    fs::write(&corpus, CORPUS).unwrap();
+    let tokenizer = dir.path().join("t.json");
+    let out = bpe_lab(&[
+        "train",
+        "--byte-level",
+        "--pattern",
+        "gpt4",
+        "--tie-break",
+        "first-seen",
+        "--input",
+        p(&corpus),
+        "--merges",
+        "30",
+        "--output",
+        p(&tokenizer),
+    ]);
+    assert_success(&out);
+
+    // The merges: the file's tokens after the 256 bytes are the literal loop's merges, joined.
+    let file: Value = serde_json::from_str(&fs::read_to_string(&tokenizer).unwrap()).unwrap();
+    let splitter = Splitter::new(SplitPattern::Cl100k).unwrap();
+    let mut chunks: Vec<Vec<u8>> = Vec::new();
+    for piece in CORPUS.split("<|endoftext|>") {
+        chunks.extend(
+            splitter
+                .chunks(piece)
+                .unwrap()
+                .iter()
+                .map(|c| c.as_bytes().to_vec()),
+        );
+    }
+    let merges = train_bytes_naive(&chunks, 30, TieBreak::FirstSeen);
+    use base64::Engine as _;
+    let tokens: Vec<Vec<u8>> = file["tokens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            base64::engine::general_purpose::STANDARD
+                .decode(t.as_str().unwrap())
+                .unwrap()
+        })
+        .collect();
+    let expected: Vec<Vec<u8>> = merges
+        .iter()
+        .map(|(a, b)| [a.as_slice(), b].concat())
+        .collect();
+    assert_eq!(tokens[256..], expected[..]);
+    assert_eq!(file["special_tokens"]["<|endoftext|>"], 256 + 30);
+
+    // Encode and decode give the input's bytes back; a special token must be allowed.
+    let refused = bpe_lab_with_stdin(&["encode", "-t", p(&tokenizer), "--ids"], CORPUS.as_bytes());
+    assert_failure(&refused, 1, &["<|endoftext|>", "not allowed"]);
+    let encoded = bpe_lab_with_stdin(
+        &["encode", "-t", p(&tokenizer), "--ids", "--allow-special"],
+        CORPUS.as_bytes(),
+    );
+    assert_success(&encoded);
+    let ids = stdout(&encoded);
+    assert!(ids.split_whitespace().any(|id| id == "286"), "{ids}");
+    let decoded = bpe_lab_with_stdin(&["decode", "-t", p(&tokenizer)], ids.as_bytes());
+    assert_success(&decoded);
+    assert_eq!(decoded.stdout, CORPUS.as_bytes());
+
+    // Export: rank file of 256 + 30 lines, and the pattern beside it.
+    let ranks = dir.path().join("t.tiktoken");
+    assert_success(&bpe_lab(&[
+        "export",
+        "-t",
+        p(&tokenizer),
+        "--format",
+        "tiktoken",
+        "--output",
+        p(&ranks),
+    ]));
+    assert_eq!(
+        fs::read_to_string(&ranks).unwrap().lines().count(),
+        256 + 30
+    );
+    let sidecar: Value =
+        serde_json::from_str(&fs::read_to_string(dir.path().join("t.tiktoken.json")).unwrap())
+            .unwrap();
+    assert_eq!(sidecar["pat_str"], SplitPattern::Cl100k.regex());
+}

@@ -1,0 +1,386 @@
+//! The byte-level tokenizer against tiktoken and Hugging Face tokenizers:
+//! - OpenAI's encodings (`openai` feature), ids against tiktoken-rs in this process on
+//!   thousands of texts, and against Python tiktoken on a held-out corpus;
+//! - what we train, exported as a `.tiktoken` file + pattern and as a `tokenizer.json`, loaded
+//!   by Python tiktoken and tokenizers: identical ids on held-out text.
+//!
+//! Python runs as `BPE_LAB_HF_PYTHON` (the venv of `scripts/test`, which installs
+//! `scripts/python-requirements.txt`). Set but unable to import tiktoken or tokenizers: the
+//! tests fail. Unset: the Python comparisons say they are skipped and pass.
+
+mod support;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use bpe_lab::TieBreak;
+use bpe_lab::bpe::bytes::SplitPattern;
+use bpe_lab::tokenizer::bytelevel::{AllowedSpecial, ByteLevelTokenizer};
+use serde_json::{Value, json};
+use support::{Rng, python_reference_text};
+
+/// The Python with tiktoken and tokenizers, or `None` (with a note) when the variable is unset.
+fn python() -> Option<PathBuf> {
+    let Some(python) = std::env::var_os("BPE_LAB_HF_PYTHON") else {
+        eprintln!("skipped: BPE_LAB_HF_PYTHON is not set (./scripts/test sets it)");
+        return None;
+    };
+    let python = PathBuf::from(python);
+    let output = Command::new(&python)
+        .args(["-c", "import tiktoken, tokenizers"])
+        .output()
+        .unwrap_or_else(|e| panic!("BPE_LAB_HF_PYTHON={} cannot run: {e}", python.display()));
+    assert!(
+        output.status.success(),
+        "BPE_LAB_HF_PYTHON={} cannot import tiktoken and tokenizers: {}",
+        python.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    Some(python)
+}
+
+/// Runs the Python side on `jobs` and returns its answers, one per job.
+fn run_python(python: &Path, jobs: &[Value]) -> Vec<Value> {
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/python/bytelevel_encode.py"
+    );
+    let mut child = Command::new(python)
+        .arg(script)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the Python side starts");
+    let input = serde_json::to_vec(jobs).unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    assert!(
+        output.status.success(),
+        "bytelevel_encode.py failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let answer: Value = serde_json::from_slice(&output.stdout).unwrap();
+    answer["jobs"].as_array().unwrap().clone()
+}
+
+fn ids_of(value: &Value) -> Vec<u32> {
+    value
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap() as u32)
+        .collect()
+}
+
+/// Generated lines in many scripts and shapes: Yorùbá and Vietnamese with combining marks,
+/// Ethiopic, N'Ko, CJK, emoji, digits, contractions, whitespace runs, special tokens.
+fn generated_lines(seed: u64, count: usize) -> Vec<String> {
+    const PIECES: &[&str] = &[
+        "Ẹ kú àárọ̀",
+        " Yorùbá",
+        " Tiếng Việt",
+        " người",
+        " ሰላም ልጆች",
+        " ߒߞߏ ߞߊ߲",
+        " 日本語",
+        " 中文字",
+        " 😀👍🏽",
+        " 🇳🇬",
+        " the",
+        " The",
+        " don't",
+        " I'LL",
+        " it's",
+        " 12345",
+        " 3.14159",
+        "  ",
+        "   ",
+        "\t",
+        "\n",
+        "\n\n",
+        "\r\n",
+        " \n ",
+        "!!!",
+        " ...",
+        " (x)",
+        "/",
+        "<|endoftext|>",
+        " é",
+        "e\u{301}",
+        " x",
+        "Hello",
+        "world",
+        " \u{A0}",
+        "\u{3000}",
+        " -",
+    ];
+    let mut rng = Rng(seed);
+    (0..count).map(|_| rng.text(PIECES, 14)).collect()
+}
+
+/// Held-out real text: the second half of Python's language reference, by line.
+fn held_out_lines(max: usize) -> Vec<String> {
+    let text = python_reference_text();
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len() / 2..]
+        .iter()
+        .filter(|l| !l.trim().is_empty())
+        .take(max)
+        .map(|l| l.to_string())
+        .collect()
+}
+
+/// Training text: the first half of the reference and the Africa Galore stand-in.
+fn training_text() -> String {
+    let text = python_reference_text();
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = lines[..lines.len() / 2].join("\n");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/africa_galore_stand_in.json"
+    );
+    let items: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    for item in items.as_array().unwrap() {
+        out.push('\n');
+        out.push_str(item["description"].as_str().unwrap_or_default());
+    }
+    out
+}
+
+/// Compares our ids (and decoded text) with a tiktoken job's answers.
+fn check_tiktoken(
+    name: &str,
+    ours: &ByteLevelTokenizer,
+    texts: &[String],
+    theirs: &Value,
+) -> usize {
+    let mut ids_compared = 0;
+    for (i, text) in texts.iter().enumerate() {
+        let ids = ours.encode(text, &AllowedSpecial::All).unwrap();
+        assert_eq!(
+            ids,
+            ids_of(&theirs["encode"][i]),
+            "{name}: encode differs on {text:?}"
+        );
+        assert_eq!(
+            ids,
+            ids_of(&theirs["batch"][i]),
+            "{name}: encode_batch differs on {text:?}"
+        );
+        let ordinary = ours.encode_ordinary(text).unwrap();
+        assert_eq!(
+            ordinary,
+            ids_of(&theirs["ordinary"][i]),
+            "{name}: encode_ordinary differs on {text:?}"
+        );
+        assert_eq!(
+            ours.decode(&ids).unwrap(),
+            theirs["decode"][i].as_str().unwrap()
+        );
+        assert_eq!(ours.decode(&ids).unwrap(), *text, "{name}: round trip");
+        ids_compared += ids.len() + ordinary.len();
+    }
+    ids_compared
+}
+
+fn tiktoken_job(dir: &Path, tokenizer: &ByteLevelTokenizer, texts: &[String]) -> Value {
+    let rank_file = dir.join(format!("{}.tiktoken", tokenizer.name()));
+    let sidecar_path = tokenizer.export_tiktoken(&rank_file).unwrap();
+    let sidecar: Value =
+        serde_json::from_str(&std::fs::read_to_string(sidecar_path).unwrap()).unwrap();
+    json!({
+        "kind": "tiktoken", "rank_file": rank_file, "name": sidecar["name"],
+        "pat_str": sidecar["pat_str"], "special_tokens": sidecar["special_tokens"], "texts": texts,
+    })
+}
+
+fn test_texts() -> Vec<String> {
+    let mut texts = held_out_lines(1000);
+    texts.extend(generated_lines(26, 1000));
+    texts.extend([
+        "".into(),
+        " ".into(),
+        "a".into(),
+        "<|endoftext|><|endoftext|>".into(),
+    ]);
+    texts
+}
+
+/// Trained tokenizers (three patterns, two tie-breaks) exported to tiktoken's files and to
+/// Hugging Face's `tokenizer.json`: Python encodes held-out text to our ids.
+#[test]
+fn trained_exports_encode_identically_in_python() {
+    let Some(python) = python() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let text = training_text();
+    let texts = test_texts();
+    let mut tokenizers = Vec::new();
+    let mut jobs = Vec::new();
+    for (i, (pattern, tie)) in [
+        (SplitPattern::Gpt2, TieBreak::FirstSeen),
+        (SplitPattern::Cl100k, TieBreak::FirstSeen),
+        (SplitPattern::Cl100k, TieBreak::Lexicographic),
+        (SplitPattern::O200k, TieBreak::Lexicographic),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let trained =
+            ByteLevelTokenizer::train(&text, pattern, 1500, tie, &["<|endoftext|>"]).unwrap();
+        // Through our own file, so the file is what is compared.
+        let path = dir.path().join(format!("t{i}.json"));
+        trained.save(&path).unwrap();
+        let loaded = ByteLevelTokenizer::load(&path).unwrap();
+        let renamed = ByteLevelTokenizer::new(
+            format!("trained{i}"),
+            loaded
+                .tokens()
+                .iter()
+                .map(|&(b, r)| (b.to_vec(), r))
+                .collect(),
+            loaded.pattern().clone(),
+            loaded.specials().clone(),
+        )
+        .unwrap();
+        jobs.push(tiktoken_job(dir.path(), &renamed, &texts));
+        let hf_path = dir.path().join(format!("t{i}.tokenizer.json"));
+        renamed.export_hf(&hf_path).unwrap();
+        jobs.push(json!({"kind": "hf", "tokenizer": hf_path, "texts": texts}));
+        tokenizers.push(renamed);
+    }
+    let answers = run_python(&python, &jobs);
+    let mut compared = 0;
+    for (k, tokenizer) in tokenizers.iter().enumerate() {
+        compared += check_tiktoken(tokenizer.name(), tokenizer, &texts, &answers[2 * k]);
+        let hf = &answers[2 * k + 1];
+        for (i, text) in texts.iter().enumerate() {
+            let ids = tokenizer.encode(text, &AllowedSpecial::All).unwrap();
+            assert_eq!(
+                ids,
+                ids_of(&hf["encode"][i]),
+                "{} HF: encode differs on {text:?}",
+                tokenizer.name()
+            );
+            assert_eq!(
+                ids,
+                ids_of(&hf["batch"][i]),
+                "{} HF: batch differs on {text:?}",
+                tokenizer.name()
+            );
+            assert_eq!(
+                tokenizer.decode(&ids).unwrap(),
+                hf["decode"][i].as_str().unwrap()
+            );
+            compared += ids.len();
+        }
+    }
+    eprintln!(
+        "compared {} texts × {} tokenizers × (tiktoken, HF): {compared} ids",
+        texts.len(),
+        tokenizers.len()
+    );
+}
+
+#[cfg(feature = "openai")]
+mod openai {
+    use super::*;
+    use bpe_lab::tokenizer::OpenAiEncoding;
+
+    fn tiktoken_rs(encoding: OpenAiEncoding) -> tiktoken_rs::CoreBPE {
+        match encoding {
+            OpenAiEncoding::R50kBase => tiktoken_rs::r50k_base(),
+            OpenAiEncoding::Cl100kBase => tiktoken_rs::cl100k_base(),
+            OpenAiEncoding::O200kBase => tiktoken_rs::o200k_base(),
+        }
+        .unwrap()
+    }
+
+    /// The production encodings give tiktoken-rs's ids on thousands of texts (in process).
+    #[test]
+    fn production_encodings_equal_tiktoken_rs() {
+        let mut texts = held_out_lines(2000);
+        texts.extend(generated_lines(7, 2000));
+        let mut compared = 0;
+        for encoding in OpenAiEncoding::ALL {
+            let ours = encoding.tokenizer().unwrap();
+            let theirs = tiktoken_rs(encoding);
+            for text in &texts {
+                let ids = ours.encode(text, &AllowedSpecial::All).unwrap();
+                assert_eq!(
+                    ids,
+                    theirs.encode_with_special_tokens(text),
+                    "{encoding}: {text:?}"
+                );
+                let ordinary = ours.encode_ordinary(text).unwrap();
+                assert_eq!(
+                    ordinary,
+                    theirs.encode_ordinary(text),
+                    "{encoding}: {text:?}"
+                );
+                compared += ids.len() + ordinary.len();
+            }
+        }
+        eprintln!(
+            "compared {} texts × 3 encodings: {compared} ids",
+            texts.len()
+        );
+    }
+
+    /// The production encodings give Python tiktoken's ids on held-out text, the rank files
+    /// written from the crate's ranks to a local path for Python to load.
+    #[test]
+    fn production_encodings_equal_python_tiktoken() {
+        let Some(python) = python() else { return };
+        let dir = tempfile::tempdir().unwrap();
+        let texts = test_texts();
+        let tokenizers: Vec<ByteLevelTokenizer> = OpenAiEncoding::ALL
+            .into_iter()
+            .map(|e| e.tokenizer().unwrap())
+            .collect();
+        let jobs: Vec<Value> = tokenizers
+            .iter()
+            .map(|t| tiktoken_job(dir.path(), t, &texts))
+            .collect();
+        let answers = run_python(&python, &jobs);
+        let mut compared = 0;
+        for (tokenizer, theirs) in tokenizers.iter().zip(&answers) {
+            compared += check_tiktoken(tokenizer.name(), tokenizer, &texts, theirs);
+        }
+        eprintln!(
+            "compared {} texts × 3 encodings with Python tiktoken: {compared} ids",
+            texts.len()
+        );
+    }
+
+    /// Disallowed specials are an error, as in tiktoken's `encode`; allowed ones are one id;
+    /// as text they are ordinary tokens.
+    #[test]
+    fn special_tokens_follow_tiktoken() {
+        use bpe_lab::tokenizer::bytelevel::{ByteLevelError, DisallowedSpecial};
+        let cl100k = OpenAiEncoding::Cl100kBase.tokenizer().unwrap();
+        let text = "hi<|endoftext|>";
+        assert_eq!(
+            cl100k.encode(text, &AllowedSpecial::None),
+            Err(ByteLevelError::DisallowedSpecial {
+                token: "<|endoftext|>".into(),
+                offset: 2
+            })
+        );
+        assert_eq!(
+            cl100k.encode(text, &AllowedSpecial::All).unwrap(),
+            [6151, 100257]
+        );
+        let as_text = cl100k
+            .encode_with(text, &AllowedSpecial::None, DisallowedSpecial::AsText)
+            .unwrap();
+        assert_eq!(
+            as_text,
+            tiktoken_rs::cl100k_base().unwrap().encode_ordinary(text)
+        );
+        assert!(as_text.len() > 2);
+    }
+}
