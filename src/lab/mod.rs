@@ -22,6 +22,7 @@ pub mod parity;
 pub mod plot;
 pub mod prelude;
 pub mod reference;
+pub mod replay;
 pub mod tax;
 pub mod tokens;
 
