@@ -38,7 +38,8 @@ fn write_source(dir: &Path, name: &str) {
         code(
             "double-check",
             "let c = check::double(double);",
-            json!({"exercise": "double", "points": 2}),
+            // The grader reads exercise names against its own checks: a real one.
+            json!({"exercise": "decode", "points": 2}),
         ),
     ];
     fs::write(dir.join(format!("{name}.ipynb")), notebook(name, cells)).unwrap();
@@ -164,8 +165,8 @@ fn the_committed_student_notebooks_are_up_to_date() {
 fn bpe_lab_lib_stale(sources: &Path, out: &Path) -> Vec<String> {
     bpe_lab::instructor::release::stale(sources, out)
         .unwrap()
-        .into_iter()
-        .map(|(p, why)| format!("{}: {why}", p.display()))
+        .iter()
+        .map(ToString::to_string)
         .collect()
 }
 
@@ -211,7 +212,7 @@ fn ungradable_submissions_get_zero_and_a_note_without_a_kernel() {
     );
     let csv = fs::read_to_string(&grades).unwrap();
     let rows: Vec<&str> = csv.lines().collect();
-    assert_eq!(rows[0], "student,file,lab,double,total,max,notes");
+    assert_eq!(rows[0], "student,file,lab,decode,total,max,notes");
     assert_eq!(rows.len(), 4, "{csv}");
     let row = |student: &str| {
         rows.iter()
@@ -238,30 +239,56 @@ fn ungradable_submissions_get_zero_and_a_note_without_a_kernel() {
     );
 }
 
-#[test]
-fn grading_an_empty_folder_writes_an_empty_gradebook() {
-    let dir = tempfile::tempdir().unwrap();
-    let sources = dir.path().join("src");
-    write_source(&sources, "01-double");
-    let empty = dir.path().join("empty");
+/// `lab grade` of an empty folder against the sources in `dir/src`, the gradebook going to
+/// `dir/grades.csv`.
+fn grade_empty_folder(dir: &Path) -> std::process::Output {
+    let empty = dir.join("empty");
     fs::create_dir_all(&empty).unwrap();
-    let grades = dir.path().join("grades.csv");
-    let run = bpe_lab(&[
+    bpe_lab(&[
         "lab",
         "grade",
         path_str(&empty),
         "--sources",
-        path_str(&sources),
+        path_str(&dir.join("src")),
         "--out",
-        path_str(&grades),
+        path_str(&dir.join("grades.csv")),
         "--feedback",
-        path_str(&dir.path().join("fb")),
-    ]);
+        path_str(&dir.join("fb")),
+    ])
+}
+
+#[test]
+fn grading_refuses_sources_whose_check_names_no_exercise_of_the_grader() {
+    let dir = tempfile::tempdir().unwrap();
+    let sources = dir.path().join("src");
+    write_source(&sources, "01-double");
+    let path = sources.join("01-double.ipynb");
+    let text = fs::read_to_string(&path).unwrap();
+    fs::write(&path, text.replace("\"decode\"", "\"double\"")).unwrap();
+    let run = grade_empty_folder(dir.path());
+    assert_eq!(run.status.code(), Some(1));
+    let err = stderr(&run);
+    assert!(
+        err.contains("--sources")
+            && err.contains(
+                "01-double.ipynb: cell 4: the grader has no check for the exercise \"double\""
+            ),
+        "{err}"
+    );
+    assert!(!dir.path().join("grades.csv").exists());
+}
+
+#[test]
+fn grading_an_empty_folder_writes_an_empty_gradebook() {
+    let dir = tempfile::tempdir().unwrap();
+    write_source(&dir.path().join("src"), "01-double");
+    let grades = dir.path().join("grades.csv");
+    let run = grade_empty_folder(dir.path());
     assert_success(&run);
     assert!(stderr(&run).contains("no submissions were found"));
     assert_eq!(
         fs::read_to_string(&grades).unwrap(),
-        "student,file,lab,double,total,max,notes\n"
+        "student,file,lab,decode,total,max,notes\n"
     );
 }
 

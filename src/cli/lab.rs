@@ -1,21 +1,14 @@
 //! `bpe-lab lab …`: what instructors run — release student versions, verify every notebook
 //! with the real kernel, grade submissions, and check the machine.
 
-use super::CliError;
-use bpe_lab::files::write_atomically;
+use super::error::CliError;
+use super::progress;
 use bpe_lab::instructor::doctor::diagnose;
-use bpe_lab::instructor::execute::ExecuteOptions;
-use bpe_lab::instructor::feedback::{feedback_html, feedback_markdown, feedback_path};
-use bpe_lab::instructor::grade::{
-    Grade, GradeOptions, Lab, Submission, find_submissions, grade_one, gradebook_csv, labs,
-    nbgrader_csv, saved_grade, saved_grade_path,
-};
-use bpe_lab::instructor::judge::JudgeOptions;
-use bpe_lab::instructor::judge::sandbox::Sandbox;
-use bpe_lab::instructor::nbgrader_course::write_course;
-use bpe_lab::instructor::release::{release, sources, stale};
+use bpe_lab::instructor::grade::{Event, GradeError, Output, SessionOptions, Summary, grade_all};
+use bpe_lab::instructor::nbgrader_course::{CourseError, find_crate, write_course_from};
+use bpe_lab::instructor::release::{release, stale};
 use bpe_lab::instructor::runner::{RunOptions, find_python};
-use bpe_lab::instructor::verify::{VerifyOptions, verify};
+use bpe_lab::instructor::verify::{NotebookOutcome, VerifyError, VerifyOptions, verify};
 use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -173,9 +166,6 @@ pub struct GradeArgs {
     pub no_sandbox: bool,
 }
 
-/// The least address space, MiB, for the code of an executed notebook (`--execute`).
-const EXECUTE_MEMORY_MB: u64 = 4096;
-
 #[derive(Debug, Args)]
 pub struct DoctorArgs {
     /// Skip starting a kernel to build the crate
@@ -199,34 +189,18 @@ pub fn run(args: &LabArgs) -> Result<(), CliError> {
 }
 
 fn run_nbgrader_course(args: &NbgraderCourseArgs) -> Result<(), CliError> {
-    let crate_dir = match &args.crate_dir {
-        Some(dir) => dir.clone(),
-        None => args
-            .sources
-            .canonicalize()
-            .map_err(|e| CliError::io("cannot read the sources", &args.sources, &e))?
-            .parent()
-            .map(Path::to_owned)
-            .unwrap_or_default(),
+    let course_error = |e: CourseError| match e {
+        CourseError::NoCrate { .. } | CourseError::NotACrate { .. } if args.crate_dir.is_some() => {
+            CliError::usage(format!("--crate: {e}"))
+        }
+        // Without --crate the crate is the sources' parent folder.
+        CourseError::NotACrate { .. } => {
+            CliError::usage(format!("{e}; name the bpe-lab crate with --crate"))
+        }
+        e => CliError::runtime(format!("--sources {}: {e}", args.sources.display())),
     };
-    let crate_dir = crate_dir
-        .canonicalize()
-        .map_err(|e| CliError::io("cannot find the crate", &crate_dir, &e))?;
-    if !crate_dir.join("Cargo.toml").is_file() {
-        return Err(CliError::usage(format!(
-            "{} has no Cargo.toml: --crate must name the bpe-lab crate",
-            crate_dir.display()
-        )));
-    }
-    let paths = sources(&args.sources).map_err(|e| CliError::runtime(e.to_string()))?;
-    if paths.is_empty() {
-        return Err(CliError::runtime(format!(
-            "{} holds no notebooks",
-            args.sources.display()
-        )));
-    }
-    let labs = write_course(&paths, &crate_dir, &args.course)
-        .map_err(|e| CliError::runtime(e.to_string()))?;
+    let crate_dir = find_crate(&args.sources, args.crate_dir.as_deref()).map_err(course_error)?;
+    let labs = write_course_from(&args.sources, &crate_dir, &args.course).map_err(course_error)?;
     println!(
         "wrote {} with {} assignment(s): {}",
         args.course.join("nbgrader_config.py").display(),
@@ -248,10 +222,7 @@ fn run_release(args: &ReleaseArgs) -> Result<(), CliError> {
             eprintln!("student versions in {} are up to date", args.out.display());
             return Ok(());
         }
-        let list: Vec<String> = stale
-            .iter()
-            .map(|(p, why)| format!("  {}: {why}", p.display()))
-            .collect();
+        let list: Vec<String> = stale.iter().map(|s| format!("  {s}")).collect();
         return Err(CliError::runtime(format!(
             "student versions are stale; run `bpe-lab lab release`:\n{}",
             list.join("\n")
@@ -271,20 +242,6 @@ fn run_release(args: &ReleaseArgs) -> Result<(), CliError> {
 }
 
 fn run_verify(args: &VerifyArgs) -> Result<(), CliError> {
-    if !args.sources_only {
-        let stale =
-            stale(&args.sources, &args.students).map_err(|e| CliError::runtime(e.to_string()))?;
-        if !stale.is_empty() {
-            return Err(CliError::runtime(format!(
-                "student versions are stale ({}); run `bpe-lab lab release` first",
-                stale
-                    .iter()
-                    .map(|(p, _)| p.display().to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )));
-        }
-    }
     let options = VerifyOptions {
         sources: args.sources.clone(),
         students: args.students.clone(),
@@ -292,50 +249,13 @@ fn run_verify(args: &VerifyArgs) -> Result<(), CliError> {
         run: args.kernel.options(&args.sources),
         students_too: !args.sources_only,
         only: args.only.clone(),
+        html: args.html,
     };
     let started = Instant::now();
-    let mut html_failures = Vec::new();
-    let outcomes = verify(&options, |o| {
-        let checks: Vec<String> = o
-            .exercises
-            .iter()
-            .map(|e| {
-                format!(
-                    "{} {} ({:.1} s)",
-                    e.exercise,
-                    e.status.map_or("no result", |s| s.as_str()),
-                    e.seconds
-                )
-            })
-            .collect();
-        eprintln!(
-            "{} {:<7} {} — {:.0} s{}{}",
-            if o.ok() { "ok  " } else { "FAIL" },
-            o.version.name(),
-            o.notebook.display(),
-            o.seconds,
-            if checks.is_empty() {
-                String::new()
-            } else {
-                format!(": {}", checks.join(", "))
-            },
-            if o.ok() {
-                String::new()
-            } else {
-                format!("\n      {}", o.problems.join("\n      "))
-            }
-        );
-        if args.html && o.executed.exists() {
-            let status = std::process::Command::new(&options.run.python)
-                .args(["-m", "nbconvert", "--to", "html", "--log-level", "ERROR"])
-                .arg(&o.executed)
-                .status();
-            if !status.is_ok_and(|s| s.success()) {
-                html_failures.push(o.executed.display().to_string());
-            }
-        }
-    })
-    .map_err(CliError::runtime)?;
+    let outcomes = verify(&options, |o| eprintln!("{}", outcome_line(o))).map_err(|e| match e {
+        VerifyError::Stale { .. } => CliError::runtime(format!("--students: {e}")),
+        e => CliError::runtime(format!("--sources: {e}")),
+    })?;
     let failed = outcomes.iter().filter(|o| !o.ok()).count();
     eprintln!(
         "{} notebooks, {} failed, {:.0} s; executed copies in {}",
@@ -344,10 +264,15 @@ fn run_verify(args: &VerifyArgs) -> Result<(), CliError> {
         started.elapsed().as_secs_f64(),
         args.work_dir.display()
     );
-    if !html_failures.is_empty() {
+    let not_rendered: Vec<String> = outcomes
+        .iter()
+        .filter(|o| o.html == Some(false))
+        .map(|o| o.executed.display().to_string())
+        .collect();
+    if !not_rendered.is_empty() {
         return Err(CliError::runtime(format!(
-            "could not render to HTML: {}",
-            html_failures.join(", ")
+            "--html: could not render to HTML: {}",
+            not_rendered.join(", ")
         )));
     }
     if failed > 0 {
@@ -358,228 +283,147 @@ fn run_verify(args: &VerifyArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-fn run_grade(args: &GradeArgs) -> Result<(), CliError> {
-    let labs = labs(&args.sources).map_err(CliError::runtime)?;
-    if labs.is_empty() {
-        return Err(CliError::runtime(format!(
-            "{}: no lab notebooks to grade against",
-            args.sources.display()
-        )));
-    }
-    if let Some(name) = &args.lab
-        && !labs.iter().any(|l| &l.name == name)
-    {
-        let known: Vec<&str> = labs.iter().map(|l| l.name.as_str()).collect();
-        return Err(CliError::usage(format!(
-            "--lab {name}: no such lab (known: {})",
-            known.join(", ")
-        )));
-    }
-    let sandbox = Sandbox::detect(args.no_sandbox).map_err(CliError::runtime)?;
-    if !sandbox.confined() {
-        eprintln!(
-            "warning: --no-sandbox: student code runs unconfined, with your account's rights"
-        );
-    }
-    let execute = if args.execute {
-        if !sandbox.confined() {
-            return Err(CliError::usage(
-                "--execute runs whole notebooks and needs the sandbox: it cannot be combined with --no-sandbox",
-            ));
-        }
-        let project = std::fs::canonicalize(&args.sources)
-            .ok()
-            .and_then(|s| s.parent().map(Path::to_owned))
-            .unwrap_or_else(|| PathBuf::from("."));
-        let mut found = ExecuteOptions::detect(&project)
-            .map_err(|e| CliError::runtime(format!("--execute: {e}")))?;
-        found.total_timeout = Duration::from_secs(args.execute_timeout);
-        // A notebook's code loads polars (a large debug build): it needs gigabytes of
-        // address space where a worker needs a few megabytes.
-        found.memory_mb = args.memory_mb.max(EXECUTE_MEMORY_MB);
-        Some(found)
-    } else {
-        None
-    };
-    let scratch_root = tempfile::Builder::new()
-        .prefix("bpe-lab-grade-")
-        .tempdir()
-        .map_err(|e| CliError::runtime(format!("no temporary directory for grading: {e}")))?;
-    sandbox
-        .prepare_scratch(scratch_root.path(), 0)
-        .map_err(CliError::runtime)?;
-    // Each slot's sandbox user must reach its own scratch directory under this one.
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let _ =
-            std::fs::set_permissions(scratch_root.path(), std::fs::Permissions::from_mode(0o711));
-    }
-    let options = GradeOptions {
-        labs: labs.clone(),
-        expected_lab: args.lab.clone(),
-        judge: JudgeOptions {
-            sandbox,
-            memory_mb: args.memory_mb,
-            check_limit: Duration::from_secs(args.check_timeout),
-            compile_limit: Duration::from_secs(args.compile_timeout),
+/// One notebook's verification as a line (and its problems below it).
+fn outcome_line(o: &NotebookOutcome) -> String {
+    let checks: Vec<String> = o
+        .exercises
+        .iter()
+        .map(|e| {
+            format!(
+                "{} {} ({:.1} s)",
+                e.exercise,
+                e.status.map_or("no result", |s| s.as_str()),
+                e.seconds
+            )
+        })
+        .collect();
+    format!(
+        "{} {:<7} {} — {:.0} s{}{}",
+        if o.ok() { "ok  " } else { "FAIL" },
+        o.version.name(),
+        o.notebook.display(),
+        o.seconds,
+        if checks.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", checks.join(", "))
         },
-        scratch_root: scratch_root.path().to_owned(),
-        execute,
+        if o.ok() {
+            String::new()
+        } else {
+            let problems: Vec<String> = o.problems.iter().map(|p| p.to_string()).collect();
+            format!("\n      {}", problems.join("\n      "))
+        }
+    )
+}
+
+fn run_grade(args: &GradeArgs) -> Result<(), CliError> {
+    let options = SessionOptions {
+        submissions: args.submissions.clone(),
+        sources: args.sources.clone(),
+        lab: args.lab.clone(),
+        gradebook: args.out.clone(),
+        nbgrader_csv: args.nbgrader_csv.clone(),
+        feedback: args.feedback.clone(),
+        memory_mb: args.memory_mb,
+        check_limit: Duration::from_secs(args.check_timeout),
+        compile_limit: Duration::from_secs(args.compile_timeout),
+        jobs: args.jobs,
+        resume: args.resume,
+        execute: args
+            .execute
+            .then(|| Duration::from_secs(args.execute_timeout)),
+        allow_unconfined: args.no_sandbox,
     };
-    let (submissions, notes) = find_submissions(&args.submissions);
-    for note in &notes {
-        eprintln!("note: {note}");
+    let mut bar = None;
+    let summary =
+        grade_all(&options, |event| show(event, &mut bar)).map_err(|e| grade_error(e, args))?;
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
     }
-    let started = Instant::now();
-    let mut grades: Vec<Option<Grade>> = vec![None; submissions.len()];
-    let mut todo: Vec<usize> = Vec::new();
-    for (i, submission) in submissions.iter().enumerate() {
-        match args
-            .resume
-            .then(|| saved_grade(submission, &args.feedback))
-            .flatten()
-        {
-            Some(grade) => grades[i] = Some(grade),
-            None => todo.push(i),
+    show_summary(&summary, args);
+    Ok(())
+}
+
+/// Prints a grading session's progress (a bar on a terminal, lines otherwise).
+fn show(event: Event, bar: &mut Option<indicatif::ProgressBar>) {
+    match event {
+        Event::Unconfined => eprintln!(
+            "warning: --no-sandbox: student code runs unconfined, with your account's rights"
+        ),
+        Event::EmptyFolder(dir) => {
+            eprintln!("note: {}: no notebooks (*.ipynb) found", dir.display())
         }
-    }
-    if args.resume {
-        eprintln!(
-            "resuming: {} submission(s) already graded, {} to grade",
-            submissions.len() - todo.len(),
-            todo.len()
-        );
-    }
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .clamp(1, 64);
-    let bar = crate::cli::progress::bar(todo.len() as u64, "grading");
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let (sender, receiver) = std::sync::mpsc::channel::<(usize, Grade)>();
-    let mut failure: Option<CliError> = None;
-    std::thread::scope(|scope| {
-        for slot in 0..jobs.min(todo.len()) {
-            let sender = sender.clone();
-            let (next, todo, submissions, options) = (&next, &todo, &submissions, &options);
-            scope.spawn(move || {
-                loop {
-                    let k = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                    let Some(&i) = todo.get(k) else { break };
-                    let grade = grade_one(&submissions[i], options, slot);
-                    if sender.send((i, grade)).is_err() {
-                        break;
-                    }
-                }
-            });
+        Event::Resuming { kept, to_grade } => {
+            eprintln!("resuming: {kept} submission(s) already graded, {to_grade} to grade")
         }
-        drop(sender);
-        // Each grade is written the moment it is known: its feedback, its saved copy for
-        // --resume, and the whole gradebook again.
-        for (done, (i, grade)) in receiver.into_iter().enumerate() {
-            if failure.is_none()
-                && let Err(e) = write_grade(&grade, &submissions[i], &args.feedback)
-            {
-                failure = Some(e);
-            }
+        Event::Started { to_grade } => *bar = progress::bar(to_grade as u64, "grading"),
+        Event::Graded { done, of, grade } => {
+            let notes = grade.notes_line();
             let line = format!(
-                "[{}/{}] {} {}: {} / {} ({:.1} s){}",
-                done + 1,
-                todo.len(),
+                "[{done}/{of}] {} {}: {} / {} ({:.1} s){}",
                 grade.student,
                 grade.file.display(),
                 grade.total,
                 grade.max,
                 grade.seconds,
-                if grade.notes.is_empty() {
+                if notes.is_empty() {
                     String::new()
                 } else {
-                    format!(" — {}", grade.notes.join("; "))
+                    format!(" — {notes}")
                 }
             );
-            match &bar {
+            match bar {
                 Some(bar) => {
                     bar.println(line);
                     bar.inc(1);
                 }
                 None => eprintln!("{line}"),
             }
-            grades[i] = Some(grade);
-            if failure.is_none()
-                && let Err(e) = write_gradebook(&grades, &labs, args)
-            {
-                failure = Some(e);
-            }
         }
-    });
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
     }
-    if let Some(e) = failure {
-        return Err(e);
-    }
-    write_gradebook(&grades, &labs, args)?;
+}
+
+fn show_summary(summary: &Summary, args: &GradeArgs) {
     eprintln!(
-        "graded {} submission(s) in {:.0} s with {jobs} job(s); gradebook {}, feedback in {}",
-        todo.len(),
-        started.elapsed().as_secs_f64(),
+        "graded {} submission(s) in {:.0} s with {} job(s); gradebook {}, feedback in {}",
+        summary.graded,
+        summary.seconds,
+        summary.jobs,
         args.out.display(),
         args.feedback.display()
     );
-    if submissions.is_empty() {
+    if summary.submissions == 0 {
         eprintln!("note: no submissions were found, so the gradebook has no rows");
     }
-    Ok(())
 }
 
-fn write_grade(grade: &Grade, submission: &Submission, feedback: &Path) -> Result<(), CliError> {
-    let path = feedback_path(grade, feedback);
-    let saved = saved_grade_path(submission, feedback);
-    let html = path.with_extension("html");
-    let executed = path.with_extension("executed.ipynb");
-    let written = path
-        .parent()
-        .map_or(Ok(()), std::fs::create_dir_all)
-        .and_then(|_| write_atomically(&path, |w| w.write_all(feedback_markdown(grade).as_bytes())))
-        .and_then(|_| write_atomically(&html, |w| w.write_all(feedback_html(grade).as_bytes())))
-        .and_then(|_| match &grade.executed {
-            Some(notebook) => write_atomically(&executed, |w| w.write_all(notebook)),
-            None => Ok(()),
-        })
-        .and_then(|_| {
-            write_atomically(&saved, |w| {
-                w.write_all(grade.to_json().to_string().as_bytes())
-            })
-        });
-    written.map_err(|e| CliError::io("could not write the feedback", &path, &e))
-}
-
-/// The gradebook of the grades known so far, in submission order.
-fn write_gradebook(
-    grades: &[Option<Grade>],
-    labs: &[Lab],
-    args: &GradeArgs,
-) -> Result<(), CliError> {
-    let known: Vec<Grade> = grades.iter().flatten().cloned().collect();
-    // Columns for the lab asked for, else for the labs the submissions turned out to be.
-    let graded: Vec<Lab> = labs
-        .iter()
-        .filter(|l| match &args.lab {
-            Some(name) => &l.name == name,
-            None => known
-                .iter()
-                .any(|g| g.lab.as_deref() == Some(l.name.as_str())),
-        })
-        .cloned()
-        .collect();
-    let csv = gradebook_csv(&known, if graded.is_empty() { labs } else { &graded });
-    write_atomically(&args.out, |w| w.write_all(csv.as_bytes()))
-        .map_err(|e| CliError::io("could not write the gradebook", &args.out, &e))?;
-    if let Some(path) = &args.nbgrader_csv {
-        write_atomically(path, |w| w.write_all(nbgrader_csv(&known).as_bytes()))
-            .map_err(|e| CliError::io("could not write the nbgrader gradebook", path, &e))?;
+/// A session's error, named by the flag that set what failed.
+fn grade_error(e: GradeError, args: &GradeArgs) -> CliError {
+    match &e {
+        GradeError::Lab(_) | GradeError::NoLabs { .. } => {
+            CliError::runtime(format!("--sources {}: {e}", args.sources.display()))
+        }
+        GradeError::UnknownLab { name, known } => CliError::usage(format!(
+            "--lab {name}: no such lab (known: {})",
+            known.join(", ")
+        )),
+        // The sandbox's own words name --no-sandbox where it would help.
+        GradeError::Sandbox { .. } => CliError::runtime(e.to_string()),
+        GradeError::ExecuteUnconfined => CliError::usage(
+            "--execute runs whole notebooks and needs the sandbox: it cannot be combined with --no-sandbox",
+        ),
+        GradeError::Execute { .. } => CliError::runtime(format!("--execute: {e}")),
+        GradeError::Scratch { .. } => CliError::runtime(e.to_string()),
+        GradeError::Write { output, .. } => {
+            let flag = match output {
+                Output::Feedback => "--feedback",
+                Output::Gradebook => "--out",
+                Output::NbgraderCsv => "--nbgrader-csv",
+            };
+            CliError::runtime(format!("{flag}: {e}"))
+        }
     }
-    Ok(())
 }
 
 fn run_doctor(args: &DoctorArgs) -> Result<(), CliError> {

@@ -20,17 +20,43 @@ pub struct Finding {
 /// The evcxr version the labs are tested with.
 pub const EVCXR_VERSION: &str = "0.22.0";
 
-fn run(program: &Path, args: &[&str]) -> Result<String, String> {
+/// Why a program the doctor ran gave no answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum RunFailed {
+    /// It could not be started (not installed, not executable).
+    NotStarted { program: PathBuf, error: String },
+    /// It ran and failed: the last line it wrote on stderr.
+    Failed { last_line: String },
+}
+
+impl std::fmt::Display for RunFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunFailed::NotStarted { program, error } => {
+                write!(f, "could not start {}: {error}", program.display())
+            }
+            RunFailed::Failed { last_line } => f.write_str(last_line),
+        }
+    }
+}
+
+/// What `program args` printed on stdout, trimmed.
+fn run(program: &Path, args: &[&str]) -> Result<String, RunFailed> {
     match Command::new(program).args(args).output() {
-        Err(e) => Err(format!("could not start {}: {e}", program.display())),
+        Err(e) => Err(RunFailed::NotStarted {
+            program: program.to_owned(),
+            error: e.to_string(),
+        }),
         Ok(out) if out.status.success() => {
             Ok(String::from_utf8_lossy(&out.stdout).trim().to_owned())
         }
-        Ok(out) => Err(String::from_utf8_lossy(&out.stderr)
-            .lines()
-            .last()
-            .unwrap_or("failed")
-            .to_owned()),
+        Ok(out) => Err(RunFailed::Failed {
+            last_line: String::from_utf8_lossy(&out.stderr)
+                .lines()
+                .last()
+                .unwrap_or("failed")
+                .to_owned(),
+        }),
     }
 }
 
@@ -45,7 +71,7 @@ pub fn diagnose(python: &Path, kernel_dir: &Path, quick: bool) -> Vec<Finding> {
     findings.push(Finding {
         what: "Rust toolchain",
         ok: cargo.is_ok(),
-        detail: cargo.clone().unwrap_or_else(|e| e),
+        detail: cargo.clone().unwrap_or_else(|e| e.to_string()),
         fix: cargo
             .is_err()
             .then(|| "install Rust with rustup: https://rustup.rs".to_owned()),
@@ -88,7 +114,7 @@ pub fn diagnose(python: &Path, kernel_dir: &Path, quick: bool) -> Vec<Finding> {
             (Some(p), _) if spec_ok => format!("runs {}", p.display()),
             (Some(p), _) => format!("points to {}, which does not exist", p.display()),
             (None, Ok(s)) => format!("not installed (kernel specs: {s})"),
-            (None, Err(e)) => e.clone(),
+            (None, Err(e)) => e.to_string(),
         },
         fix: (!spec_ok).then(|| "evcxr_jupyter --install".to_owned()),
     });

@@ -5,7 +5,7 @@
 
 pub mod doctor;
 pub mod execute;
-pub mod feedback;
+pub mod exercise_name;
 pub mod grade;
 pub mod judge;
 pub mod nbgrader_course;
@@ -15,3 +15,6 @@ pub mod restore;
 pub mod results;
 pub mod runner;
 pub mod verify;
+
+/// The feedback files, owned by grading; kept at this path too.
+pub use grade::feedback;

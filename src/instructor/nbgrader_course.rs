@@ -10,10 +10,86 @@
 //! to the crate as `notebooks/` is.
 
 use super::notebook::{Notebook, NotebookError, metadata_mut, set_source, source};
-use super::release::{STUB, lab_name, student_version};
-use crate::files::write_atomically;
+use super::release::{STUB, lab_name, sources, student_version};
+use crate::files::{describe_io_error, write_atomically};
 use serde_json::json;
+use std::fmt;
 use std::path::{Path, PathBuf};
+
+/// Why a course could not be written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CourseError {
+    /// A source could not be read or converted, or a file could not be written.
+    Notebook(NotebookError),
+    /// The sources folder holds no notebook.
+    NoSources { dir: PathBuf },
+    /// The crate's folder cannot be found.
+    NoCrate { dir: PathBuf, problem: String },
+    /// The folder given as the crate has no `Cargo.toml`.
+    NotACrate { dir: PathBuf },
+}
+
+impl fmt::Display for CourseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CourseError::Notebook(e) => e.fmt(f),
+            CourseError::NoSources { dir } => write!(f, "{} holds no notebooks", dir.display()),
+            CourseError::NoCrate { dir, problem } => {
+                write!(f, "cannot find the crate '{}': {problem}", dir.display())
+            }
+            CourseError::NotACrate { dir } => write!(
+                f,
+                "{} has no Cargo.toml: it is not the bpe-lab crate",
+                dir.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for CourseError {}
+
+impl From<NotebookError> for CourseError {
+    fn from(e: NotebookError) -> CourseError {
+        CourseError::Notebook(e)
+    }
+}
+
+/// The crate the course's notebooks depend on, as an absolute path: `crate_dir` when given,
+/// else the sources folder's parent (where `instructor/` sits in this repository).
+pub fn find_crate(sources_dir: &Path, crate_dir: Option<&Path>) -> Result<PathBuf, CourseError> {
+    let absolute = |dir: &Path| {
+        dir.canonicalize().map_err(|e| CourseError::NoCrate {
+            dir: dir.to_owned(),
+            problem: describe_io_error(&e),
+        })
+    };
+    let dir = match crate_dir {
+        Some(dir) => absolute(dir)?,
+        None => absolute(sources_dir)?
+            .parent()
+            .map(Path::to_owned)
+            .unwrap_or_default(),
+    };
+    if !dir.join("Cargo.toml").is_file() {
+        return Err(CourseError::NotACrate { dir });
+    }
+    Ok(dir)
+}
+
+/// Writes the course of every source in `sources_dir` (see [`write_course`]).
+pub fn write_course_from(
+    sources_dir: &Path,
+    crate_dir: &Path,
+    course: &Path,
+) -> Result<Vec<String>, CourseError> {
+    let paths = sources(sources_dir)?;
+    if paths.is_empty() {
+        return Err(CourseError::NoSources {
+            dir: sources_dir.to_owned(),
+        });
+    }
+    Ok(write_course(&paths, crate_dir, course)?)
+}
 
 /// How the notebooks find the crate (`:dep bpe-lab = { path = ".." … }`).
 const RELATIVE_CRATE: &str = "path = \"..\"";

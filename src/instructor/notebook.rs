@@ -125,6 +125,19 @@ impl Notebook {
     }
 }
 
+/// A cell as people see it: its number (1-based) and its id.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct CellRef {
+    pub number: usize,
+    pub id: String,
+}
+
+impl fmt::Display for CellRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "cell {} ({})", self.number, self.id)
+    }
+}
+
 /// A cell's `id` (nbformat 4.5), if it has one.
 pub fn cell_id(cell: &Value) -> Option<&str> {
     cell.get("id").and_then(Value::as_str)
@@ -166,6 +179,12 @@ pub fn role(cell: &Value) -> Role {
         return Role::Solution;
     }
     Role::Content
+}
+
+/// Whether a cell is protected: nbgrader's `locked`, which `release` sets on every cell but
+/// the solutions. The one test for it — restoring, judging and releasing all ask here.
+pub fn is_locked(cell: &Value) -> bool {
+    cell["metadata"]["nbgrader"]["locked"] == Value::Bool(true)
 }
 
 /// Removes outputs and execution counts (code cells keep empty ones, as nbformat requires).

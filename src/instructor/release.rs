@@ -4,13 +4,44 @@
 //! changed.
 
 use super::notebook::{
-    BEGIN_SOLUTION, END_SOLUTION, Notebook, NotebookError, Role, cell_id, clear_outputs,
+    BEGIN_SOLUTION, END_SOLUTION, Notebook, NotebookError, Role, cell_id, clear_outputs, is_locked,
     metadata_mut, role, set_source, source,
 };
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use std::collections::HashSet;
+use std::fmt;
 use std::path::{Path, PathBuf};
+
+/// Solution markers that do not pair up, by line (1-based).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MarkerError {
+    /// A `// BEGIN SOLUTION` inside the region opened on line `open`.
+    Nested { line: usize, open: usize },
+    /// A `// END SOLUTION` with no region open.
+    Unopened { line: usize },
+    /// The region opened on line `open` never ends.
+    Unclosed { open: usize },
+}
+
+impl fmt::Display for MarkerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MarkerError::Nested { line, open } => write!(
+                f,
+                "line {line}: {BEGIN_SOLUTION} inside the region opened on line {open}"
+            ),
+            MarkerError::Unopened { line } => {
+                write!(f, "line {line}: {END_SOLUTION} without a {BEGIN_SOLUTION}")
+            }
+            MarkerError::Unclosed { open } => {
+                write!(f, "line {open}: {BEGIN_SOLUTION} is never closed")
+            }
+        }
+    }
+}
+
+impl std::error::Error for MarkerError {}
 
 /// nbgrader's metadata schema version that these fields follow.
 const NBGRADER_SCHEMA: u32 = 3;
@@ -26,7 +57,7 @@ pub const STUB: &str = "todo!()";
 /// let source = "fn f() -> u8 {\n    // BEGIN SOLUTION\n    7\n    // END SOLUTION\n}\n";
 /// assert_eq!(strip_solutions(source).unwrap(), "fn f() -> u8 {\n    todo!()\n}\n");
 /// ```
-pub fn strip_solutions(text: &str) -> Result<String, String> {
+pub fn strip_solutions(text: &str) -> Result<String, MarkerError> {
     let mut out = String::with_capacity(text.len());
     let mut inside: Option<usize> = None;
     for (number, line) in text.split_inclusive('\n').enumerate() {
@@ -40,24 +71,21 @@ pub fn strip_solutions(text: &str) -> Result<String, String> {
                 inside = Some(number + 1);
             }
             (BEGIN_SOLUTION, Some(open)) => {
-                return Err(format!(
-                    "line {}: {BEGIN_SOLUTION} inside the region opened on line {open}",
-                    number + 1
-                ));
+                return Err(MarkerError::Nested {
+                    line: number + 1,
+                    open,
+                });
             }
             (END_SOLUTION, Some(_)) => inside = None,
             (END_SOLUTION, None) => {
-                return Err(format!(
-                    "line {}: {END_SOLUTION} without a {BEGIN_SOLUTION}",
-                    number + 1
-                ));
+                return Err(MarkerError::Unopened { line: number + 1 });
             }
             (_, Some(_)) => {}
             (_, None) => out.push_str(line),
         }
     }
     if let Some(open) = inside {
-        return Err(format!("line {open}: {BEGIN_SOLUTION} is never closed"));
+        return Err(MarkerError::Unclosed { open });
     }
     if !text.ends_with('\n') && out.ends_with('\n') {
         out.pop();
@@ -108,58 +136,81 @@ pub fn student_version(source_nb: &Notebook, path: &Path) -> Result<Notebook, No
                 index + 1
             )));
         }
-        clear_outputs(cell);
-        let text = source(cell);
-        let nbgrader = match role(cell) {
-            Role::Solution => {
-                let stub = strip_solutions(&text)
-                    .map_err(|e| fail(format!("cell {} ({id}): {e}", index + 1)))?;
-                set_source(cell, &stub);
-                json!({
-                    "grade": false, "grade_id": id, "locked": false, "solution": true,
-                    "schema_version": NBGRADER_SCHEMA,
-                })
-            }
-            Role::Check { exercise, points } => {
-                if !exercises.insert(exercise.clone()) {
-                    return Err(fail(format!(
-                        "cell {} ({id}): a second check cell for the exercise {exercise:?}",
-                        index + 1
-                    )));
-                }
-                if text.contains(BEGIN_SOLUTION) {
-                    return Err(fail(format!(
-                        "cell {} ({id}): a check cell cannot hold a solution",
-                        index + 1
-                    )));
-                }
-                json!({
-                    "grade": true, "grade_id": id, "locked": true, "solution": false,
-                    "points": points, "checksum": checksum(&text),
-                    "schema_version": NBGRADER_SCHEMA,
-                })
-            }
-            Role::Content => {
-                if text.contains(END_SOLUTION) {
-                    return Err(fail(format!(
-                        "cell {} ({id}): {END_SOLUTION} without a {BEGIN_SOLUTION}",
-                        index + 1
-                    )));
-                }
-                json!({
-                    "grade": false, "grade_id": id, "locked": true, "solution": false,
-                    "checksum": checksum(&text), "schema_version": NBGRADER_SCHEMA,
-                })
-            }
-        };
-        let meta = metadata_mut(cell);
-        meta.insert("nbgrader".to_owned(), nbgrader);
-        // JupyterLab honours these: protected cells cannot be edited or deleted by accident.
-        let locked = meta["nbgrader"]["locked"] == Value::Bool(true);
-        meta.insert("editable".to_owned(), Value::Bool(!locked));
-        meta.insert("deletable".to_owned(), Value::Bool(!locked));
+        let nbgrader = student_cell(cell, &id, &mut exercises)
+            .map_err(|problem| fail(format!("cell {} ({id}): {problem}", index + 1)))?;
+        mark(cell, nbgrader);
     }
     Ok(nb)
+}
+
+/// Why one cell cannot be released.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum CellProblem {
+    Markers(MarkerError),
+    SecondCheck { exercise: String },
+    SolutionInCheck,
+    StrayEnd,
+}
+
+impl fmt::Display for CellProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CellProblem::Markers(e) => e.fmt(f),
+            CellProblem::SecondCheck { exercise } => {
+                write!(f, "a second check cell for the exercise {exercise:?}")
+            }
+            CellProblem::SolutionInCheck => f.write_str("a check cell cannot hold a solution"),
+            CellProblem::StrayEnd => write!(f, "{END_SOLUTION} without a {BEGIN_SOLUTION}"),
+        }
+    }
+}
+
+/// Makes `cell` its student version (outputs cleared, solution stubbed) and returns the
+/// nbgrader metadata it gets.
+fn student_cell(
+    cell: &mut Value,
+    id: &str,
+    exercises: &mut HashSet<String>,
+) -> Result<Value, CellProblem> {
+    clear_outputs(cell);
+    let text = source(cell);
+    Ok(match role(cell) {
+        Role::Solution => {
+            set_source(cell, &strip_solutions(&text).map_err(CellProblem::Markers)?);
+            json!({
+                "grade": false, "grade_id": id, "locked": false, "solution": true,
+                "schema_version": NBGRADER_SCHEMA,
+            })
+        }
+        Role::Check { exercise, points } => {
+            if !exercises.insert(exercise.clone()) {
+                return Err(CellProblem::SecondCheck { exercise });
+            }
+            if text.contains(BEGIN_SOLUTION) {
+                return Err(CellProblem::SolutionInCheck);
+            }
+            json!({
+                "grade": true, "grade_id": id, "locked": true, "solution": false,
+                "points": points, "checksum": checksum(&text),
+                "schema_version": NBGRADER_SCHEMA,
+            })
+        }
+        Role::Content if text.contains(END_SOLUTION) => return Err(CellProblem::StrayEnd),
+        Role::Content => json!({
+            "grade": false, "grade_id": id, "locked": true, "solution": false,
+            "checksum": checksum(&text), "schema_version": NBGRADER_SCHEMA,
+        }),
+    })
+}
+
+/// Puts nbgrader's metadata on `cell`, and JupyterLab's, which it honours: protected cells
+/// cannot be edited or deleted by accident.
+fn mark(cell: &mut Value, nbgrader: Value) {
+    metadata_mut(cell).insert("nbgrader".to_owned(), nbgrader);
+    let locked = is_locked(cell);
+    let meta = metadata_mut(cell);
+    meta.insert("editable".to_owned(), Value::Bool(!locked));
+    meta.insert("deletable".to_owned(), Value::Bool(!locked));
 }
 
 /// The instructor sources in `dir`: every `*.ipynb`, sorted by name.
@@ -227,18 +278,45 @@ pub fn release(source_dir: &Path, out_dir: &Path) -> Result<Vec<Released>, Noteb
     Ok(released)
 }
 
+/// A student file that is not what [`release`] would write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stale {
+    pub student: PathBuf,
+    pub why: Staleness,
+}
+
+/// Why a student file is stale.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Staleness {
+    /// It differs from its source's student version.
+    Differs,
+    /// It cannot be read (missing, most often): the reason in words.
+    Unreadable(String),
+}
+
+impl fmt::Display for Stale {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: ", self.student.display())?;
+        match &self.why {
+            Staleness::Differs => f.write_str("differs from its source"),
+            Staleness::Unreadable(why) => f.write_str(why),
+        }
+    }
+}
+
 /// Student files in `out_dir` that differ from what [`release`] would write (or are
 /// missing), with the reason.
-pub fn stale(source_dir: &Path, out_dir: &Path) -> Result<Vec<(PathBuf, String)>, NotebookError> {
+pub fn stale(source_dir: &Path, out_dir: &Path) -> Result<Vec<Stale>, NotebookError> {
     let mut out = Vec::new();
     for path in sources(source_dir)? {
         let expected = rendered(&student_version(&Notebook::read(&path)?, &path)?);
-        let target = student_path(&path, out_dir);
-        match std::fs::read_to_string(&target) {
-            Ok(text) if text == expected => {}
-            Ok(_) => out.push((target, "differs from its source".to_owned())),
-            Err(e) => out.push((target, crate::files::describe_io_error(&e))),
-        }
+        let student = student_path(&path, out_dir);
+        let why = match std::fs::read_to_string(&student) {
+            Ok(text) if text == expected => continue,
+            Ok(_) => Staleness::Differs,
+            Err(e) => Staleness::Unreadable(crate::files::describe_io_error(&e)),
+        };
+        out.push(Stale { student, why });
     }
     Ok(out)
 }
@@ -250,19 +328,18 @@ mod tests {
     #[test]
     fn unbalanced_markers_are_refused() {
         assert!(
-            strip_solutions("// BEGIN SOLUTION\n")
-                .unwrap_err()
-                .contains("never closed")
+            strip_solutions("// BEGIN SOLUTION\n").unwrap_err()
+                == MarkerError::Unclosed { open: 1 }
         );
         assert!(
-            strip_solutions("x\n// END SOLUTION\n")
-                .unwrap_err()
-                .contains("line 2")
+            strip_solutions("x\n// END SOLUTION\n").unwrap_err()
+                == MarkerError::Unopened { line: 2 }
         );
         assert!(
             strip_solutions("// BEGIN SOLUTION\n// BEGIN SOLUTION\n// END SOLUTION\n")
                 .unwrap_err()
-                .contains("inside")
+                .to_string()
+                .contains("inside the region opened on line 1")
         );
     }
 

@@ -2,19 +2,43 @@
 //! solution cells) come from the released version by cell id — edited ones are reverted,
 //! deleted ones re-inserted — and the student's own added cells stay where they were.
 
-use super::notebook::{Notebook, cell_id, clear_outputs, source};
+use super::notebook::{Notebook, cell_id, clear_outputs, is_locked, source};
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::HashMap;
+use std::fmt;
 
-/// Whether the released cell is protected (nbgrader `locked`).
-fn locked(cell: &Value) -> bool {
-    cell["metadata"]["nbgrader"]["locked"] == Value::Bool(true)
+/// One change restoring made, for the student's feedback.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Restoration {
+    /// A protected cell the student deleted was put back.
+    Reinserted { cell: String },
+    /// A protected cell the student edited was reverted.
+    Reverted { cell: String },
+    /// A solution cell the student deleted was put back as released (not implemented).
+    SolutionPutBack { cell: String },
+}
+
+impl fmt::Display for Restoration {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Restoration::Reinserted { cell } => write!(f, "re-inserted the deleted cell {cell:?}"),
+            Restoration::Reverted { cell } => {
+                write!(f, "undid the edits to the protected cell {cell:?}")
+            }
+            Restoration::SolutionPutBack { cell } => write!(
+                f,
+                "the exercise cell {cell:?} was deleted: put back as given (not implemented)"
+            ),
+        }
+    }
 }
 
 /// The submission restored against `released`, outputs dropped, with a note per change.
 /// Cells come in the released order; cells the student added follow the cell they followed
 /// in the submission.
-pub fn restore(submission: &Notebook, released: &Notebook) -> (Notebook, Vec<String>) {
+pub fn restore(submission: &Notebook, released: &Notebook) -> (Notebook, Vec<Restoration>) {
     let mut notes = Vec::new();
     let released_ids: HashMap<&str, usize> = released
         .cells()
@@ -38,35 +62,8 @@ pub fn restore(submission: &Notebook, released: &Notebook) -> (Notebook, Vec<Str
     let mut cells: Vec<Value> = added.remove(&None).unwrap_or_default();
     for original in released.cells() {
         let id = cell_id(original).unwrap_or_default();
-        let student = submitted.get(id);
-        let cell = if locked(original) {
-            match student {
-                None => {
-                    notes.push(format!("re-inserted the deleted cell {id:?}"));
-                }
-                Some(s)
-                    if source(s) != source(original) || s["cell_type"] != original["cell_type"] =>
-                {
-                    notes.push(format!("undid the edits to the protected cell {id:?}"));
-                }
-                Some(_) => {}
-            }
-            original.clone()
-        } else {
-            match student {
-                Some(s) => {
-                    let mut cell = original.clone();
-                    cell["source"] = s["source"].clone();
-                    cell
-                }
-                None => {
-                    notes.push(format!(
-                        "the exercise cell {id:?} was deleted: put back as given (not implemented)"
-                    ));
-                    original.clone()
-                }
-            }
-        };
+        let (cell, change) = restored_cell(original, submitted.get(id).copied());
+        notes.extend(change);
         cells.push(cell);
         if let Some(extra) = added.remove(&Some(id)) {
             cells.extend(extra);
@@ -80,6 +77,33 @@ pub fn restore(submission: &Notebook, released: &Notebook) -> (Notebook, Vec<Str
     restored.json["metadata"] = released.json["metadata"].clone();
     restored.json["nbformat_minor"] = released.json["nbformat_minor"].clone();
     (restored, notes)
+}
+
+/// One released cell as it goes into the restored notebook: a protected cell as released, a
+/// solution cell with the student's source; and what changed, if anything.
+fn restored_cell(original: &Value, student: Option<&Value>) -> (Value, Option<Restoration>) {
+    let cell = cell_id(original).unwrap_or_default().to_owned();
+    if is_locked(original) {
+        let change = match student {
+            None => Some(Restoration::Reinserted { cell }),
+            Some(s) if source(s) != source(original) || s["cell_type"] != original["cell_type"] => {
+                Some(Restoration::Reverted { cell })
+            }
+            Some(_) => None,
+        };
+        return (original.clone(), change);
+    }
+    match student {
+        Some(s) => {
+            let mut restored = original.clone();
+            restored["source"] = s["source"].clone();
+            (restored, None)
+        }
+        None => (
+            original.clone(),
+            Some(Restoration::SolutionPutBack { cell }),
+        ),
+    }
 }
 
 #[cfg(test)]
@@ -118,7 +142,21 @@ mod tests {
         assert_eq!(source(&restored.cells()[2]), "fn f() {}");
         assert_eq!(source(&restored.cells()[4]), "check(f);");
         assert_eq!(notes.len(), 2, "{notes:?}");
-        assert!(notes[0].contains("re-inserted") && notes[1].contains("undid"));
+        assert_eq!(
+            notes,
+            [
+                Restoration::Reinserted {
+                    cell: "setup".into()
+                },
+                Restoration::Reverted {
+                    cell: "check".into()
+                }
+            ]
+        );
+        assert_eq!(
+            notes[0].to_string(),
+            "re-inserted the deleted cell \"setup\""
+        );
         assert!(restored.cells().iter().all(|c| c["outputs"] == json!([])));
     }
 
@@ -131,6 +169,6 @@ mod tests {
         let submission = nb(vec![cell("check", "c", true)]);
         let (restored, notes) = restore(&submission, &released);
         assert_eq!(source(&restored.cells()[0]), "todo!()");
-        assert!(notes[0].contains("deleted"));
+        assert!(notes[0].to_string().contains("deleted"));
     }
 }

@@ -3,6 +3,7 @@
 //! commands are left out with a note — a worker only needs the definitions. When a name is
 //! defined twice, the later definition wins, as it does in the kernel when cells run in order.
 
+use super::note::{CellNote, CellRef};
 use proc_macro2::LineColumn;
 use syn::spanned::Spanned;
 
@@ -71,59 +72,33 @@ fn offset(text: &str, at: LineColumn) -> usize {
 }
 
 /// The items of one cell, and notes on what was left out.
-pub fn items_of(cell: &EditableCell) -> (Vec<Piece>, Vec<String>) {
+pub fn items_of(cell: &EditableCell) -> (Vec<Piece>, Vec<CellNote>) {
     let mut notes = Vec::new();
-    let where_ = format!("cell {} ({})", cell.index + 1, cell.id);
-    // evcxr commands (`:dep`, `:opt`, …) are not Rust; blank them so line numbers stay.
-    let mut commands = Vec::new();
-    let text: String = cell
-        .source
-        .lines()
-        .map(|line| {
-            if line.trim_start().starts_with(':') {
-                commands.push(line.trim().to_owned());
-                ""
-            } else {
-                line
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n");
+    let here = CellRef {
+        number: cell.index + 1,
+        id: cell.id.clone(),
+    };
+    let (text, commands) = without_commands(&cell.source);
     if !commands.is_empty() {
-        notes.push(format!(
-            "{where_}: left out the kernel command(s) {} — graded code gets no extra dependencies",
-            commands.join(", ")
-        ));
+        notes.push(CellNote::KernelCommands {
+            cell: here.clone(),
+            commands,
+        });
     }
-    let items: Vec<syn::Item> = match syn::parse_file(&text) {
-        Ok(file) => file.items,
-        Err(_) => match syn::parse::Parser::parse_str(syn::Block::parse_within, &text) {
-            Ok(statements) => {
-                let total = statements.len();
-                let items: Vec<syn::Item> = statements
-                    .into_iter()
-                    .filter_map(|s| match s {
-                        syn::Stmt::Item(item) => Some(item),
-                        _ => None,
-                    })
-                    .collect();
-                if items.len() < total {
-                    notes.push(format!(
-                        "{where_}: left out {} statement(s) — only definitions (fn, struct, use, …) are graded",
-                        total - items.len()
-                    ));
-                }
-                items
-            }
-            Err(e) => {
-                let at = e.span().start();
-                notes.push(format!(
-                    "{where_} is not valid Rust (line {}: {e}); it was left out, as the kernel would refuse it",
-                    at.line
-                ));
-                return (Vec::new(), notes);
-            }
-        },
+    let items = match parse_items(&text) {
+        Ok((items, 0)) => items,
+        Ok((items, count)) => {
+            notes.push(CellNote::Statements { cell: here, count });
+            items
+        }
+        Err(e) => {
+            notes.push(CellNote::NotRust {
+                cell: here,
+                line: e.span().start().line,
+                error: e.to_string(),
+            });
+            return (Vec::new(), notes);
+        }
     };
     let pieces = items
         .iter()
@@ -140,6 +115,44 @@ pub fn items_of(cell: &EditableCell) -> (Vec<Piece>, Vec<String>) {
         })
         .collect();
     (pieces, notes)
+}
+
+/// The cell's text with evcxr's commands (`:dep`, `:opt`, …) blanked, so line numbers stay,
+/// and the commands.
+fn without_commands(source: &str) -> (String, Vec<String>) {
+    let mut commands = Vec::new();
+    let text = source
+        .lines()
+        .map(|line| {
+            if line.trim_start().starts_with(':') {
+                commands.push(line.trim().to_owned());
+                ""
+            } else {
+                line
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    (text, commands)
+}
+
+/// The items of `text` read as a file, else as a block's statements; with the number of
+/// statements that are not items (left out).
+fn parse_items(text: &str) -> syn::Result<(Vec<syn::Item>, usize)> {
+    if let Ok(file) = syn::parse_file(text) {
+        return Ok((file.items, 0));
+    }
+    let statements = syn::parse::Parser::parse_str(syn::Block::parse_within, text)?;
+    let total = statements.len();
+    let items: Vec<syn::Item> = statements
+        .into_iter()
+        .filter_map(|s| match s {
+            syn::Stmt::Item(item) => Some(item),
+            _ => None,
+        })
+        .collect();
+    let left_out = total - items.len();
+    Ok((items, left_out))
 }
 
 /// Keeps the last definition of each name; unnamed items all stay. Order is kept.
@@ -176,8 +189,8 @@ mod tests {
         assert_eq!(texts, ["/// Doc.\nfn a() -> u8 { 1 }", "struct Ünï;"]);
         assert_eq!(pieces[0].line, 2);
         assert_eq!(notes.len(), 2, "{notes:?}");
-        assert!(notes[0].contains(":dep foo"));
-        assert!(notes[1].contains("2 statement(s)"));
+        assert!(notes[0].to_string().contains(":dep foo"));
+        assert!(notes[1].to_string().contains("2 statement(s)"));
     }
 
     #[test]
@@ -194,7 +207,9 @@ mod tests {
         let (pieces, notes) = items_of(&cell(3, "fn broken( {"));
         assert!(pieces.is_empty());
         assert!(
-            notes[0].starts_with("cell 4 (c3) is not valid Rust"),
+            notes[0]
+                .to_string()
+                .starts_with("cell 4 (c3) is not valid Rust"),
             "{notes:?}"
         );
     }

@@ -7,7 +7,7 @@
 //! keeps them and starts a new process); variables do not, which no later check needs.
 //! Outside nbgrader nothing changes for students.
 
-use super::Check;
+use super::result::Check;
 use std::io::Write as _;
 
 /// The variable nbgrader sets while it executes notebooks.

@@ -1,7 +1,8 @@
-//! How a check result looks: HTML for people, plain text for text-only readers, JSON for the
-//! grader — all three in one output bundle.
+//! How a check result looks: HTML for people, plain text for text-only readers, JSON for
+//! `lab verify` — all three in one output bundle.
 
-use super::{Check, NONCE_ENV, Status};
+use super::nbgrader;
+use super::result::{Check, Status};
 use crate::lab::display::{emit, escape};
 use serde_json::json;
 use std::fmt::Write as _;
@@ -11,7 +12,27 @@ pub const RESULT_MIME: &str = "application/vnd.bpe-lab.check+json";
 /// Version of the result's JSON layout.
 pub const RESULT_SCHEMA: u32 = 1;
 
-pub(super) fn show(check: &Check) {
+impl Check {
+    /// Shows the result (HTML, plain text and the machine-readable JSON) as the cell's output.
+    /// Under nbgrader's autograde or validate, a result that did not pass then ends the cell
+    /// with an error ([`nbgrader`]).
+    pub fn show(&self) {
+        show(self);
+        nbgrader::end_cell_unless_passed(self);
+    }
+
+    /// Called by evcxr when a `Check` is a cell's final expression.
+    pub fn evcxr_display(&self) {
+        self.show();
+    }
+
+    /// The machine-readable result (what [`RESULT_MIME`] carries).
+    pub fn to_json(&self) -> serde_json::Value {
+        json(self)
+    }
+}
+
+fn show(check: &Check) {
     let json = json(check).to_string();
     emit(&[
         ("text/html", &html(check)),
@@ -20,7 +41,7 @@ pub(super) fn show(check: &Check) {
     ]);
 }
 
-pub(super) fn json(check: &Check) -> serde_json::Value {
+fn json(check: &Check) -> serde_json::Value {
     let mut value = json!({
         "schema": RESULT_SCHEMA,
         "exercise": check.exercise,
@@ -33,9 +54,6 @@ pub(super) fn json(check: &Check) -> serde_json::Value {
         value["expected"] = json!(c.expected);
         value["got"] = json!(c.got);
     }
-    if let Ok(nonce) = std::env::var(NONCE_ENV) {
-        value["nonce"] = json!(nonce);
-    }
     value
 }
 
@@ -47,7 +65,7 @@ fn icon(status: Status) -> &'static str {
     }
 }
 
-pub(super) fn text(check: &Check) -> String {
+fn text(check: &Check) -> String {
     let mut text = format!(
         "{} {}: {}",
         icon(check.status),

@@ -45,16 +45,30 @@ fn install_hook() {
     });
 }
 
-/// Runs `f`, turning a panic into `Err(message)` without printing it.
-pub(crate) fn quietly<T>(f: impl FnOnce() -> T + UnwindSafe) -> Result<T, String> {
+/// A panic caught by [`quietly`]: its message (`todo!()`'s included).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Panicked {
+    pub message: String,
+}
+
+impl std::fmt::Display for Panicked {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Panicked {}
+
+/// Runs `f`, turning a panic into [`Panicked`] without printing it.
+pub(crate) fn quietly<T>(f: impl FnOnce() -> T + UnwindSafe) -> Result<T, Panicked> {
     install_hook();
     let was_quiet = QUIET.with(|q| q.replace(true));
     let result = panic::catch_unwind(f);
     QUIET.with(|q| q.set(was_quiet));
-    result.map_err(|_| {
-        LAST_PANIC
+    result.map_err(|_| Panicked {
+        message: LAST_PANIC
             .with(|p| p.borrow_mut().take())
-            .unwrap_or_else(|| "a panic without a message".to_owned())
+            .unwrap_or_else(|| "a panic without a message".to_owned()),
     })
 }
 
@@ -141,7 +155,7 @@ fn call_in_process<A, O>(exercise: Exercise, student: &impl Fn(&A) -> O, args: &
     match (result, borrowed) {
         (_, Some(name)) => Reply::UsedReference(name),
         (Ok(got), None) => Reply::Returned(got),
-        (Err(message), None) => Reply::Panicked(message),
+        (Err(panicked), None) => Reply::Panicked(panicked.message),
     }
 }
 
@@ -230,97 +244,135 @@ where
     O: PartialEq,
 {
     let deadline = Instant::now() + limit;
-    let check = |status: Status, message: String, counterexample: Option<Counterexample>| Check {
+    for (index, case) in spec.cases.iter().enumerate() {
+        if let Ok(mut c) = current.lock() {
+            *c = Some((spec.show_input)(case));
+        }
+        let outcome = attempt(spec, &mut call, case, deadline);
+        if outcome == Outcome::Right {
+            continue;
+        }
+        if let Some(check) = at_once(spec, &outcome, case, limit) {
+            return check;
+        }
+        return shrunk(spec, &mut call, index, case, outcome, deadline);
+    }
+    verdict(
+        spec,
+        Status::Passed,
+        format!("all {} cases passed", spec.cases.len()),
+        None,
+    )
+}
+
+/// The check's result from its parts; the exercise, case count and hint come from `spec`.
+fn verdict<I, A, O>(
+    spec: &Spec<I, A, O>,
+    status: Status,
+    message: String,
+    counterexample: Option<Counterexample>,
+) -> Check {
+    Check {
         exercise: spec.exercise.name().to_owned(),
         status,
         message,
         counterexample,
         cases: spec.cases.len(),
         hint: spec.hint.to_owned(),
-    };
-    for (index, case) in spec.cases.iter().enumerate() {
-        if let Ok(mut c) = current.lock() {
-            *c = Some((spec.show_input)(case));
-        }
-        let outcome = attempt(spec, &mut call, case, deadline);
-        match &outcome {
-            Outcome::Right => continue,
-            Outcome::Panicked(message) if is_todo(message) => {
-                return check(
-                    Status::NotImplemented,
-                    "not implemented yet — replace `todo!()` with your code, then run this cell again"
-                        .to_owned(),
-                    None,
-                );
-            }
-            Outcome::UsedReference(name) => {
-                return check(
-                    Status::UsedReference,
-                    format!(
-                        "your function calls `{name}`, the crate's own answer to this exercise — \
-                         write the steps yourself (the crate's versions of the earlier steps are fine)"
-                    ),
-                    None,
-                );
-            }
-            Outcome::TimedOut => {
-                return timed_out(
-                    spec.exercise,
-                    spec.hint,
-                    spec.cases.len(),
-                    (spec.show_input)(case),
-                    limit,
-                );
-            }
-            _ => {}
-        }
-        let shrink_deadline = deadline.min(Instant::now() + Duration::from_secs(SHRINK_SECONDS));
-        let (smallest, outcome) = shrink(case.clone(), outcome, |input| {
-            if Instant::now() > shrink_deadline {
-                return None;
-            }
-            match attempt(spec, &mut call, input, shrink_deadline) {
-                Outcome::TimedOut => None,
-                other => Some(other),
-            }
-        });
-        let expected = (spec.show_output)(&(spec.reference)(&smallest));
-        let input = (spec.show_input)(&smallest);
-        let counterexample = |got: String| {
-            Some(Counterexample {
-                input: input.clone(),
-                expected: expected.clone(),
-                got,
-            })
-        };
-        return match outcome {
-            Outcome::Panicked(message) => check(
-                Status::Panicked,
-                format!("your code panicked: {message}"),
-                counterexample(message.clone()),
-            ),
-            Outcome::Crashed(why) => check(
-                Status::Crashed,
-                format!("the program running your code stopped: {why}"),
-                counterexample(why.clone()),
-            ),
-            Outcome::Wrong(got) => check(
-                Status::Failed,
-                format!(
-                    "wrong result (case {} of {}; shown shrunk to the smallest input that still fails)",
-                    index + 1,
-                    spec.cases.len()
-                ),
-                counterexample((spec.show_output)(&got)),
-            ),
-            _ => unreachable!("only wrong results, panics and crashes are shrunk"),
-        };
     }
-    check(
-        Status::Passed,
-        format!("all {} cases passed", spec.cases.len()),
-        None,
-    )
+}
+
+/// The failures that are not shrunk: `todo!()`, a borrowed answer, a timeout.
+fn at_once<I, A, O>(
+    spec: &Spec<I, A, O>,
+    outcome: &Outcome<O>,
+    case: &I,
+    limit: Duration,
+) -> Option<Check> {
+    Some(match outcome {
+        Outcome::Panicked(message) if is_todo(message) => verdict(
+            spec,
+            Status::NotImplemented,
+            "not implemented yet — replace `todo!()` with your code, then run this cell again"
+                .to_owned(),
+            None,
+        ),
+        Outcome::UsedReference(name) => verdict(
+            spec,
+            Status::UsedReference,
+            format!(
+                "your function calls `{name}`, the crate's own answer to this exercise — \
+                 write the steps yourself (the crate's versions of the earlier steps are fine)"
+            ),
+            None,
+        ),
+        Outcome::TimedOut => timed_out(
+            spec.exercise,
+            spec.hint,
+            spec.cases.len(),
+            (spec.show_input)(case),
+            limit,
+        ),
+        _ => return None,
+    })
+}
+
+/// A wrong result, panic or crash on case `index`, shrunk to the smallest input that still
+/// fails the same way and put into words.
+fn shrunk<I, A, O>(
+    spec: &Spec<I, A, O>,
+    call: &mut impl FnMut(&A, Instant) -> Reply<O>,
+    index: usize,
+    case: &I,
+    outcome: Outcome<O>,
+    deadline: Instant,
+) -> Check
+where
+    I: Shrink + Clone,
+    O: PartialEq,
+{
+    let shrink_deadline = deadline.min(Instant::now() + Duration::from_secs(SHRINK_SECONDS));
+    let (smallest, outcome) = shrink(case.clone(), outcome, |input| {
+        if Instant::now() > shrink_deadline {
+            return None;
+        }
+        match attempt(spec, call, input, shrink_deadline) {
+            Outcome::TimedOut => None,
+            other => Some(other),
+        }
+    });
+    let counterexample = |got: String| {
+        Some(Counterexample {
+            input: (spec.show_input)(&smallest),
+            expected: (spec.show_output)(&(spec.reference)(&smallest)),
+            got,
+        })
+    };
+    match outcome {
+        Outcome::Panicked(message) => verdict(
+            spec,
+            Status::Panicked,
+            format!("your code panicked: {message}"),
+            counterexample(message),
+        ),
+        Outcome::Crashed(why) => verdict(
+            spec,
+            Status::Crashed,
+            format!("the program running your code stopped: {why}"),
+            counterexample(why),
+        ),
+        Outcome::Wrong(got) => verdict(
+            spec,
+            Status::Failed,
+            format!(
+                "wrong result (case {} of {}; shown shrunk to the smallest input that still fails)",
+                index + 1,
+                spec.cases.len()
+            ),
+            counterexample((spec.show_output)(&got)),
+        ),
+        _ => unreachable!("only wrong results, panics and crashes are shrunk"),
+    }
 }
 
 /// Greedy shrinking: take the first smaller candidate that fails the same way, repeat until
@@ -359,7 +411,9 @@ mod tests {
     fn quietly_returns_the_panic_message() {
         assert_eq!(
             quietly(|| -> u8 { panic!("boom {}", 7) }),
-            Err("boom 7".into())
+            Err(Panicked {
+                message: "boom 7".into()
+            })
         );
         assert_eq!(quietly(|| 3), Ok(3));
     }

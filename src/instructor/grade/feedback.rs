@@ -3,7 +3,10 @@
 //! page (opened in a browser, with the failing cases in monospace and no renderer needed).
 //! Building the outline once keeps the two from saying different things.
 
-use super::grade::{ExerciseGrade, Grade, number, stem};
+use super::gradebook::number;
+use super::record::{ExerciseGrade, Grade};
+use super::submission::stem;
+use crate::instructor::judge::Details;
 use crate::lab::display::escape;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -60,7 +63,7 @@ fn outline(g: &Grade) -> Vec<Block> {
             .map(|e| {
                 let icon = if e.verdict.passed() { "✅" } else { "❌" };
                 vec![
-                    vec![code(&e.exercise)],
+                    vec![code(e.exercise.name())],
                     vec![text(format!("{icon} {}", verdict_words(e)))],
                     vec![text(format!(
                         "{} / {}",
@@ -74,15 +77,19 @@ fn outline(g: &Grade) -> Vec<Block> {
     }
     for e in g.exercises.iter().filter(|e| !e.verdict.passed()) {
         blocks.push(Block::Heading(vec![
-            code(&e.exercise),
+            code(e.exercise.name()),
             text(format!(": {}", verdict_words(e))),
         ]));
         blocks.push(Block::Paragraph(vec![text(&e.message)]));
         match &e.details {
-            Some((input, expected, got)) if input.is_empty() && expected.is_empty() => {
-                blocks.push(Block::Preformatted(got.clone()));
+            Some(Details::CompilerMessages { messages }) => {
+                blocks.push(Block::Preformatted(messages.clone()));
             }
-            Some((input, expected, got)) => {
+            Some(Details::Counterexample {
+                input,
+                expected,
+                got,
+            }) => {
                 for (label, value) in [
                     ("Smallest failing input:", input),
                     ("Expected:", expected),
@@ -98,14 +105,14 @@ fn outline(g: &Grade) -> Vec<Block> {
     for e in g.exercises.iter().filter(|e| !e.printed.is_empty()) {
         blocks.push(Block::Subheading(vec![
             text("What your code printed while "),
-            code(&e.exercise),
+            code(e.exercise.name()),
             text(" was checked"),
         ]));
         blocks.push(Block::Preformatted(e.printed.clone()));
     }
     if !g.notes.is_empty() {
         blocks.push(Block::Heading(vec![text("Notes from the grader")]));
-        blocks.push(Block::List(g.notes.clone()));
+        blocks.push(Block::List(g.notes.iter().map(|n| n.to_string()).collect()));
     }
     blocks
 }
@@ -254,36 +261,48 @@ pub fn feedback_path(g: &Grade, feedback_dir: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::instructor::grade::Note;
     use crate::instructor::judge::Verdict;
-    use crate::lab::check::Status;
+    use crate::instructor::restore::Restoration;
+    use crate::lab::check::{Exercise, Status};
 
     fn graded() -> Grade {
-        let exercise = |name: &str, verdict: Verdict, points: f64| ExerciseGrade {
-            exercise: name.into(),
+        let exercise = |exercise: Exercise, verdict: Verdict, points: f64| ExerciseGrade {
+            exercise,
             points,
             max_points: 2.0,
             verdict,
             message: "3 of 300 cases differ <here>".into(),
-            details: Some((
-                "[[\"a\", \"b\"]]".into(),
-                "[\"ab\"]".into(),
-                "```\n[]".into(),
-            )),
+            details: Some(Details::Counterexample {
+                input: "[[\"a\", \"b\"]]".into(),
+                expected: "[\"ab\"]".into(),
+                got: "```\n[]".into(),
+            }),
             printed: String::new(),
         };
-        let mut failed = exercise("merge_pair_in_word", Verdict::Checked(Status::Failed), 0.0);
+        let mut failed = exercise(
+            Exercise::MergePairInWord,
+            Verdict::Checked(Status::Failed),
+            0.0,
+        );
         failed.printed = "debug | line\n".into();
         Grade {
             student: "ana".into(),
             file: PathBuf::from("s/ana/03-merge.ipynb"),
             lab: Some("03-merge".into()),
             exercises: vec![
-                exercise("most_frequent_pair", Verdict::Checked(Status::Passed), 2.0),
+                exercise(
+                    Exercise::MostFrequentPair,
+                    Verdict::Checked(Status::Passed),
+                    2.0,
+                ),
                 failed,
             ],
             total: 2.0,
             max: 4.0,
-            notes: vec!["restored cell 7 <check>".into()],
+            notes: vec![Note::Restored(Restoration::Reverted {
+                cell: "<check>".into(),
+            })],
             seconds: 0.5,
             digest: String::new(),
             executed: None,
@@ -300,7 +319,7 @@ mod tests {
         // The captured text holds a fence of its own: the block around it is longer.
         assert!(md.contains("Got:\n\n````text\n```\n[]\n````"));
         assert!(md.contains("### What your code printed while `merge_pair_in_word` was checked"));
-        assert!(md.contains("- restored cell 7 <check>"));
+        assert!(md.contains("- undid the edits to the protected cell \"<check>\""));
         assert!(!md.contains("most_frequent_pair`: passed"));
     }
 
@@ -317,7 +336,11 @@ mod tests {
         assert!(html.contains("<h2><code>merge_pair_in_word</code>: failed</h2>"));
         assert!(html.contains("<p>3 of 300 cases differ &lt;here&gt;</p>"));
         assert!(html.contains("<pre>[[&quot;a&quot;, &quot;b&quot;]]</pre>"));
-        assert!(html.contains("<li>restored cell 7 &lt;check&gt;</li>"));
+        assert!(
+            html.contains(
+                "<li>undid the edits to the protected cell &quot;&lt;check&gt;&quot;</li>"
+            )
+        );
         assert!(!html.contains("<here>") && !html.contains("<check>"));
     }
 }

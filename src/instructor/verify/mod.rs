@@ -1,0 +1,180 @@
+//! Verifying a lab before release: every instructor source runs top to bottom with every check
+//! passed and no error or panic anywhere, and every student version runs with every check
+//! "not implemented" and nothing else failing.
+
+//!
+//! [`verify`] runs each notebook ([`run_notebook`]) and [`assess`]es the executed copy;
+//! [`outcome`] and [`problem`] are what it reports.
+
+pub mod assess;
+pub mod outcome;
+pub mod problem;
+
+pub use assess::assess;
+pub use outcome::{ExerciseOutcome, NotebookOutcome, Version};
+pub use problem::Problem;
+
+use super::notebook::{Notebook, NotebookError};
+use super::release::{sources, stale, student_path};
+use super::runner::{RunOptions, run_notebook};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Why verification could not start.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum VerifyError {
+    /// The sources (or the student versions) could not be read.
+    Notebook(NotebookError),
+    /// The sources folder holds no notebook.
+    NoNotebooks { sources: PathBuf },
+    /// Student versions differ from what `release` would write.
+    Stale { students: Vec<PathBuf> },
+}
+
+impl fmt::Display for VerifyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            VerifyError::Notebook(e) => e.fmt(f),
+            VerifyError::NoNotebooks { sources } => {
+                write!(f, "{}: no notebooks (*.ipynb) to verify", sources.display())
+            }
+            VerifyError::Stale { students } => {
+                let names: Vec<String> = students.iter().map(|p| p.display().to_string()).collect();
+                write!(
+                    f,
+                    "student versions are stale ({}); run `bpe-lab lab release` first",
+                    names.join(", ")
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for VerifyError {}
+
+impl From<NotebookError> for VerifyError {
+    fn from(e: NotebookError) -> VerifyError {
+        VerifyError::Notebook(e)
+    }
+}
+
+/// Where verify puts things and how it runs the kernel.
+#[derive(Debug, Clone)]
+pub struct VerifyOptions {
+    pub sources: PathBuf,
+    pub students: PathBuf,
+    /// Executed copies go to `<work_dir>/source/` and `<work_dir>/student/`.
+    pub work_dir: PathBuf,
+    pub run: RunOptions,
+    pub students_too: bool,
+    /// Only notebooks whose file name contains this.
+    pub only: Option<String>,
+    /// Also render each executed notebook to HTML (beside it) with nbconvert.
+    pub html: bool,
+}
+
+/// Runs and assesses every notebook, calling `progress` after each. The student versions must
+/// be up to date first (when they are verified too).
+pub fn verify(
+    options: &VerifyOptions,
+    mut progress: impl FnMut(&NotebookOutcome),
+) -> Result<Vec<NotebookOutcome>, VerifyError> {
+    let sources = sources(&options.sources)?;
+    if sources.is_empty() {
+        return Err(VerifyError::NoNotebooks {
+            sources: options.sources.clone(),
+        });
+    }
+    if options.students_too {
+        let stale = stale(&options.sources, &options.students)?;
+        if !stale.is_empty() {
+            return Err(VerifyError::Stale {
+                students: stale.into_iter().map(|s| s.student).collect(),
+            });
+        }
+    }
+    let mut outcomes = Vec::new();
+    for (path, version) in plan(&sources, options) {
+        let mut outcome = verify_one(&path, version, options);
+        if options.html && outcome.executed.exists() {
+            outcome.html = Some(render_html(&options.run.python, &outcome.executed));
+        }
+        progress(&outcome);
+        outcomes.push(outcome);
+    }
+    Ok(outcomes)
+}
+
+/// The notebooks to run, in order: each source, then its student version.
+fn plan(sources: &[PathBuf], options: &VerifyOptions) -> Vec<(PathBuf, Version)> {
+    let mut plan = Vec::new();
+    for source in sources {
+        let name = source.file_name().unwrap_or_default().to_string_lossy();
+        if options.only.as_deref().is_some_and(|o| !name.contains(o)) {
+            continue;
+        }
+        plan.push((source.clone(), Version::Source));
+        if options.students_too {
+            plan.push((student_path(source, &options.students), Version::Student));
+        }
+    }
+    plan
+}
+
+/// Renders `executed` to HTML beside it with nbconvert; whether it worked.
+fn render_html(python: &Path, executed: &Path) -> bool {
+    std::process::Command::new(python)
+        .args(["-m", "nbconvert", "--to", "html", "--log-level", "ERROR"])
+        .arg(executed)
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+fn verify_one(path: &Path, version: Version, options: &VerifyOptions) -> NotebookOutcome {
+    let executed = options
+        .work_dir
+        .join(version.name())
+        .join(path.file_name().unwrap_or_default());
+    let mut outcome = NotebookOutcome {
+        notebook: path.to_owned(),
+        version,
+        seconds: 0.0,
+        exercises: Vec::new(),
+        problems: Vec::new(),
+        executed: executed.clone(),
+        html: None,
+    };
+    if let Err(e) = Notebook::read(path) {
+        outcome.problems.push(Problem::Notebook(e));
+        return outcome;
+    }
+    if let Some(dir) = executed.parent()
+        && let Err(e) = std::fs::create_dir_all(dir)
+    {
+        outcome.problems.push(Problem::WorkDir {
+            dir: dir.to_owned(),
+            error: crate::files::describe_io_error(&e),
+        });
+        return outcome;
+    }
+    let mut run = options.run.clone();
+    run.cwd = path
+        .parent()
+        .map(Path::to_owned)
+        .unwrap_or_else(|| PathBuf::from("."));
+    match run_notebook(path, &executed, &run) {
+        Err(e) => outcome.problems.push(Problem::Run(e)),
+        Ok(summary) => {
+            outcome.seconds = summary.seconds;
+            match Notebook::read(&executed) {
+                Err(e) => outcome.problems.push(Problem::Notebook(e)),
+                Ok(nb) => {
+                    let (exercises, problems) = assess(&nb, &summary, version);
+                    outcome.exercises = exercises;
+                    outcome.problems = problems;
+                }
+            }
+        }
+    }
+    outcome
+}
