@@ -104,17 +104,19 @@ fn kernel_builds_carry_a_digest_that_follows_the_sources() {
     assert_eq!(digest_of_build(&crate_dir, false), None);
 }
 
-const RUNNER: &str = "src/instructor/run_notebook.py";
+/// The executor package's parent folder: `bpe_lab_executor` is imported from there.
+const EXECUTOR_PARENT: &str = "src/instructor";
 
 fn forget(cache: &Path) -> usize {
     let out = Command::new("python3")
         .arg("-c")
         .arg(
-            "import runpy, sys\n\
-             m = runpy.run_path(sys.argv[1], run_name='runner')\n\
-             print(m['forget_old_build_folders'](sys.argv[2]))",
+            "import sys\n\
+             sys.path.insert(0, sys.argv[1])\n\
+             from bpe_lab_executor.evcxr_cache import forget_old_build_folders\n\
+             print(forget_old_build_folders(sys.argv[2]))",
         )
-        .arg(root().join(RUNNER))
+        .arg(root().join(EXECUTOR_PARENT))
         .arg(cache)
         .output()
         .expect("python3 runs");

@@ -12,15 +12,18 @@
 //!   `src`, `data`, `benches`) is visible, read-only: never `instructor/` with the solutions,
 //!   `.git`, `target/`, nor other students' submissions or the gradebook;
 //! - the time limit is enforced from outside by killing the sandbox, and the executed
-//!   notebook comes back on stdout, read up to a size.
+//!   notebook comes back on stdout, read up to a size: the executor stops the run as soon as
+//!   the cells' outputs pass the cap, and the sandbox is killed as soon as its stdout does.
 
-use super::judge::sandbox::{Limits, Mount, Sandbox, View};
-use super::judge::supervise::{Captured, drain, wait_at_most};
-use super::runner::{RUNNER_SOURCE, Run, find_python};
+use super::executor::{Invocation, PACKAGE, Run, argv, write_package};
+use super::process::capture::Sink;
+use super::process::error::ProcessError;
+use super::process::sandbox::{Limits, Mount, Sandbox, View};
+use super::process::supervisor::Supervised;
+use super::runner::find_python;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Where the run's writable, in-memory scratch appears.
 const SCRATCH: &str = "/scratch";
@@ -144,26 +147,45 @@ fn kernel_spec() -> String {
     )
 }
 
+/// Room on stdout for the summary beside the executed notebook.
+const SUMMARY_ROOM: usize = 1 << 20;
+
+/// Quotes `word` for the shell.
+fn quoted(word: &str) -> String {
+    format!("'{}'", word.replace('\'', "'\\''"))
+}
+
 /// The script run inside: fill the scratch, run the executor, then send its summary and the
 /// executed notebook on stdout, separated by a marker line.
 fn script(lab: &str, options: &ExecuteOptions) -> String {
+    let notebook = format!("{SCRATCH}/lab/notebooks/{lab}.ipynb");
+    let mut run = Invocation::new(&notebook, &format!("{SCRATCH}/executed.ipynb"));
+    run.kernel = Some("rust".to_owned());
+    run.cwd = Some(format!("{SCRATCH}/lab/notebooks"));
+    run.cell_timeout = options.cell_timeout;
+    run.total_timeout = options.total_timeout;
+    run.user_memory_mb = Some(options.memory_mb);
+    // The cells' outputs stop the run before the notebook outgrows what is kept of it.
+    run.output_limit = Some(options.output_limit.saturating_sub(SUMMARY_ROOM).max(1) as u64);
+    let executor: Vec<String> = argv("$BPE_LAB_PYTHON", &format!("{EXCHANGE}/{PACKAGE}"), &run)
+        .iter()
+        .map(|word| match word.as_str() {
+            "$BPE_LAB_PYTHON" => "\"$BPE_LAB_PYTHON\"".to_owned(),
+            _ => quoted(word),
+        })
+        .collect();
     format!(
         "set -u\n\
          mkdir -p {SCRATCH}/tmp {SCRATCH}/home {SCRATCH}/cache {SCRATCH}/runtime\n\
          if [ -d {CACHE_SOURCE} ]; then cp -R {CACHE_SOURCE} {SCRATCH}/cache/evcxr; fi\n\
-         cp {EXCHANGE}/submission.ipynb {SCRATCH}/lab/notebooks/{lab}.ipynb\n\
-         \"$BPE_LAB_PYTHON\" {EXCHANGE}/run_notebook.py --kernel rust \
-           --input {SCRATCH}/lab/notebooks/{lab}.ipynb --output {SCRATCH}/executed.ipynb \
-           --cwd {SCRATCH}/lab/notebooks --cell-timeout {} --total-timeout {} \
-           --user-memory-mb {} > {SCRATCH}/summary.json\n\
+         cp {EXCHANGE}/submission.ipynb {notebook}\n\
+         {} > {SCRATCH}/summary.json\n\
          code=$?\n\
          cat {SCRATCH}/summary.json\n\
          printf '\\n%s\\n' \"$BPE_LAB_MARKER\"\n\
          cat {SCRATCH}/executed.ipynb\n\
          exit $code\n",
-        options.cell_timeout.as_secs(),
-        options.total_timeout.as_secs(),
-        options.memory_mb,
+        executor.join(" "),
     )
 }
 
@@ -238,7 +260,7 @@ fn limits(options: &ExecuteOptions) -> Limits {
 /// Writes the folder the sandbox sees as [`EXCHANGE`].
 fn prepare(exchange: &Path, notebook: &[u8]) -> std::io::Result<()> {
     std::fs::write(exchange.join("submission.ipynb"), notebook)?;
-    std::fs::write(exchange.join("run_notebook.py"), RUNNER_SOURCE)?;
+    write_package(exchange)?;
     let spec = exchange.join("jupyter/kernels/rust");
     std::fs::create_dir_all(&spec)?;
     std::fs::write(spec.join("kernel.json"), kernel_spec())
@@ -267,59 +289,68 @@ pub fn execute(
         Err(e) => return Executed::Failed(format!("not executed: no scratch directory: {e}")),
     };
     if let Err(e) = prepare(exchange.path(), notebook)
-        .map_err(|e| e.to_string())
+        .map_err(|e| ProcessError::io(exchange.path().display().to_string(), e))
         .and_then(|_| sandbox.prepare_scratch(exchange.path(), slot))
     {
         return Executed::Failed(format!("not executed: {e}"));
     }
-    let marker = format!("--- bpe-lab {} ---", super::grade::digest(notebook));
+    let marker = marker();
     let view = view(options, sandbox, exchange.path(), &marker);
     let script = script(lab, options);
     let mut command = sandbox.command_in(&view, slot, limits(options), "/bin/sh", &["-c", &script]);
-    command
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = match command.spawn() {
+    command.stdin(Stdio::null());
+    // A notebook that outgrows what is kept is not waited for: the sandbox dies at once.
+    let stdout = Sink::cut_at(options.output_limit + SUMMARY_ROOM);
+    let child = match Supervised::spawn(
+        command,
+        "the notebook run",
+        sandbox.tree(),
+        stdout,
+        Sink::keep(64 << 10),
+    ) {
         Ok(child) => child,
-        Err(e) => return Executed::Failed(format!("not executed: the sandbox did not start: {e}")),
+        Err(e) => return Executed::Failed(format!("not executed: {e}")),
     };
-    let stdout = Arc::new(Mutex::new(Captured::default()));
-    let stderr = Arc::new(Mutex::new(Captured::default()));
-    drain(
-        child.stdout.take().expect("piped"),
-        Arc::clone(&stdout),
-        options.output_limit + (1 << 20),
-    );
-    drain(
-        child.stderr.take().expect("piped"),
-        Arc::clone(&stderr),
-        64 << 10,
-    );
     // The executor stops itself at the total limit; this is the backstop from outside.
     let limit = options.total_timeout + Duration::from_secs(180);
-    let status = wait_at_most(&mut child, limit);
-    // Let the drain threads see the pipes close.
-    std::thread::sleep(Duration::from_millis(50));
-    let out = stdout
-        .lock()
-        .map(|c| (c.kept.clone(), c.total))
-        .unwrap_or_default();
-    let err = stderr.lock().map(|c| c.text()).unwrap_or_default();
-    let Some(status) = status else {
-        return Executed::Failed(format!(
-            "not executed: the run was stopped after {} s",
-            limit.as_secs()
-        ));
+    let finished = child.finish(Some(Instant::now() + limit), Some(limit));
+    let code = match finished.result() {
+        Ok(()) => Some(0),
+        Err(ProcessError::Exit { code, .. }) => Some(code),
+        Err(ProcessError::Signal { .. }) => None,
+        Err(ProcessError::OutputCap { .. }) => {
+            return Executed::Failed(format!(
+                "the executed notebook was larger than {} MiB and was not kept (the run was stopped as soon as it was)",
+                options.output_limit >> 20
+            ));
+        }
+        Err(e) => return Executed::Failed(format!("not executed: {e}")),
     };
     split(
-        &out.0,
-        out.1,
+        &finished.stdout.kept,
+        finished.stdout.total,
         &marker,
         options.output_limit,
-        status.code(),
-        &err,
+        code,
+        &finished.stderr.text(),
     )
+}
+
+/// A marker line no notebook contains: 128 random bits (from the system's generator; the
+/// clock and the process id if it cannot be read).
+fn marker() -> String {
+    use std::io::Read;
+    let mut bytes = [0u8; 16];
+    let random = std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut bytes));
+    if random.is_err() {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default()
+            .as_nanos();
+        bytes = (now ^ (u128::from(std::process::id()) << 96)).to_le_bytes();
+    }
+    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    format!("--- bpe-lab {hex} ---")
 }
 
 /// The summary and the notebook from the sandbox's stdout.
@@ -352,7 +383,7 @@ fn split(
         ));
     }
     let summary = String::from_utf8_lossy(&out[..at]);
-    match serde_json::from_str::<Run>(summary.trim()) {
+    match Run::parse(&summary) {
         Ok(run) if !notebook.is_empty() => Executed::Ran {
             notebook: notebook.to_vec(),
             run,
@@ -366,7 +397,7 @@ fn split(
 
 /// A line for the feedback: how the run went, cell by cell.
 pub fn describe(run: &Run) -> String {
-    use super::runner::CellStatus;
+    use super::executor::CellStatus;
     let count = |s: CellStatus| run.cells.iter().filter(|c| c.status == s).count();
     let mut line = format!(
         "executed notebook: {} code cells ran in {:.0} s, {} with an error, {} past the cell time limit, {} not run",
@@ -429,9 +460,9 @@ mod tests {
             output_limit: 1,
         };
         let sandbox = Sandbox {
-            confinement: super::super::judge::sandbox::Confinement::Unconfined,
+            confinement: super::super::process::sandbox::Confinement::Unconfined,
             sysroot: PathBuf::from("/sysroot"),
-            base_uid: None,
+            uids: None,
         };
         let v = view(&options, &sandbox, Path::new("/x"), MARK);
         let shown: Vec<String> = v

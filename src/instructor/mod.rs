@@ -5,11 +5,13 @@
 
 pub mod doctor;
 pub mod execute;
+pub mod executor;
 pub mod exercise_name;
 pub mod grade;
 pub mod judge;
 pub mod nbgrader_course;
 pub mod notebook;
+pub mod process;
 pub mod release;
 pub mod restore;
 pub mod results;

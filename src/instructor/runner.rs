@@ -1,18 +1,26 @@
-//! Executing a notebook with the real kernel: the embedded `run_notebook.py` (nbclient) does
-//! the Jupyter side; this module finds Python, passes the limits, keeps a watchdog on the
-//! whole run and reads the per-cell summary it prints.
+//! Executing a notebook with the real kernel on this machine (verify, the doctor): the
+//! executor ([`super::executor`]) does the Jupyter side; this module finds Python, passes the
+//! limits, and runs it under the process supervisor — its output captured and joined, a
+//! deadline past the executor's own limit, the whole group killed and reaped.
 
-use serde::Deserialize;
+pub use super::executor::{CellRun, CellStatus, Run};
+use super::executor::{Invocation, PACKAGE, argv, write_package};
+use super::process::capture::Sink;
+use super::process::error::ProcessError;
+use super::process::supervisor::{Supervised, Tree};
 use std::fmt;
-use std::io::Read as _;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// The executor, run as `python <file> ARGS`.
-pub const RUNNER_SOURCE: &str = include_str!("run_notebook.py");
 /// Overrides which Python runs notebooks (it needs nbclient and a Rust kernel spec).
 pub const PYTHON_ENV: &str = "BPE_LAB_PYTHON";
+/// Bytes of the executor's stdout (its summary) and stderr (its progress) kept.
+const SUMMARY_KEPT: usize = 16 << 20;
+const PROGRESS_KEPT: usize = 1 << 20;
+/// Time the executor has past its total limit to shut its kernel down before it is killed.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(110);
 
 /// How to execute a notebook.
 #[derive(Debug, Clone)]
@@ -28,6 +36,8 @@ pub struct RunOptions {
     /// runs; re-applied when evcxr restarts it). The kernel and the compiler are not limited:
     /// they need several GiB of address space to compile the crate.
     pub memory_mb: Option<u64>,
+    /// The run stops as soon as the cells' outputs pass this many bytes.
+    pub output_limit: Option<u64>,
     /// Extra environment for the kernel.
     pub env: Vec<(String, String)>,
 }
@@ -41,59 +51,10 @@ impl RunOptions {
             cell_timeout: Duration::from_secs(300),
             total_timeout: Duration::from_secs(3600),
             memory_mb: None,
+            output_limit: None,
             env: Vec::new(),
         }
     }
-}
-
-/// How one code cell's run ended, as the executor reports it.
-#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum CellStatus {
-    Ok,
-    Error,
-    /// Interrupted at the cell time limit.
-    Timeout,
-    /// Not reached: the run stopped before it (total time limit, dead kernel).
-    NotRun,
-}
-
-impl CellStatus {
-    /// The executor's name for it, in words.
-    pub fn words(self) -> &'static str {
-        match self {
-            CellStatus::Ok => "ok",
-            CellStatus::Error => "error",
-            CellStatus::Timeout => "timeout",
-            CellStatus::NotRun => "not run",
-        }
-    }
-}
-
-/// What happened to one code cell.
-#[derive(Debug, Clone, Deserialize, PartialEq)]
-pub struct CellRun {
-    /// Position in the notebook's cell list (0-based).
-    pub index: usize,
-    pub id: Option<String>,
-    pub status: CellStatus,
-    #[serde(default)]
-    pub seconds: f64,
-    #[serde(default)]
-    pub error: Option<String>,
-    #[serde(default)]
-    pub reason: Option<String>,
-}
-
-/// The executor's summary of a run.
-#[derive(Debug, Clone, Deserialize, PartialEq)]
-pub struct Run {
-    pub cells: Vec<CellRun>,
-    #[serde(default)]
-    pub seconds: f64,
-    /// Why the run stopped early (total time limit, kernel died), if it did.
-    #[serde(default)]
-    pub stopped: Option<String>,
 }
 
 /// Why a notebook could not be executed at all.
@@ -132,98 +93,60 @@ pub fn run_notebook(input: &Path, output: &Path, options: &RunOptions) -> Result
         notebook: input.to_owned(),
         problem,
     };
-    let script = tempfile::Builder::new()
-        .prefix("bpe-lab-run-")
-        .suffix(".py")
-        .tempfile()
-        .map_err(|e| fail(format!("could not write the executor script: {e}")))?;
-    std::fs::write(script.path(), RUNNER_SOURCE)
-        .map_err(|e| fail(format!("could not write the executor script: {e}")))?;
-    let mut command = Command::new(&options.python);
+    let dir = tempfile::Builder::new()
+        .prefix("bpe-lab-executor-")
+        .tempdir()
+        .map_err(|e| fail(format!("could not write the executor: {e}")))?;
+    let package = write_package(dir.path())
+        .map_err(|e| fail(format!("could not write the executor: {e}")))?;
+    let mut run = Invocation::new(&input.display().to_string(), &output.display().to_string());
+    run.kernel = options.kernel.clone();
+    run.cwd = Some(options.cwd.display().to_string());
+    run.cell_timeout = options.cell_timeout;
+    run.total_timeout = options.total_timeout;
+    run.user_memory_mb = options.memory_mb;
+    run.output_limit = options.output_limit;
+    run.env = options.env.clone();
+    let line = argv(
+        &options.python.display().to_string(),
+        &package.display().to_string(),
+        &run,
+    );
+    let mut command = Command::new(&line[0]);
     command
-        .arg(script.path())
-        .arg("--input")
-        .arg(input)
-        .arg("--output")
-        .arg(output)
-        .arg("--cwd")
-        .arg(&options.cwd)
-        .arg("--cell-timeout")
-        .arg(options.cell_timeout.as_secs().to_string())
-        .arg("--total-timeout")
-        .arg(options.total_timeout.as_secs().to_string());
-    if let Some(kernel) = &options.kernel {
-        command.arg("--kernel").arg(kernel);
-    }
-    if let Some(mb) = options.memory_mb {
-        command.arg("--user-memory-mb").arg(mb.to_string());
-    }
-    for (key, value) in &options.env {
-        command.arg("--env").arg(format!("{key}={value}"));
-    }
-    command
+        .args(&line[1..])
         .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = command.spawn().map_err(|e| {
+        .process_group(0);
+    let child = Supervised::spawn(
+        command,
+        PACKAGE,
+        Tree::Group,
+        Sink::keep(SUMMARY_KEPT),
+        Sink::keep(PROGRESS_KEPT),
+    )
+    .map_err(|e| {
         fail(format!(
             "could not start {}: {e} (set {PYTHON_ENV} or run scripts/lab setup)",
             options.python.display()
         ))
     })?;
-    // Drain both pipes on threads so a chatty kernel cannot block the executor.
-    let mut stdout = child.stdout.take().expect("piped");
-    let mut stderr = child.stderr.take().expect("piped");
-    let out_thread = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = stdout.read_to_string(&mut s);
-        s
-    });
-    let err_thread = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = stderr.read_to_string(&mut s);
-        s
-    });
-    // The executor enforces the limits itself; this watchdog only catches an executor that
-    // hangs, and gives it time to shut its kernel down before it is killed.
-    let deadline = Instant::now() + options.total_timeout + Duration::from_secs(90);
-    let mut terminated = false;
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break status,
-            Ok(None) => {}
-            Err(e) => return Err(fail(format!("waiting for the executor: {e}"))),
-        }
-        if Instant::now() > deadline && !terminated {
-            let _ = Command::new("kill")
-                .arg("-TERM")
-                .arg(child.id().to_string())
-                .status();
-            terminated = true;
-        } else if Instant::now() > deadline + Duration::from_secs(20) {
-            let _ = child.kill();
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    };
-    let stdout = out_thread.join().unwrap_or_default();
-    let stderr = err_thread.join().unwrap_or_default();
-    if terminated {
-        return Err(fail(format!(
+    // The executor enforces the limits itself; this deadline only catches one that hangs.
+    let limit = options.total_timeout + SHUTDOWN_GRACE;
+    let finished = child.finish(Some(Instant::now() + limit), Some(limit));
+    let stdout = String::from_utf8_lossy(&finished.stdout.kept);
+    match finished.result() {
+        Ok(()) => Run::parse(&stdout)
+            .map_err(|e| fail(format!("could not read the executor's summary: {e}"))),
+        Err(ProcessError::TimedOut { .. }) => Err(fail(format!(
             "the executor did not finish within the total time limit of {} s and was stopped",
             options.total_timeout.as_secs()
-        )));
-    }
-    // The summary is the one JSON object the executor prints on stdout (possibly indented).
-    let summary = stdout.find('{').map(|start| &stdout[start..]);
-    match (status.code(), summary) {
-        (Some(0), Some(text)) => serde_json::from_str(text.trim_end())
-            .map_err(|e| fail(format!("could not read the executor's summary: {e}"))),
-        _ => {
+        ))),
+        Err(e) => {
+            let stderr = finished.stderr.text();
             let tail: Vec<&str> = stderr.lines().rev().take(6).collect();
             let tail: Vec<&str> = tail.into_iter().rev().collect();
             Err(fail(format!(
-                "the executor failed ({}): {}",
-                status,
+                "the executor failed ({e}): {}",
                 tail.join(" | ").trim()
             )))
         }

@@ -17,7 +17,9 @@ pub fn scratch_root(sandbox: &Sandbox) -> Result<TempDir, GradeError> {
         })?;
     sandbox
         .prepare_scratch(root.path(), 0)
-        .map_err(|problem| GradeError::Scratch { problem })?;
+        .map_err(|e| GradeError::Scratch {
+            problem: e.to_string(),
+        })?;
     // Each slot's sandbox user must reach its own scratch directory under this one.
     {
         use std::os::unix::fs::PermissionsExt;
@@ -36,6 +38,8 @@ pub fn job_scratch(root: &Path, sandbox: &Sandbox, slot: usize) -> Result<TempDi
         .prefix("bpe-lab-worker-")
         .tempdir_in(root)
         .map_err(|e| trouble(e.to_string()))?;
-    sandbox.prepare_scratch(dir.path(), slot).map_err(trouble)?;
+    sandbox
+        .prepare_scratch(dir.path(), slot)
+        .map_err(|e| trouble(e.to_string()))?;
     Ok(dir)
 }

@@ -82,8 +82,9 @@ pub fn grade_all(
     mut report: impl FnMut(Event),
 ) -> Result<Summary, GradeError> {
     let labs = labs_for(options)?;
-    let sandbox = Sandbox::detect(options.allow_unconfined)
-        .map_err(|problem| GradeError::Sandbox { problem })?;
+    let sandbox = Sandbox::detect(options.allow_unconfined).map_err(|e| GradeError::Sandbox {
+        problem: e.to_string(),
+    })?;
     if !sandbox.confined() {
         report(Event::Unconfined);
     }

@@ -49,7 +49,9 @@ impl Builder<'_> {
             o.memory_mb,
             o.compile_limit,
         )
-        .map_err(|problem| BuildFailed { problem })
+        .map_err(|e| BuildFailed {
+            problem: format!("not graded (the grader's own trouble): {e}"),
+        })
     }
 
     /// The worker from every cell, else from the cells that compile with the defining one

@@ -10,10 +10,10 @@ pub mod extract;
 pub mod harness;
 pub mod note;
 pub mod options;
-pub mod sandbox;
-pub mod supervise;
 pub mod verdict;
 pub mod worker;
+/// The sandbox moved to [`crate::instructor::process`]; this path stays for callers.
+pub use crate::instructor::process::sandbox;
 
 pub use cells::editable_cells;
 pub use note::{CellNote, CellRef};
@@ -127,6 +127,12 @@ fn run_check(exercise: Exercise, scratch: &Path, slot: usize, options: &JudgeOpt
         options.check_limit,
     );
     worker.finish();
+    // A worker the grader could not start (after its retries) is the grader's trouble: the
+    // exercise is not graded, never "crashed".
+    if let Some(trouble) = worker.trouble() {
+        let why = format!("not graded (the grader's own trouble): {trouble}");
+        return Judged::bare(exercise, Verdict::NotGraded, why);
+    }
     let mut printed = String::new();
     for (name, stream) in [("stdout", &worker.stdout), ("stderr", &worker.stderr)] {
         if let Ok(captured) = stream.lock()

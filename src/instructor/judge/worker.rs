@@ -3,14 +3,17 @@
 //! rustc in the sandbox, then started there to answer the grader's calls.
 
 use super::extract::{Namespace, Piece};
-use super::sandbox::{Limits, SCRATCH, Sandbox, kill_group};
-use super::supervise::{Captured, drain, wait_at_most};
+use crate::instructor::process::capture::{Captured, Sink};
+use crate::instructor::process::error::ProcessError;
+use crate::instructor::process::retry::retrying;
+use crate::instructor::process::sandbox::{Limits, SCRATCH, Sandbox};
+use crate::instructor::process::supervisor::{Ended, Supervised};
 use crate::lab::check::{Exercise, Reply};
 use std::fmt::Write as _;
 use std::io::{Read, Write};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -151,7 +154,21 @@ pub enum Compiled {
     Failed(String),
 }
 
-/// Compiles `source` into `scratch`/worker inside the sandbox.
+/// Bytes of compiler messages kept.
+const MESSAGES_KEPT: usize = 32 * 1024;
+
+/// A compiler message that says the machine, not the code, failed: rustc could not start a
+/// thread or the linker for want of a process slot. (Out of memory is not one: a compile-time
+/// bomb causes it.) Only rustc's own `error:` lines count, never a quoted source line.
+fn compiler_lacked_room(messages: &str) -> Option<&str> {
+    messages.lines().find(|l| {
+        l.starts_with("error")
+            && (l.contains("(os error 11)") || l.contains("Resource temporarily unavailable"))
+    })
+}
+
+/// Compiles `source` into `scratch`/worker inside the sandbox. `Err` is the grader's own
+/// trouble (the compiler could not be started or ran out of process slots), after retries.
 pub fn compile(
     sandbox: &Sandbox,
     scratch: &Path,
@@ -160,59 +177,72 @@ pub fn compile(
     map: &LineMap,
     memory_mb: u64,
     time_limit: Duration,
-) -> Result<Compiled, String> {
+) -> Result<Compiled, ProcessError> {
     let main = scratch.join("main.rs");
     let _ = std::fs::remove_file(scratch.join("worker"));
-    std::fs::write(&main, source).map_err(|e| format!("{}: {e}", main.display()))?;
-    let mut child = sandbox
-        .command(
-            scratch,
-            true,
-            slot,
-            Limits::compile(memory_mb),
-            "/rust/bin/rustc",
-            &[
-                "--edition",
-                "2021",
-                "--crate-name",
-                "worker",
-                "--color",
-                "never",
-                "-C",
-                "opt-level=0",
-                "-C",
-                "debuginfo=0",
-                "-o",
-                &format!("{SCRATCH}/worker"),
-                &format!("{SCRATCH}/main.rs"),
-            ],
-        )
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("the compiler could not be started: {e}"))?;
-    let messages = Arc::new(Mutex::new(Captured::default()));
-    if let Some(out) = child.stdout.take() {
-        drain(out, Arc::clone(&messages), 32 * 1024);
-    }
-    if let Some(err) = child.stderr.take() {
-        drain(err, Arc::clone(&messages), 32 * 1024);
-    }
-    let status = wait_at_most(&mut child, time_limit);
-    // The drains end when the pipes close; give them a moment to finish.
-    std::thread::sleep(Duration::from_millis(20));
-    let text = messages.lock().map(|c| c.text()).unwrap_or_default();
-    let text = map.translate(&text.replace(&format!("{SCRATCH}/"), ""));
-    match status {
-        Some(s) if s.success() && scratch.join("worker").is_file() => {
-            Ok(Compiled::Ok(scratch.join("worker")))
-        }
-        Some(_) => Ok(Compiled::Failed(text)),
-        None => Ok(Compiled::Failed(format!(
+    std::fs::write(&main, source).map_err(|e| ProcessError::io(main.display().to_string(), e))?;
+    retrying(|| compile_once(sandbox, scratch, slot, map, memory_mb, time_limit))
+}
+
+fn compile_once(
+    sandbox: &Sandbox,
+    scratch: &Path,
+    slot: usize,
+    map: &LineMap,
+    memory_mb: u64,
+    time_limit: Duration,
+) -> Result<Compiled, ProcessError> {
+    let output = format!("{SCRATCH}/worker");
+    let input = format!("{SCRATCH}/main.rs");
+    let mut command = sandbox.command(
+        scratch,
+        true,
+        slot,
+        Limits::compile(memory_mb),
+        "/rust/bin/rustc",
+        &[
+            "--edition",
+            "2021",
+            "--crate-name",
+            "worker",
+            "--color",
+            "never",
+            "-C",
+            "opt-level=0",
+            "-C",
+            "debuginfo=0",
+            "-o",
+            &output,
+            &input,
+        ],
+    );
+    command.stdin(Stdio::null());
+    // One record for both streams, in the order they came.
+    let messages = Sink::keep(MESSAGES_KEPT);
+    let child = Supervised::spawn(
+        command,
+        "the compiler",
+        sandbox.tree(),
+        messages.clone(),
+        messages.clone(),
+    )?;
+    let finished = child.finish(Some(Instant::now() + time_limit), Some(time_limit));
+    let text = map.translate(&finished.stdout.text().replace(&format!("{SCRATCH}/"), ""));
+    match finished.result() {
+        Ok(()) if scratch.join("worker").is_file() => Ok(Compiled::Ok(scratch.join("worker"))),
+        Ok(()) => Ok(Compiled::Failed(text)),
+        Err(e) if e.is_infrastructure() => Err(e),
+        Err(ProcessError::TimedOut { .. }) => Ok(Compiled::Failed(format!(
             "compiling took longer than {} s and was stopped\n{text}",
             time_limit.as_secs()
         ))),
+        Err(e) => match compiler_lacked_room(&text) {
+            Some(line) => Err(ProcessError::Exhausted {
+                what: format!("compiling ({e})"),
+                source: std::io::Error::other(line.to_owned()),
+            }),
+            None => Ok(Compiled::Failed(text)),
+        },
     }
 }
 
@@ -227,9 +257,17 @@ fn pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
 }
 
 struct Running {
-    child: Child,
+    child: Supervised,
     requests: std::fs::File,
     replies: Receiver<Result<(u8, Vec<u8>), String>>,
+    /// Whether this run of the worker answered at least once (then it surely started).
+    answered: bool,
+}
+
+/// One try at a call: the student's program's answer, or the grader's own trouble.
+enum Attempt {
+    Reply(Reply<Vec<u8>>),
+    Trouble(ProcessError),
 }
 
 /// A compiled worker, started on demand and restarted after it dies.
@@ -240,9 +278,54 @@ pub struct Worker<'a> {
     memory_mb: u64,
     running: Option<Running>,
     starts: usize,
+    /// The grader's own trouble that stopped it from grading (after retries), if any.
+    trouble: Option<ProcessError>,
     /// What the student's code printed on stdout and stderr, across all runs.
     pub stdout: Arc<Mutex<Captured>>,
     pub stderr: Arc<Mutex<Captured>>,
+}
+
+/// Reads the worker's framed replies from `from` until it closes.
+fn read_replies(mut from: std::fs::File, sender: mpsc::Sender<Result<(u8, Vec<u8>), String>>) {
+    loop {
+        let mut head = [0u8; 9];
+        if from.read_exact(&mut head).is_err() {
+            return; // the worker is gone
+        }
+        let mut length = [0u8; 8];
+        length.copy_from_slice(&head[1..]);
+        let length = u64::from_le_bytes(length);
+        if length > LARGEST_REPLY {
+            let _ = sender.send(Err(format!("an answer of {length} bytes (too large)")));
+            return;
+        }
+        let mut body = Vec::new();
+        if (&mut from).take(length).read_to_end(&mut body).is_err() || body.len() as u64 != length {
+            return;
+        }
+        if sender.send(Ok((head[0], body))).is_err() {
+            return;
+        }
+    }
+}
+
+/// Gives the started worker `request` as fd 3 and `reply` as fd 4.
+fn pass_descriptors(command: &mut Command, request: &OwnedFd, reply: &OwnedFd) {
+    let (child_in, child_out) = (request.as_raw_fd(), reply.as_raw_fd());
+    // SAFETY: only fcntl, dup2 and close, which are async-signal-safe.
+    unsafe {
+        std::os::unix::process::CommandExt::pre_exec(command, move || {
+            // Move both ends above 3 and 4 first, so neither dup2 overwrites the other.
+            let a = libc::fcntl(child_in, libc::F_DUPFD, 10);
+            let b = libc::fcntl(child_out, libc::F_DUPFD, 10);
+            if a < 0 || b < 0 || libc::dup2(a, 3) < 0 || libc::dup2(b, 4) < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            libc::close(a);
+            libc::close(b);
+            Ok(())
+        });
+    }
 }
 
 impl<'a> Worker<'a> {
@@ -255,20 +338,35 @@ impl<'a> Worker<'a> {
             memory_mb,
             running: None,
             starts: 0,
+            trouble: None,
             stdout: Arc::default(),
             stderr: Arc::default(),
         }
     }
 
-    fn start(&mut self) -> Result<(), String> {
-        let (request_read, request_write) = pipe().map_err(|e| e.to_string())?;
-        let (reply_read, reply_write) = pipe().map_err(|e| e.to_string())?;
+    /// The grader's own trouble that kept it from grading, if there was any: the exercise is
+    /// then not graded, whatever the check made of the calls.
+    pub fn trouble(&self) -> Option<&ProcessError> {
+        self.trouble.as_ref()
+    }
+
+    fn sink(into: &Arc<Mutex<Captured>>) -> Sink {
+        Sink {
+            into: Arc::clone(into),
+            cap: OUTPUT_KEPT,
+            kill_past_cap: false,
+        }
+    }
+
+    fn start(&mut self) -> Result<(), ProcessError> {
+        let pipes = |what| move |e| ProcessError::io(format!("a pipe to the worker ({what})"), e);
+        let (request_read, request_write) = pipe().map_err(pipes("requests"))?;
+        let (reply_read, reply_write) = pipe().map_err(pipes("replies"))?;
         // Room for a whole request, so writing one never waits on a stuck worker.
         // SAFETY: fcntl on a descriptor we own.
         unsafe {
             libc::fcntl(request_write.as_raw_fd(), libc::F_SETPIPE_SZ, 1 << 20);
         }
-        let (child_in, child_out) = (request_read.as_raw_fd(), reply_write.as_raw_fd());
         let mut command = self.sandbox.command(
             &self.scratch,
             false,
@@ -277,148 +375,152 @@ impl<'a> Worker<'a> {
             &format!("{SCRATCH}/worker"),
             &[],
         );
-        // SAFETY: only fcntl, dup2 and close, which are async-signal-safe.
-        unsafe {
-            std::os::unix::process::CommandExt::pre_exec(&mut command, move || {
-                // Move both ends above 3 and 4 first, so neither dup2 overwrites the other.
-                let a = libc::fcntl(child_in, libc::F_DUPFD, 10);
-                let b = libc::fcntl(child_out, libc::F_DUPFD, 10);
-                if a < 0 || b < 0 || libc::dup2(a, 3) < 0 || libc::dup2(b, 4) < 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                libc::close(a);
-                libc::close(b);
-                Ok(())
-            });
-        }
-        let mut child = command
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| format!("the worker could not be started: {e}"))?;
+        pass_descriptors(&mut command, &request_read, &reply_write);
+        command.stdin(Stdio::null());
+        let child = Supervised::spawn(
+            command,
+            "the worker",
+            self.sandbox.tree(),
+            Worker::sink(&self.stdout),
+            Worker::sink(&self.stderr),
+        )?;
         drop(request_read);
         drop(reply_write);
-        if let Some(out) = child.stdout.take() {
-            drain(out, Arc::clone(&self.stdout), OUTPUT_KEPT);
-        }
-        if let Some(err) = child.stderr.take() {
-            drain(err, Arc::clone(&self.stderr), OUTPUT_KEPT);
-        }
         let (sender, replies) = mpsc::channel();
-        let mut from_worker = std::fs::File::from(reply_read);
-        std::thread::spawn(move || {
-            loop {
-                let mut head = [0u8; 9];
-                if from_worker.read_exact(&mut head).is_err() {
-                    return; // the worker is gone
-                }
-                let mut length = [0u8; 8];
-                length.copy_from_slice(&head[1..]);
-                let length = u64::from_le_bytes(length);
-                if length > LARGEST_REPLY {
-                    let _ = sender.send(Err(format!("an answer of {length} bytes (too large)")));
-                    return;
-                }
-                let mut body = Vec::new();
-                if (&mut from_worker)
-                    .take(length)
-                    .read_to_end(&mut body)
-                    .is_err()
-                    || body.len() as u64 != length
-                {
-                    return;
-                }
-                if sender.send(Ok((head[0], body))).is_err() {
-                    return;
-                }
-            }
-        });
+        let from_worker = std::fs::File::from(reply_read);
+        std::thread::Builder::new()
+            .name("bpe-lab worker replies".to_owned())
+            .spawn(move || read_replies(from_worker, sender))
+            .map_err(|e| ProcessError::io("a thread to read the worker's answers", e))?;
         self.starts += 1;
         self.running = Some(Running {
             child,
             requests: std::fs::File::from(request_write),
             replies,
+            answered: false,
         });
         Ok(())
     }
 
-    fn stop(&mut self) -> Option<std::process::ExitStatus> {
+    /// Ends the running worker: given `grace` to exit by itself once its requests are closed,
+    /// then killed; its output readers joined.
+    fn stop(&mut self, grace: Duration) -> Option<(Ended, bool)> {
         let mut running = self.running.take()?;
         drop(running.requests);
-        wait_at_most(&mut running.child, Duration::from_millis(200))
+        let ended = running
+            .child
+            .wait_until(Some(Instant::now() + grace), Some(grace));
+        running.child.stop();
+        Some((ended, running.answered))
     }
 
-    /// Why the worker died, from its exit status and the end of its stderr.
-    fn death(&mut self) -> String {
-        let status = self.stop();
-        let mut why = match status {
-            None => "it stopped answering".to_owned(),
-            Some(s) => match (s.code(), std::os::unix::process::ExitStatusExt::signal(&s)) {
-                (Some(code), _) if code > 128 => format!("it was killed by signal {}", code - 128),
-                (Some(code), _) => format!("it exited with code {code} (std::process::exit?)"),
-                (None, Some(signal)) => format!("it was killed by signal {signal}"),
-                _ => "it ended".to_owned(),
-            },
+    /// Why the worker died, from its exit status and the end of its stderr — or the grader's
+    /// trouble, when the sandbox never started it.
+    fn death(&mut self) -> Attempt {
+        let Some((ended, answered)) = self.stop(Duration::from_millis(200)) else {
+            return Attempt::Reply(Reply::Crashed("the worker is not running".to_owned()));
         };
         let stderr = self.stderr.lock().map(|c| c.text()).unwrap_or_default();
+        let mut why = match ended {
+            Ended::Exited(status) => {
+                if !answered
+                    && let Some(message) = crate::instructor::process::supervisor::sandbox_failure(
+                        self.sandbox.tree(),
+                        status,
+                        &stderr,
+                    )
+                {
+                    return Attempt::Trouble(ProcessError::Sandbox {
+                        program: "the worker".to_owned(),
+                        message,
+                    });
+                }
+                use std::os::unix::process::ExitStatusExt;
+                match (status.code(), status.signal()) {
+                    (Some(code), _) if code > 128 => {
+                        format!("it was killed by signal {}", code - 128)
+                    }
+                    (Some(code), _) => format!("it exited with code {code} (std::process::exit?)"),
+                    (None, Some(signal)) => format!("it was killed by signal {signal}"),
+                    _ => "it ended".to_owned(),
+                }
+            }
+            Ended::TimedOut | Ended::OutputCap(_) => "it stopped answering".to_owned(),
+        };
         if let Some(last) = stderr.lines().rev().find(|l| !l.trim().is_empty()) {
             let _ = write!(why, "; its last message: {}", last.trim());
         }
-        why
+        Attempt::Reply(Reply::Crashed(why))
     }
 
     /// Calls the student's function with encoded `args`, waiting until `deadline` at most.
+    /// The grader's own trouble (no process slot, a sandbox that would not start) is retried
+    /// with back-off; if it lasts, the call is reported crashed and [`Worker::trouble`] says
+    /// why, so the exercise is not graded rather than failed.
     pub fn call(&mut self, args: Vec<u8>, deadline: Instant) -> Reply<Vec<u8>> {
+        if let Some(trouble) = &self.trouble {
+            return Reply::Crashed(format!("not graded: {trouble}"));
+        }
+        let mut pauses = crate::instructor::process::retry::PAUSES.iter();
+        loop {
+            match self.call_once(&args, deadline) {
+                Attempt::Reply(reply) => return reply,
+                Attempt::Trouble(e) => match pauses.next() {
+                    Some(pause) if e.is_transient() && Instant::now() + *pause < deadline => {
+                        std::thread::sleep(*pause)
+                    }
+                    _ => {
+                        let reply = Reply::Crashed(format!("not graded: {e}"));
+                        self.trouble = Some(e);
+                        return reply;
+                    }
+                },
+            }
+        }
+    }
+
+    fn call_once(&mut self, args: &[u8], deadline: Instant) -> Attempt {
         if self.running.is_none() {
             if self.starts >= MOST_STARTS {
-                return Reply::Crashed(format!(
+                return Attempt::Reply(Reply::Crashed(format!(
                     "the program died {MOST_STARTS} times; the grader stopped restarting it"
-                ));
+                )));
             }
             if let Err(e) = self.start() {
-                return Reply::Crashed(e);
+                return Attempt::Trouble(e);
             }
         }
         let Some(running) = self.running.as_mut() else {
-            return Reply::Crashed("the worker is not running".to_owned());
+            return Attempt::Reply(Reply::Crashed("the worker is not running".to_owned()));
         };
         let mut frame = (args.len() as u64).to_le_bytes().to_vec();
-        frame.extend_from_slice(&args);
+        frame.extend_from_slice(args);
         if running.requests.write_all(&frame).is_err() {
-            return Reply::Crashed(self.death());
+            return self.death();
         }
         let wait = deadline.saturating_duration_since(Instant::now());
-        match running.replies.recv_timeout(wait) {
+        let reply = running.replies.recv_timeout(wait);
+        if reply.is_ok() {
+            running.answered = true;
+        }
+        Attempt::Reply(match reply {
             Ok(Ok((0, body))) => Reply::Returned(body),
             Ok(Ok((_, body))) => Reply::Panicked(String::from_utf8_lossy(&body).into_owned()),
             Ok(Err(problem)) => {
-                self.stop();
+                self.stop(Duration::from_millis(200));
                 Reply::Crashed(problem)
             }
             Err(RecvTimeoutError::Timeout) => {
-                if let Some(running) = self.running.take() {
-                    kill_group(running.child.id());
-                    let mut child = running.child;
-                    let _ = child.wait();
-                }
+                self.stop(Duration::ZERO);
                 Reply::TimedOut
             }
-            Err(RecvTimeoutError::Disconnected) => Reply::Crashed(self.death()),
-        }
+            Err(RecvTimeoutError::Disconnected) => return self.death(),
+        })
     }
-}
 
-impl Worker<'_> {
     /// Ends the worker's process (and anything it started) and lets its output be read.
     pub fn finish(&mut self) {
-        if let Some(running) = self.running.take() {
-            kill_group(running.child.id());
-            let mut child = running.child;
-            let _ = child.wait();
-            // The output drains end when the pipes close.
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        self.stop(Duration::ZERO);
     }
 }
 

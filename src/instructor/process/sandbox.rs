@@ -2,9 +2,20 @@
 //! Rust toolchain only — not the project, not the home directory —, a private scratch
 //! directory, no network, its own PID namespace (it cannot see or signal the grader), and
 //! resource limits. When the grader runs as root, the code inside runs as a user id of its own
-//! per grading slot, so the process limit holds (root is exempt from it) and a fork bomb in one
-//! slot cannot starve another.
+//! per grading slot, from a block no other grader holds ([`super::uids`]), so the process limit
+//! holds (root is exempt from it) and a fork bomb in one slot — or in another grader — cannot
+//! starve another.
+//!
+//! The limits are set on bubblewrap before it executes (root ignores RLIMIT_NPROC), inherited
+//! by setpriv, and take effect for the process count when setpriv changes to the slot's user:
+//! the kernel then checks the user's count at the next execve, which fails with EAGAIN if the
+//! user already has that many processes and threads. That is why a slot's user must be its
+//! own, and empty when a program starts: [`super::supervisor`] reaps a sandbox whole.
 
+use super::capture::Sink;
+use super::error::ProcessError;
+use super::supervisor::{Finished, Supervised, Tree};
+use super::uids::UidBlock;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -62,12 +73,10 @@ pub struct Sandbox {
     pub confinement: Confinement,
     /// The Rust toolchain's sysroot (`rustc --print sysroot`), seen as `/rust` inside.
     pub sysroot: PathBuf,
-    /// When the grader is root: the first of the user ids the sandboxes run as (one per slot).
-    pub base_uid: Option<u32>,
+    /// When the grader is root: the block of user ids its sandboxes run as (one per slot).
+    pub uids: Option<UidBlock>,
 }
 
-/// User ids far from any real account's.
-const BASE_UID: u32 = 2_000_000_000;
 /// Where the scratch directory appears inside the sandbox.
 pub const SCRATCH: &str = "/scratch";
 
@@ -196,68 +205,99 @@ impl Sandbox {
     /// Finds the toolchain and bubblewrap and tries a sandbox once. `allow_unconfined` (the
     /// `--no-sandbox` flag) turns a missing or broken bubblewrap into unconfined runs; without
     /// it that is an error saying what to do.
-    pub fn detect(allow_unconfined: bool) -> Result<Sandbox, String> {
+    pub fn detect(allow_unconfined: bool) -> Result<Sandbox, ProcessError> {
         let sysroot = Command::new("rustc")
             .args(["--print", "sysroot"])
             .output()
-            .map_err(|e| {
-                format!("rustc was not found ({e}); grading compiles student code with it")
-            })?;
+            .map_err(|e| ProcessError::spawn("rustc (grading compiles student code with it)", e))?;
         if !sysroot.status.success() {
-            return Err(format!(
-                "`rustc --print sysroot` failed: {}",
-                String::from_utf8_lossy(&sysroot.stderr).trim()
-            ));
+            return Err(ProcessError::Sandbox {
+                program: "rustc --print sysroot".to_owned(),
+                message: String::from_utf8_lossy(&sysroot.stderr).trim().to_owned(),
+            });
         }
         let sysroot = PathBuf::from(String::from_utf8_lossy(&sysroot.stdout).trim());
-        let base_uid = is_root().then_some(BASE_UID);
         if allow_unconfined {
             return Ok(Sandbox {
                 confinement: Confinement::Unconfined,
                 sysroot,
-                base_uid: None,
+                uids: None,
             });
         }
         let Some(bwrap) = find_program("bwrap") else {
-            return Err(
-                "bubblewrap (bwrap) is not installed, so student code cannot be sandboxed. \
-                        Install it (Debian/Ubuntu: apt-get install bubblewrap; ./scripts/lab setup \
-                        does it when run as root), or pass --no-sandbox to run student code \
-                        unconfined (only for code you trust)."
+            return Err(ProcessError::Sandbox {
+                program: "bwrap".to_owned(),
+                message: "bubblewrap (bwrap) is not installed, so student code cannot be \
+                          sandboxed. Install it (Debian/Ubuntu: apt-get install bubblewrap; \
+                          ./scripts/lab setup does it when run as root), or pass --no-sandbox \
+                          to run student code unconfined (only for code you trust)."
                     .to_owned(),
-            );
+            });
+        };
+        let uids = if is_root() {
+            Some(super::uids::claim()?)
+        } else {
+            None
         };
         let sandbox = Sandbox {
             confinement: Confinement::Bubblewrap(bwrap),
             sysroot,
-            base_uid,
+            uids,
         };
         let scratch = tempfile::Builder::new()
             .prefix("bpe-lab-probe-")
             .tempdir()
-            .map_err(|e| format!("no temporary directory for the sandbox probe: {e}"))?;
+            .map_err(|e| ProcessError::io("a temporary directory for the sandbox probe", e))?;
         sandbox.prepare_scratch(scratch.path(), 0)?;
-        let probe = sandbox
-            .command(
-                scratch.path(),
-                false,
-                0,
-                Limits::worker(256),
-                "/usr/bin/true",
-                &[],
-            )
-            .stdin(Stdio::null())
-            .output()
-            .map_err(|e| format!("bubblewrap could not be started: {e}"))?;
-        if !probe.status.success() {
-            return Err(format!(
-                "bubblewrap cannot create a sandbox here ({}). Check that user namespaces are \
-                 allowed (sysctl kernel.unprivileged_userns_clone=1) or run as root, or pass \
-                 --no-sandbox to run student code unconfined (only for code you trust).",
-                String::from_utf8_lossy(&probe.stderr).trim()
-            ));
+        let mut probe = sandbox.command(
+            scratch.path(),
+            false,
+            0,
+            Limits::worker(256),
+            "/usr/bin/true",
+            &[],
+        );
+        probe.stdin(Stdio::null());
+        let finished = sandbox.run(probe, "the sandbox probe", None)?;
+        if let Err(e) = finished.result() {
+            return Err(ProcessError::Sandbox {
+                program: "bwrap".to_owned(),
+                message: format!(
+                    "bubblewrap cannot create a sandbox here ({e}: {}). Check that user \
+                     namespaces are allowed (sysctl kernel.unprivileged_userns_clone=1) or run \
+                     as root, or pass --no-sandbox to run student code unconfined (only for \
+                     code you trust).",
+                    finished.stderr.text().trim()
+                ),
+            });
         }
         Ok(sandbox)
+    }
+
+    /// How a command of this sandbox is killed.
+    pub fn tree(&self) -> Tree {
+        match self.confinement {
+            Confinement::Bubblewrap(_) => Tree::Sandboxed,
+            Confinement::Unconfined => Tree::Group,
+        }
+    }
+
+    /// Runs `command` (made by [`Sandbox::command`]) to its end, or until `limit`, keeping
+    /// 64 KiB of each stream.
+    pub fn run(
+        &self,
+        command: Command,
+        program: &str,
+        limit: Option<std::time::Duration>,
+    ) -> Result<Finished, ProcessError> {
+        let child = Supervised::spawn(
+            command,
+            program,
+            self.tree(),
+            Sink::keep(64 << 10),
+            Sink::keep(64 << 10),
+        )?;
+        Ok(child.finish(limit.map(|l| std::time::Instant::now() + l), limit))
     }
 
     /// Whether student code is confined.
@@ -266,9 +306,9 @@ impl Sandbox {
     }
 
     /// Makes `dir` usable as a scratch directory by `slot`'s user: reachable, and its own.
-    pub fn prepare_scratch(&self, dir: &Path, slot: usize) -> Result<(), String> {
+    pub fn prepare_scratch(&self, dir: &Path, slot: usize) -> Result<(), ProcessError> {
         use std::os::unix::fs::PermissionsExt;
-        let fail = |e: std::io::Error| format!("{}: {e}", dir.display());
+        let fail = |e: std::io::Error| ProcessError::io(dir.display().to_string(), e);
         std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).map_err(fail)?;
         if let Some(uid) = self.uid(slot) {
             std::os::unix::fs::chown(dir, Some(uid), Some(uid)).map_err(fail)?;
@@ -277,7 +317,7 @@ impl Sandbox {
     }
 
     fn uid(&self, slot: usize) -> Option<u32> {
-        self.base_uid.map(|base| base + slot as u32)
+        self.uids.as_ref().map(|block| block.uid(slot))
     }
 
     /// A command running `program` (a path as seen inside) on `scratch`, which is the working
@@ -320,115 +360,125 @@ impl Sandbox {
         args: &[&str],
     ) -> Command {
         let mut command = match &self.confinement {
-            Confinement::Unconfined => {
-                let mut c = Command::new(view.on_host(program));
-                c.args(args.iter().map(|a| view.on_host(a)));
-                c.current_dir(view.on_host(&view.cwd));
-                c.env_clear();
-                for (key, value) in &view.env {
-                    // Values may be search paths (PATH): translate each entry.
-                    let entries: Vec<String> = value.split(':').map(|v| view.on_host(v)).collect();
-                    c.env(key, entries.join(":"));
-                }
-                c
-            }
+            Confinement::Unconfined => unconfined(view, program, args),
             Confinement::Bubblewrap(bwrap) => {
                 let mut c = Command::new(bwrap);
-                c.args(["--ro-bind", "/usr", "/usr"]);
-                for link in ["bin", "lib", "lib64", "sbin"] {
-                    let host = Path::new("/").join(link);
-                    match std::fs::read_link(&host) {
-                        Ok(target) => {
-                            c.arg("--symlink").arg(target).arg(&host);
-                        }
-                        Err(_) if host.is_dir() => {
-                            c.arg("--ro-bind").arg(&host).arg(&host);
-                        }
-                        Err(_) => {}
-                    }
-                }
-                // The linker is found through Debian's alternatives; nothing else of /etc is
-                // needed, and a made-up /etc must be readable by the sandbox's user.
-                c.args(["--perms", "0755", "--dir", "/etc"]);
-                c.args(["--ro-bind-try", "/etc/alternatives", "/etc/alternatives"]);
-                c.args(["--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache"]);
-                c.args(["--ro-bind-try", "/etc/hosts", "/etc/hosts"]);
-                c.args(["--proc", "/proc", "--dev", "/dev"]);
-                view.add_mounts(&mut c);
-                c.arg("--chdir").arg(&view.cwd);
-                c.args([
-                    "--unshare-pid",
-                    "--unshare-net",
-                    "--unshare-ipc",
-                    "--unshare-uts",
-                ]);
-                c.args(["--unshare-cgroup-try", "--hostname", "sandbox"]);
-                if self.base_uid.is_none() {
-                    c.arg("--unshare-user");
-                }
-                c.args(["--die-with-parent", "--new-session", "--clearenv"]);
-                for (key, value) in &view.env {
-                    c.arg("--setenv").arg(key).arg(value);
-                }
-                if let Some(uid) = self.uid(slot) {
-                    // Root's processes ignore RLIMIT_NPROC: drop to the slot's own user inside.
-                    let uid = uid.to_string();
-                    c.args(["--cap-add", "CAP_SETUID,CAP_SETGID", "/usr/bin/setpriv"]);
-                    c.arg(format!("--reuid={uid}"))
-                        .arg(format!("--regid={uid}"));
-                    c.args([
-                        "--clear-groups",
-                        "--inh-caps=-all",
-                        "--bounding-set=-all",
-                        "--",
-                    ]);
-                }
+                self.add_bubblewrap_args(&mut c, view, slot);
                 c.arg(program);
                 c.args(args);
                 c
             }
         };
         command.process_group(0);
-        let rlimits = [
-            (libc::RLIMIT_AS, limits.memory),
-            (libc::RLIMIT_CPU, limits.cpu_seconds),
-            (libc::RLIMIT_FSIZE, limits.file_size),
-            (libc::RLIMIT_NOFILE, limits.open_files),
-            (libc::RLIMIT_CORE, 0),
-        ];
         // With no sandbox and no user of its own, a process limit would count every process
         // of the instructor's account: leave it to the sandboxed case.
-        let processes = self.uid(slot).map(|_| limits.processes);
-        // SAFETY: the closure only calls setrlimit, which is async-signal-safe.
-        unsafe {
-            command.pre_exec(move || {
-                for (resource, value) in rlimits {
-                    let limit = libc::rlimit {
-                        rlim_cur: value,
-                        rlim_max: value,
-                    };
-                    if libc::setrlimit(resource, &limit) != 0 {
-                        return Err(std::io::Error::last_os_error());
-                    }
-                }
-                if let Some(n) = processes {
-                    let limit = libc::rlimit {
-                        rlim_cur: n,
-                        rlim_max: n,
-                    };
-                    libc::setrlimit(libc::RLIMIT_NPROC, &limit);
-                }
-                Ok(())
-            });
-        }
+        set_limits(
+            &mut command,
+            limits,
+            self.uid(slot).map(|_| limits.processes),
+        );
         command
+    }
+
+    /// bubblewrap's arguments up to the program: the read-only system, the view, the
+    /// namespaces, and (as root) setpriv to the slot's own user.
+    fn add_bubblewrap_args(&self, c: &mut Command, view: &View, slot: usize) {
+        c.args(["--ro-bind", "/usr", "/usr"]);
+        for link in ["bin", "lib", "lib64", "sbin"] {
+            let host = Path::new("/").join(link);
+            match std::fs::read_link(&host) {
+                Ok(target) => {
+                    c.arg("--symlink").arg(target).arg(&host);
+                }
+                Err(_) if host.is_dir() => {
+                    c.arg("--ro-bind").arg(&host).arg(&host);
+                }
+                Err(_) => {}
+            }
+        }
+        // The linker is found through Debian's alternatives; nothing else of /etc is
+        // needed, and a made-up /etc must be readable by the sandbox's user.
+        c.args(["--perms", "0755", "--dir", "/etc"]);
+        c.args(["--ro-bind-try", "/etc/alternatives", "/etc/alternatives"]);
+        c.args(["--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache"]);
+        c.args(["--ro-bind-try", "/etc/hosts", "/etc/hosts"]);
+        c.args(["--proc", "/proc", "--dev", "/dev"]);
+        view.add_mounts(c);
+        c.arg("--chdir").arg(&view.cwd);
+        c.args([
+            "--unshare-pid",
+            "--unshare-net",
+            "--unshare-ipc",
+            "--unshare-uts",
+        ]);
+        c.args(["--unshare-cgroup-try", "--hostname", "sandbox"]);
+        if self.uids.is_none() {
+            c.arg("--unshare-user");
+        }
+        c.args(["--die-with-parent", "--new-session", "--clearenv"]);
+        for (key, value) in &view.env {
+            c.arg("--setenv").arg(key).arg(value);
+        }
+        if let Some(uid) = self.uid(slot) {
+            // Root's processes ignore RLIMIT_NPROC: drop to the slot's own user inside.
+            let uid = uid.to_string();
+            c.args(["--cap-add", "CAP_SETUID,CAP_SETGID", "/usr/bin/setpriv"]);
+            c.arg(format!("--reuid={uid}"))
+                .arg(format!("--regid={uid}"));
+            c.args([
+                "--clear-groups",
+                "--inh-caps=-all",
+                "--bounding-set=-all",
+                "--",
+            ]);
+        }
     }
 }
 
-/// Kills a process group started by [`Sandbox::command`] and everything in it.
-pub fn kill_group(pid: u32) {
-    // SAFETY: kill has no memory-safety preconditions; a stale group id is harmless (ESRCH).
+/// `program` run directly, the view's paths and environment translated to the host's.
+fn unconfined(view: &View, program: &str, args: &[&str]) -> Command {
+    let mut c = Command::new(view.on_host(program));
+    c.args(args.iter().map(|a| view.on_host(a)));
+    c.current_dir(view.on_host(&view.cwd));
+    c.env_clear();
+    for (key, value) in &view.env {
+        // Values may be search paths (PATH): translate each entry.
+        let entries: Vec<String> = value.split(':').map(|v| view.on_host(v)).collect();
+        c.env(key, entries.join(":"));
+    }
+    c
+}
+
+/// Sets `limits` on what `command` starts, in the child before it executes (inherited by
+/// bubblewrap, setpriv and the program), and the process limit when there is one.
+fn set_limits(command: &mut Command, limits: Limits, processes: Option<u64>) {
+    let rlimits = [
+        (libc::RLIMIT_AS, limits.memory),
+        (libc::RLIMIT_CPU, limits.cpu_seconds),
+        (libc::RLIMIT_FSIZE, limits.file_size),
+        (libc::RLIMIT_NOFILE, limits.open_files),
+        (libc::RLIMIT_CORE, 0),
+    ];
+    // SAFETY: the closure only calls setrlimit, which is async-signal-safe.
     unsafe {
-        libc::kill(-(pid as i32), libc::SIGKILL);
+        command.pre_exec(move || {
+            for (resource, value) in rlimits {
+                let limit = libc::rlimit {
+                    rlim_cur: value,
+                    rlim_max: value,
+                };
+                if libc::setrlimit(resource, &limit) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
+            if let Some(n) = processes {
+                let limit = libc::rlimit {
+                    rlim_cur: n,
+                    rlim_max: n,
+                };
+                libc::setrlimit(libc::RLIMIT_NPROC, &limit);
+            }
+            Ok(())
+        });
     }
 }

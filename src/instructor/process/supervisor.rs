@@ -1,0 +1,500 @@
+//! One supervised program: started with its output captured ([`super::capture`]), waited for
+//! until a deadline, killed with everything it started, and reaped — every program the grader
+//! starts goes through here, and none is left unwaited for (dropping a [`Supervised`] kills and
+//! reaps it).
+//!
+//! Killing a sandbox in the right order matters. bubblewrap's outer process (the grader's
+//! child) starts the sandbox's init in a session of its own (`--new-session`), so a signal to
+//! the outer process's group does not reach it; killed first, the outer process leaves that
+//! init an orphan, reparented to whichever ancestor reaps orphans (in a container, often the
+//! grader itself, which then held `[bwrap] <defunct>` entries until it exited). So the sandbox's
+//! init is killed first: the kernel kills every process in its PID namespace and reaps them, the
+//! outer process sees its child end, reaps it and exits, and the grader reaps the outer process.
+//! When the outer process has exited, nothing of the sandbox is left: its user's process count
+//! is back to zero before the next program of the slot starts.
+//!
+//! Even so, bubblewrap's outer process exits as soon as the sandbox's init reports the
+//! program's status, without waiting for that init to end: the init is orphaned on every run.
+//! On a normal system the machine's init reaps it; but a grader that is itself the reaper of
+//! orphans (the first process of a container, or a child subreaper) gets them as children, and
+//! reaps them here ([`reap_orphaned_inits`]) — they are recognised as bubblewrap processes in
+//! a session of their own, which the grader's own children never are.
+
+use super::capture::{JOIN_GRACE, Reader, Sink};
+use super::error::{ProcessError, Stream};
+use std::os::unix::process::ExitStatusExt;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// What the started process is, for killing it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tree {
+    /// bubblewrap: its child is the sandbox's init, in a session of its own.
+    Sandboxed,
+    /// A program leading its own process group (started with `process_group(0)`).
+    Group,
+}
+
+/// How long the outer bubblewrap process is given to see its sandbox end and exit.
+const SANDBOX_EXIT_GRACE: Duration = Duration::from_secs(5);
+
+/// Signals a started process's tree; shared with the output readers, which kill a program
+/// whose output passes its cap at once. Signals are sent only while the process is not
+/// reaped, so its pid cannot have been given to another process.
+#[derive(Debug, Clone)]
+struct Signaller {
+    pid: i32,
+    tree: Tree,
+    reaped: Arc<Mutex<bool>>,
+    /// The stream whose cap was passed, when one was.
+    capped: Arc<Mutex<Option<Stream>>>,
+}
+
+/// The children of `pid`, from every one of its threads.
+fn children(pid: i32) -> Vec<i32> {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    for task in tasks.flatten() {
+        if let Ok(text) = std::fs::read_to_string(task.path().join("children")) {
+            found.extend(
+                text.split_whitespace()
+                    .filter_map(|p| p.parse::<i32>().ok()),
+            );
+        }
+    }
+    found
+}
+
+fn kill(pid: i32) {
+    // SAFETY: kill has no memory-safety preconditions.
+    unsafe {
+        libc::kill(pid, libc::SIGKILL);
+    }
+}
+
+fn kill_group(pgid: i32) {
+    // SAFETY: killpg has no memory-safety preconditions; an empty group gives ESRCH.
+    unsafe {
+        libc::killpg(pgid, libc::SIGKILL);
+    }
+}
+
+/// Whether orphans end up with this process: it is a child subreaper, or the first process
+/// of its PID namespace.
+fn reaps_orphans() -> bool {
+    let mut flag: libc::c_int = 0;
+    // SAFETY: PR_GET_CHILD_SUBREAPER writes one int into `flag`; getpid has no preconditions.
+    unsafe {
+        libc::prctl(
+            libc::PR_GET_CHILD_SUBREAPER,
+            &mut flag as *mut libc::c_int,
+            0,
+            0,
+            0,
+        );
+        flag != 0 || libc::getpid() == 1
+    }
+}
+
+/// (state, session) from /proc/PID/stat, when its command is `bwrap`.
+fn bwrap_state(pid: i32) -> Option<(char, i32)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let (head, rest) = stat.rsplit_once(')')?;
+    if !head.ends_with("(bwrap") {
+        return None;
+    }
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let state = fields.first()?.chars().next()?;
+    let session = fields.get(4)?.parse().ok()?;
+    Some((state, session))
+}
+
+/// Reaps the sandbox inits that bubblewrap left to this process (when it is a reaper of
+/// orphans), waiting up to `grace` for those still exiting.
+pub fn reap_orphaned_inits(grace: Duration) {
+    if !reaps_orphans() {
+        return;
+    }
+    // SAFETY: getsid(0) has no preconditions.
+    let ours = unsafe { libc::getsid(0) };
+    let until = Instant::now() + grace;
+    loop {
+        let me = std::process::id() as i32;
+        let orphans: Vec<(i32, char)> = children(me)
+            .into_iter()
+            .filter_map(|pid| match bwrap_state(pid) {
+                Some((state, session)) if session != ours => Some((pid, state)),
+                _ => None,
+            })
+            .collect();
+        let mut exiting = false;
+        for (pid, state) in orphans {
+            if state == 'Z' {
+                // SAFETY: waitpid on one pid; another thread may have reaped it (ECHILD).
+                unsafe {
+                    libc::waitpid(pid, std::ptr::null_mut(), libc::WNOHANG | libc::__WALL);
+                }
+            } else {
+                exiting = true;
+            }
+        }
+        if !exiting || Instant::now() >= until {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+impl Signaller {
+    /// Kills what runs inside: the sandbox's init (and with it its whole PID namespace), or
+    /// the program's process group.
+    fn kill_inside(&self) {
+        let Ok(reaped) = self.reaped.lock() else {
+            return;
+        };
+        if *reaped {
+            return;
+        }
+        match self.tree {
+            Tree::Sandboxed => {
+                let inits = children(self.pid);
+                if inits.is_empty() {
+                    // Not started yet, or already gone: bubblewrap's --die-with-parent ends
+                    // whatever it was starting.
+                    kill_group(self.pid);
+                }
+                for init in inits {
+                    kill(init);
+                }
+            }
+            Tree::Group => kill_group(self.pid),
+        }
+    }
+
+    /// Kills the process's group itself (the outer bubblewrap process, or the program's group
+    /// again: what was left of it).
+    fn kill_group(&self) {
+        if let Ok(reaped) = self.reaped.lock()
+            && !*reaped
+        {
+            kill_group(self.pid);
+        }
+    }
+}
+
+/// How a supervised program ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// It ended by itself with this status.
+    Exited(ExitStatus),
+    /// It ran past the deadline and was killed.
+    TimedOut,
+    /// Its output on this stream passed the cap and it was killed.
+    OutputCap(Stream),
+}
+
+/// A program that ended, and its output.
+#[derive(Debug, Clone)]
+pub struct Finished {
+    pub program: String,
+    pub tree: Tree,
+    pub ended: Ended,
+    /// The time limit it was given, for messages.
+    pub limit: Option<Duration>,
+    pub stdout: super::capture::Captured,
+    pub stderr: super::capture::Captured,
+    pub stdout_cap: usize,
+    pub stderr_cap: usize,
+}
+
+impl Finished {
+    /// `Ok` when it exited with status 0; otherwise what went wrong, the grader's trouble
+    /// (a sandbox that could not start it) told from the program's doing.
+    pub fn result(&self) -> Result<(), ProcessError> {
+        let program = self.program.clone();
+        match self.ended {
+            Ended::Exited(status) if status.success() => Ok(()),
+            Ended::Exited(status) => {
+                if let Some(message) = sandbox_failure(self.tree, status, &self.stderr.text()) {
+                    return Err(ProcessError::Sandbox { program, message });
+                }
+                match (status.code(), status.signal()) {
+                    // bubblewrap reports its child's signal as 128 + signal.
+                    (Some(code), _) if code > 128 && self.tree == Tree::Sandboxed => {
+                        Err(ProcessError::Signal {
+                            program,
+                            signal: code - 128,
+                        })
+                    }
+                    (Some(code), _) => Err(ProcessError::Exit { program, code }),
+                    (None, Some(signal)) => Err(ProcessError::Signal { program, signal }),
+                    (None, None) => Err(ProcessError::Exit { program, code: -1 }),
+                }
+            }
+            Ended::TimedOut => Err(ProcessError::TimedOut {
+                program,
+                after: self.limit.unwrap_or_default(),
+            }),
+            Ended::OutputCap(stream) => Err(ProcessError::OutputCap {
+                program,
+                stream,
+                cap: match stream {
+                    Stream::Stdout => self.stdout_cap,
+                    Stream::Stderr => self.stderr_cap,
+                },
+            }),
+        }
+    }
+}
+
+/// bubblewrap's or setpriv's own failure, from the status they exit with (bubblewrap: 1;
+/// setpriv, when it cannot execute the program: 126, or 127 when it is missing) and their
+/// last message, which they prefix with their name. The program's own code could print such
+/// a line and exit so, but only to have itself regraded, never to earn points.
+pub fn sandbox_failure(tree: Tree, status: ExitStatus, stderr: &str) -> Option<String> {
+    if tree != Tree::Sandboxed || !matches!(status.code(), Some(1 | 126 | 127)) {
+        return None;
+    }
+    let last = stderr.lines().rev().find(|l| !l.trim().is_empty())?.trim();
+    (last.starts_with("bwrap: ") || last.starts_with("setpriv: ")).then(|| last.to_owned())
+}
+
+/// A started program under watch.
+pub struct Supervised {
+    program: String,
+    tree: Tree,
+    child: Child,
+    signaller: Signaller,
+    readers: Vec<Reader>,
+    stdout: Sink,
+    stderr: Sink,
+    limit: Option<Duration>,
+    ended: Option<Ended>,
+}
+
+impl Supervised {
+    /// Starts `command` (whose stdin the caller has set) with its stdout and stderr read into
+    /// the sinks. `program` names it in messages.
+    pub fn spawn(
+        mut command: Command,
+        program: &str,
+        tree: Tree,
+        stdout: Sink,
+        stderr: Sink,
+    ) -> Result<Supervised, ProcessError> {
+        command.stdout(Stdio::piped()).stderr(Stdio::piped());
+        let mut child = command
+            .spawn()
+            .map_err(|e| ProcessError::spawn(program, e))?;
+        let signaller = Signaller {
+            pid: child.id() as i32,
+            tree,
+            reaped: Arc::default(),
+            capped: Arc::default(),
+        };
+        let pipes = (child.stdout.take(), child.stderr.take());
+        let mut supervised = Supervised {
+            program: program.to_owned(),
+            tree,
+            child,
+            signaller,
+            readers: Vec::new(),
+            stdout,
+            stderr,
+            limit: None,
+            ended: None,
+        };
+        let (Some(out), Some(err)) = pipes else {
+            return Err(ProcessError::Io {
+                what: format!("the output pipes of {program}"),
+                source: std::io::Error::other("not piped"),
+            });
+        };
+        // If a reader cannot be started, dropping `supervised` kills and reaps the program.
+        supervised.read(Stream::Stdout, out)?;
+        supervised.read(Stream::Stderr, err)?;
+        Ok(supervised)
+    }
+
+    fn read(
+        &mut self,
+        stream: Stream,
+        from: impl std::io::Read + Send + 'static,
+    ) -> Result<(), ProcessError> {
+        let sink = match stream {
+            Stream::Stdout => &self.stdout,
+            Stream::Stderr => &self.stderr,
+        };
+        let signaller = self.signaller.clone();
+        let reader = Reader::start(stream, from, sink, move || {
+            if let Ok(mut capped) = signaller.capped.lock() {
+                capped.get_or_insert(stream);
+            }
+            signaller.kill_inside();
+        })
+        .map_err(|e| ProcessError::io(format!("a thread to read {stream}"), e))?;
+        self.readers.push(reader);
+        Ok(())
+    }
+
+    /// The process id of the started process.
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Whether it has ended (without reaping it: that is [`Supervised::wait_until`]'s).
+    fn has_exited(&self) -> bool {
+        // SAFETY: waitid writes into `info`, which we own; WNOWAIT leaves the child unreaped.
+        unsafe {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            let r = libc::waitid(
+                libc::P_PID,
+                self.child.id(),
+                &mut info,
+                libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+            );
+            r == 0 && info.si_pid() != 0
+        }
+    }
+
+    /// Blocks until the process exits or `until` passes (at most `slice`, so a caller can
+    /// look at other things).
+    fn block(&self, until: Option<Instant>) {
+        let slice = Duration::from_millis(50);
+        let wait = until.map_or(slice, |u| {
+            u.saturating_duration_since(Instant::now()).min(slice)
+        });
+        // SAFETY: pidfd_open returns a new descriptor we own and close, or -1.
+        let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, self.child.id() as i32, 0) } as i32;
+        if fd < 0 {
+            std::thread::sleep(wait.min(Duration::from_millis(2)));
+            return;
+        }
+        let mut poll = libc::pollfd {
+            fd,
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        // SAFETY: one pollfd we own; then the descriptor is closed once.
+        unsafe {
+            libc::poll(&mut poll, 1, wait.as_millis() as i32);
+            libc::close(fd);
+        }
+    }
+
+    /// Reaps the exited process, after killing what it left behind in its group (not
+    /// reaped yet, its pid still names the group).
+    fn reap(&mut self) -> ExitStatus {
+        if self.tree == Tree::Group {
+            self.signaller.kill_group();
+        }
+        let mut reaped = self
+            .signaller
+            .reaped
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        let status = loop {
+            match self.child.wait() {
+                Ok(status) => break status,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                // Not our child any more (cannot happen: we never wait for -1); say "killed".
+                Err(_) => break ExitStatus::from_raw(libc::SIGKILL),
+            }
+        };
+        *reaped = true;
+        drop(reaped);
+        if self.tree == Tree::Sandboxed {
+            reap_orphaned_inits(SANDBOX_EXIT_GRACE);
+        }
+        status
+    }
+
+    /// Waits until the process ends or `deadline` passes; then kills everything it started
+    /// and reaps it. `limit` is the time it was given, for messages.
+    pub fn wait_until(&mut self, deadline: Option<Instant>, limit: Option<Duration>) -> Ended {
+        if let Some(ended) = self.ended {
+            return ended;
+        }
+        self.limit = limit;
+        let ended = loop {
+            if self.has_exited() {
+                let status = self.reap();
+                let capped = self.signaller.capped.lock().ok().and_then(|c| *c);
+                break match capped {
+                    Some(stream) => Ended::OutputCap(stream),
+                    None => Ended::Exited(status),
+                };
+            }
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                self.kill();
+                break Ended::TimedOut;
+            }
+            self.block(deadline);
+        };
+        self.ended = Some(ended);
+        ended
+    }
+
+    /// Kills the process and everything it started, and reaps it.
+    pub fn kill(&mut self) {
+        if self.ended.is_some() || self.signaller.reaped.lock().is_ok_and(|r| *r) {
+            return;
+        }
+        self.signaller.kill_inside();
+        if self.tree == Tree::Sandboxed {
+            // The outer process reaps the sandbox's init and exits by itself.
+            let grace = Instant::now() + SANDBOX_EXIT_GRACE;
+            while !self.has_exited() && Instant::now() < grace {
+                self.block(Some(grace));
+            }
+        }
+        self.signaller.kill_group();
+        let status = self.reap();
+        self.ended.get_or_insert(Ended::Exited(status));
+    }
+
+    /// Waits for the process to end by itself (until `deadline`, killed past it), joins its
+    /// output readers and returns what it did.
+    pub fn finish(mut self, deadline: Option<Instant>, limit: Option<Duration>) -> Finished {
+        let ended = self.wait_until(deadline, limit);
+        self.join_readers();
+        Finished {
+            program: self.program.clone(),
+            tree: self.tree,
+            ended,
+            limit,
+            stdout: self.stdout.captured(),
+            stderr: self.stderr.captured(),
+            stdout_cap: self.stdout.cap,
+            stderr_cap: self.stderr.cap,
+        }
+    }
+
+    /// Kills the process (if it still runs) and joins its readers: its sinks then hold all it
+    /// wrote.
+    pub fn stop(mut self) -> Ended {
+        self.kill();
+        self.join_readers();
+        self.ended.unwrap_or(Ended::TimedOut)
+    }
+
+    fn join_readers(&mut self) {
+        let by = Instant::now() + JOIN_GRACE;
+        for reader in &mut self.readers {
+            reader.join_by(by);
+        }
+    }
+}
+
+impl Drop for Supervised {
+    fn drop(&mut self) {
+        self.kill();
+        let by = Instant::now() + Duration::from_secs(1);
+        for reader in &mut self.readers {
+            reader.join_by(by);
+        }
+    }
+}

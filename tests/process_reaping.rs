@@ -1,0 +1,106 @@
+//! Reap what you start: after many sandboxed programs — ending by themselves, killed at their
+//! deadline while their children sleep, cut at their output cap — the grader has no zombie
+//! child and no sandbox process left. This test binary makes itself a child subreaper, as a
+//! grader running as a container's first process is, so a sandbox killed in the wrong order
+//! (its outer bubblewrap process before the sandbox's init) would leave the init here as a
+//! `[bwrap] <defunct>` child. One test in this binary: nothing else runs beside it.
+
+use bpe_lab::instructor::process::sandbox::{Limits, Sandbox};
+use bpe_lab::instructor::process::{Ended, Sink, Supervised};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+/// (pid, state) of every process whose parent is this one.
+fn children() -> Vec<(i32, char)> {
+    let me = std::process::id() as i32;
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().filter_map(Result::ok) {
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        let Some((_, rest)) = stat.rsplit_once(')') else {
+            continue;
+        };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        if fields.len() > 1 && fields[1].parse::<i32>() == Ok(me) {
+            let state = fields[0].chars().next().unwrap_or('?');
+            found.push((
+                entry.file_name().to_string_lossy().parse().unwrap_or(0),
+                state,
+            ));
+        }
+    }
+    found
+}
+
+#[test]
+fn fifty_sandboxed_programs_leave_no_zombie_and_no_process() {
+    let required = std::env::var_os("BPE_LAB_SANDBOX_TESTS").is_some();
+    let present = std::process::Command::new("bwrap")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        present || !required,
+        "BPE_LAB_SANDBOX_TESTS is set but bwrap is missing"
+    );
+    if !present {
+        eprintln!("skipped: bubblewrap is not installed");
+        return;
+    }
+    // SAFETY: prctl on this process.
+    assert_eq!(
+        unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) },
+        0
+    );
+    let sandbox = Sandbox::detect(false).unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    sandbox.prepare_scratch(scratch.path(), 0).unwrap();
+    let run = |script: &str, stdout: Sink| {
+        let mut c = sandbox.command(
+            scratch.path(),
+            false,
+            0,
+            Limits::worker(256),
+            "/bin/sh",
+            &["-c", script],
+        );
+        c.stdin(Stdio::null());
+        Supervised::spawn(c, "sh", sandbox.tree(), stdout, Sink::keep(4096)).unwrap()
+    };
+    for i in 0..50 {
+        match i % 3 {
+            0 => {
+                let done = run("echo done", Sink::keep(64)).finish(None, None);
+                assert_eq!(done.stdout.text(), "done\n");
+            }
+            1 => {
+                let sleeper = run(
+                    "sleep 1000.6161 & sleep 1000.6161 & sleep 1000.6161",
+                    Sink::keep(64),
+                );
+                let limit = Duration::from_millis(200);
+                let ended = sleeper
+                    .finish(Some(Instant::now() + limit), Some(limit))
+                    .ended;
+                assert_eq!(ended, Ended::TimedOut);
+            }
+            _ => {
+                let flood = run("sleep 1000.6161 & yes", Sink::cut_at(64 << 10));
+                let ended = flood.finish(None, None).ended;
+                assert!(matches!(ended, Ended::OutputCap(_)), "{ended:?}");
+            }
+        }
+        let left = children();
+        assert!(left.is_empty(), "after program {i}: children left {left:?}");
+    }
+    let sleepers = std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| {
+            std::fs::read(e.path().join("cmdline"))
+                .is_ok_and(|c| String::from_utf8_lossy(&c).contains("1000.6161"))
+        })
+        .count();
+    assert_eq!(sleepers, 0, "no process of a sandbox outlives it");
+}
