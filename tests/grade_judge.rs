@@ -592,3 +592,123 @@ fn grading_honest_and_hostile_submissions_gives_each_its_grade_and_harms_nothing
     );
     assert_eq!(fs::read_to_string(&grades).unwrap(), csv);
 }
+
+const INIT_RIGHT: &str = "fn byte_initialize(chunks: &[String]) -> Vec<Vec<u32>> {
+    chunks.iter().map(|c| c.bytes().map(u32::from).collect()).collect()
+}";
+
+/// Characters instead of bytes: right for ASCII only.
+const INIT_CHARS: &str = "fn byte_initialize(chunks: &[String]) -> Vec<Vec<u32>> {
+    chunks.iter().map(|c| c.chars().map(|ch| ch as u32).collect()).collect()
+}";
+
+const PAIRS_RIGHT: &str = "fn count_pairs_in_chunks(chunks: &[Vec<u32>]) -> HashMap<(u32, u32), usize> {
+    let mut counts = HashMap::new();
+    for chunk in chunks {
+        for w in chunk.windows(2) {
+            *counts.entry((w[0], w[1])).or_insert(0) += 1;
+        }
+    }
+    counts
+}";
+
+/// The chunks glued together first: pairs across chunk boundaries count too.
+const PAIRS_ACROSS: &str = "fn count_pairs_in_chunks(chunks: &[Vec<u32>]) -> HashMap<(u32, u32), usize> {
+    let all: Vec<u32> = chunks.concat();
+    let mut counts = HashMap::new();
+    for w in all.windows(2) {
+        *counts.entry((w[0], w[1])).or_insert(0) += 1;
+    }
+    counts
+}";
+
+/// The crate's own answer: the worker has no such path, so it does not compile.
+const PAIRS_BORROWED: &str = "fn count_pairs_in_chunks(chunks: &[Vec<u32>]) -> HashMap<(u32, u32), usize> {
+    bpe_lab::lab::bytes::count_pairs_in_chunks(chunks)
+}";
+
+/// Reads the instructor's source where the project really is, hoping for the solution, and
+/// answers with nothing.
+fn init_snoops(project: &Path) -> String {
+    let source = project.join("instructor").join("07-bytes.ipynb");
+    format!(
+        "fn byte_initialize(chunks: &[String]) -> Vec<Vec<u32>> {{
+    let found = std::fs::read_to_string({:?}).unwrap_or_default();
+    if found.contains(\"BEGIN SOLUTION\") {{ panic!(\"found the solutions\") }}
+    chunks.iter().map(|_| Vec::new()).collect()
+}}",
+        source.display().to_string()
+    )
+}
+
+/// Notebook 07's two exercises graded in the judge like every other: right answers get their
+/// points, the two classic mistakes and a borrowed answer get none, and a submission that
+/// looks for the instructor's solutions finds nothing.
+#[test]
+fn grading_notebook_07_scores_bytes_and_chunk_pairs() {
+    if !sandbox_available() {
+        return;
+    }
+    const LAB7: &str = "07-bytes";
+    let dir = tempfile::tempdir().unwrap();
+    let subs = dir.path().join("submissions");
+    let file = format!("{LAB7}.ipynb");
+    let base = student_notebook(LAB7);
+    let with = |init: &str, pairs: &str| {
+        let mut nb = base.clone();
+        solve(&mut nb, "byte_initialize", init);
+        solve(&mut nb, "count_pairs_in_chunks", pairs);
+        nb
+    };
+    save(&subs, "amara", &file, &with(INIT_RIGHT, PAIRS_RIGHT));
+    save(&subs, "bayo", &file, &with(INIT_CHARS, PAIRS_ACROSS));
+    save(&subs, "chidi", &file, &with(INIT_RIGHT, PAIRS_BORROWED));
+    save(&subs, "dawit", &file, &with(&init_snoops(&root()), PAIRS_RIGHT));
+    save(&subs, "efua", &file, &base);
+    let (grades, feedback) = (dir.path().join("grades.csv"), dir.path().join("feedback"));
+    let run = bpe_lab(&[
+        "lab",
+        "grade",
+        path_str(&subs),
+        "--lab",
+        LAB7,
+        "--sources",
+        path_str(&root().join("instructor")),
+        "--out",
+        path_str(&grades),
+        "--feedback",
+        path_str(&feedback),
+        "--check-timeout",
+        "10",
+        "--jobs",
+        "2",
+    ]);
+    eprintln!("{}", stderr(&run));
+    assert_success(&run);
+    let csv = fs::read_to_string(&grades).unwrap();
+    eprintln!("{csv}");
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(
+        lines[0],
+        "student,file,lab,byte_initialize,count_pairs_in_chunks,total,max,notes"
+    );
+    let scores = |student: &str| -> Vec<String> {
+        let line = lines
+            .iter()
+            .find(|l| l.starts_with(&format!("{student},")))
+            .unwrap_or_else(|| panic!("no row for {student}"));
+        line.splitn(8, ',').skip(3).take(4).map(str::to_owned).collect()
+    };
+    assert_eq!(scores("amara"), ["1", "2", "3", "3"]);
+    assert_eq!(scores("bayo"), ["0", "0", "0", "3"]);
+    assert_eq!(scores("chidi"), ["1", "0", "1", "3"]);
+    assert_eq!(scores("dawit"), ["0", "2", "2", "3"]);
+    assert_eq!(scores("efua"), ["0", "0", "0", "3"]);
+    let read = |student: &str| {
+        fs::read_to_string(feedback.join(student).join(format!("{LAB7}.md"))).unwrap()
+    };
+    assert!(read("bayo").contains("wrong result"), "{}", read("bayo"));
+    assert!(read("chidi").contains("did not compile"), "{}", read("chidi"));
+    assert!(read("efua").contains("not implemented"), "{}", read("efua"));
+    assert!(!read("dawit").contains("found the solutions"), "{}", read("dawit"));
+}

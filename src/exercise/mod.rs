@@ -1,5 +1,5 @@
-//! The exercise vocabulary, on the ground floor: the eight exercises, in the order the lab
-//! teaches them, and the [`guard`] that the engine's answers report to. It sits below the
+//! The exercise vocabulary, on the ground floor: the exercises, in the order the notebooks
+//! teach them, and the [`guard`] that the engine's answers report to. It sits below the
 //! engine so that `bpe/` and `tokenizer/` can name an exercise without importing the lab.
 //!
 //! The order matters: an exercise may
@@ -28,11 +28,15 @@ pub enum Exercise {
     ApplyMerges,
     Encode,
     Decode,
+    /// Notebook 07: text chunks as their UTF-8 bytes, the byte-level starting point.
+    ByteInitialize,
+    /// Notebook 07: adjacent byte pairs counted inside each chunk, never across two.
+    CountPairsInChunks,
 }
 
 impl Exercise {
     /// Every exercise, in teaching order.
-    pub const ALL: [Exercise; 8] = [
+    pub const ALL: [Exercise; 10] = [
         Exercise::BpeInitialize,
         Exercise::GetPairFrequencies,
         Exercise::MostFrequentPair,
@@ -41,6 +45,8 @@ impl Exercise {
         Exercise::ApplyMerges,
         Exercise::Encode,
         Exercise::Decode,
+        Exercise::ByteInitialize,
+        Exercise::CountPairsInChunks,
     ];
 
     /// The function's name, as the notebooks write it.
@@ -54,6 +60,8 @@ impl Exercise {
             Exercise::ApplyMerges => "apply_merges",
             Exercise::Encode => "encode",
             Exercise::Decode => "decode",
+            Exercise::ByteInitialize => "byte_initialize",
+            Exercise::CountPairsInChunks => "count_pairs_in_chunks",
         }
     }
 
@@ -69,7 +77,7 @@ impl fmt::Display for Exercise {
     }
 }
 
-/// A name that is not one of the eight exercises.
+/// A name that is not one of the exercises.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnknownExercise(pub String);
 

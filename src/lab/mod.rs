@@ -13,6 +13,8 @@
 //! on stdout). evcxr keeps one output per MIME type and cell, so each helper shows one rich
 //! output; a cell that calls two of them shows the last.
 
+pub mod bars;
+pub mod bytes;
 pub mod check;
 pub mod display;
 mod fallback;
@@ -20,6 +22,8 @@ pub mod parity;
 pub mod plot;
 pub mod prelude;
 pub mod reference;
+pub mod replay;
+pub mod tax;
 pub mod tokens;
 
 pub use check::{Check, Status};

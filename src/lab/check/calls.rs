@@ -84,3 +84,23 @@ pub fn decode(
 ) -> DecodeOut {
     f(ids, id_to_token)
 }
+
+/// Notebook 07: the chunks of a text, each as its UTF-8 bytes (ids 0–255).
+pub type ByteInitializeArgs = Vec<String>;
+pub type ByteInitializeOut = Vec<Vec<u32>>;
+pub fn byte_initialize(
+    f: &impl Fn(&[String]) -> ByteInitializeOut,
+    chunks: &ByteInitializeArgs,
+) -> ByteInitializeOut {
+    f(chunks)
+}
+
+/// Notebook 07: pair counts of token ids, inside each chunk only.
+pub type CountPairsInChunksArgs = Vec<Vec<u32>>;
+pub type CountPairsInChunksOut = HashMap<(u32, u32), usize>;
+pub fn count_pairs_in_chunks(
+    f: &impl Fn(&[Vec<u32>]) -> CountPairsInChunksOut,
+    chunks: &CountPairsInChunksArgs,
+) -> CountPairsInChunksOut {
+    f(chunks)
+}

@@ -537,6 +537,10 @@ pub fn judge(
         Exercise::ApplyMerges => judge_spec(&apply_merges_spec(), call, limit),
         Exercise::Encode => judge_spec(&encode_spec(), call, limit),
         Exercise::Decode => judge_spec(&decode_spec(), call, limit),
+        Exercise::ByteInitialize => judge_spec(&super::bytes::byte_initialize_spec(), call, limit),
+        Exercise::CountPairsInChunks => {
+            judge_spec(&super::bytes::count_pairs_in_chunks_spec(), call, limit)
+        }
     }
 }
 
