@@ -84,10 +84,32 @@ impl Plot {
         text
     }
 
-    /// The SVG document.
+    /// The SVG document: the frame, the axes with their ticks and labels, then each series
+    /// with its legend entry.
     pub fn svg(&self) -> String {
-        let visible: Vec<(&str, Vec<(f64, f64)>)> = self
-            .series
+        let visible = self.visible();
+        let frame = Frame::around(visible.iter().flat_map(|(_, p)| p.iter().copied()));
+        let mut svg = format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{WIDTH}\" height=\"{HEIGHT}\" \
+             viewBox=\"0 0 {WIDTH} {HEIGHT}\" font-family=\"sans-serif\" font-size=\"12\">\
+             <rect width=\"100%\" height=\"100%\" fill=\"white\"/>"
+        );
+        let _ = write!(
+            svg,
+            "<text x=\"{}\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">{}</text>",
+            WIDTH / 2.0,
+            escape(&self.title)
+        );
+        self.axes(&mut svg, &frame);
+        draw_series(&mut svg, &frame, &visible);
+        svg.push_str("</svg>");
+        svg
+    }
+
+    /// Each series' points that its scales can show (finite; positive on a log axis), in
+    /// plotted units (log10 on a log axis).
+    fn visible(&self) -> Vec<(&str, Vec<(f64, f64)>)> {
+        self.series
             .iter()
             .map(|(name, points)| {
                 let kept = points
@@ -103,27 +125,14 @@ impl Plot {
                     .collect();
                 (name.as_str(), kept)
             })
-            .collect();
-        let all = visible.iter().flat_map(|(_, p)| p.iter().copied());
-        let (x_range, y_range) = ranges(all);
-        let plot_w = WIDTH - LEFT - RIGHT;
-        let plot_h = HEIGHT - TOP - BOTTOM;
-        let px = |x: f64| LEFT + (x - x_range.0) / (x_range.1 - x_range.0) * plot_w;
-        let py = |y: f64| TOP + plot_h - (y - y_range.0) / (y_range.1 - y_range.0) * plot_h;
+            .collect()
+    }
 
-        let mut svg = format!(
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{WIDTH}\" height=\"{HEIGHT}\" \
-             viewBox=\"0 0 {WIDTH} {HEIGHT}\" font-family=\"sans-serif\" font-size=\"12\">\
-             <rect width=\"100%\" height=\"100%\" fill=\"white\"/>"
-        );
-        let _ = write!(
-            svg,
-            "<text x=\"{}\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">{}</text>",
-            WIDTH / 2.0,
-            escape(&self.title)
-        );
-        for (value, label) in ticks(x_range, self.x_scale) {
-            let x = px(value);
+    /// Grid lines and tick labels on both axes, the plot's border and the axis labels.
+    fn axes(&self, svg: &mut String, frame: &Frame) {
+        let (plot_w, plot_h) = (Frame::WIDTH, Frame::HEIGHT);
+        for (value, label) in ticks(frame.x, self.x_scale) {
+            let x = frame.px(value);
             let _ = write!(
                 svg,
                 "<line x1=\"{x:.1}\" y1=\"{TOP}\" x2=\"{x:.1}\" y2=\"{:.1}\" stroke=\"#eee\"/>\
@@ -132,8 +141,8 @@ impl Plot {
                 TOP + plot_h + 16.0
             );
         }
-        for (value, label) in ticks(y_range, self.y_scale) {
-            let y = py(value);
+        for (value, label) in ticks(frame.y, self.y_scale) {
+            let y = frame.py(value);
             let _ = write!(
                 svg,
                 "<line x1=\"{LEFT}\" y1=\"{y:.1}\" x2=\"{:.1}\" y2=\"{y:.1}\" stroke=\"#eee\"/>\
@@ -154,48 +163,74 @@ impl Plot {
             TOP + plot_h / 2.0,
             escape(&self.y_label)
         );
-        for (i, (name, points)) in visible.iter().enumerate() {
-            let colour = COLOURS[i % COLOURS.len()];
-            let path: Vec<String> = points
-                .iter()
-                .map(|&(x, y)| format!("{:.1},{:.1}", px(x), py(y)))
-                .collect();
-            let _ = write!(
-                svg,
-                "<polyline fill=\"none\" stroke=\"{colour}\" stroke-width=\"1.5\" points=\"{}\"/>",
-                path.join(" ")
-            );
-            if points.len() <= 200 {
-                for &(x, y) in points {
-                    let _ = write!(
-                        svg,
-                        "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"2.5\" fill=\"{colour}\"/>",
-                        px(x),
-                        py(y)
-                    );
-                }
+    }
+}
+
+/// The plotted area: the data ranges it shows and how values map to pixels.
+struct Frame {
+    x: (f64, f64),
+    y: (f64, f64),
+}
+
+impl Frame {
+    const WIDTH: f64 = WIDTH - LEFT - RIGHT;
+    const HEIGHT: f64 = HEIGHT - TOP - BOTTOM;
+
+    fn around(points: impl Iterator<Item = (f64, f64)>) -> Frame {
+        let (x, y) = ranges(points);
+        Frame { x, y }
+    }
+
+    fn px(&self, x: f64) -> f64 {
+        LEFT + (x - self.x.0) / (self.x.1 - self.x.0) * Frame::WIDTH
+    }
+
+    fn py(&self, y: f64) -> f64 {
+        TOP + Frame::HEIGHT - (y - self.y.0) / (self.y.1 - self.y.0) * Frame::HEIGHT
+    }
+}
+
+/// Each series as a line (with markers when it has few points) and its legend entry at the
+/// top right, wide enough for the longest name (about 7 px a character).
+fn draw_series(svg: &mut String, frame: &Frame, visible: &[(&str, Vec<(f64, f64)>)]) {
+    let longest = visible
+        .iter()
+        .map(|(n, _)| n.chars().count())
+        .max()
+        .unwrap_or(0);
+    let legend_x = LEFT + Frame::WIDTH - 30.0 - 7.0 * longest as f64;
+    for (i, (name, points)) in visible.iter().enumerate() {
+        let colour = COLOURS[i % COLOURS.len()];
+        let path: Vec<String> = points
+            .iter()
+            .map(|&(x, y)| format!("{:.1},{:.1}", frame.px(x), frame.py(y)))
+            .collect();
+        let _ = write!(
+            svg,
+            "<polyline fill=\"none\" stroke=\"{colour}\" stroke-width=\"1.5\" points=\"{}\"/>",
+            path.join(" ")
+        );
+        if points.len() <= 200 {
+            for &(x, y) in points {
+                let _ = write!(
+                    svg,
+                    "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"2.5\" fill=\"{colour}\"/>",
+                    frame.px(x),
+                    frame.py(y)
+                );
             }
-            // Legend at the top right, wide enough for the longest name (about 7 px a char).
-            let longest = visible
-                .iter()
-                .map(|(n, _)| n.chars().count())
-                .max()
-                .unwrap_or(0);
-            let legend_x = LEFT + plot_w - 30.0 - 7.0 * longest as f64;
-            let ly = TOP + 14.0 + 16.0 * i as f64;
-            let _ = write!(
-                svg,
-                "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"12\" height=\"3\" fill=\"{colour}\"/>\
-                 <text x=\"{:.1}\" y=\"{:.1}\">{}</text>",
-                legend_x,
-                ly - 4.0,
-                legend_x + 18.0,
-                ly,
-                escape(name)
-            );
         }
-        svg.push_str("</svg>");
-        svg
+        let ly = TOP + 14.0 + 16.0 * i as f64;
+        let _ = write!(
+            svg,
+            "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"12\" height=\"3\" fill=\"{colour}\"/>\
+             <text x=\"{:.1}\" y=\"{:.1}\">{}</text>",
+            legend_x,
+            ly - 4.0,
+            legend_x + 18.0,
+            ly,
+            escape(name)
+        );
     }
 }
 
