@@ -66,6 +66,61 @@ fn read_json(path: &Path) -> Value {
 }
 
 #[test]
+fn the_self_study_edition_ships_folded_solutions_and_is_checked_as_such() {
+    let dir = tempfile::tempdir().unwrap();
+    let (sources, out) = (dir.path().join("src"), dir.path().join("self-study"));
+    write_source(&sources, "01-double");
+    let with = |extra: &[&str]| {
+        let mut args = vec![
+            "lab",
+            "release",
+            "--sources",
+            path_str(&sources),
+            "--out",
+            path_str(&out),
+        ];
+        args.extend_from_slice(extra);
+        bpe_lab(&args)
+    };
+    assert_success(&with(&["--self-study"]));
+    let student = read_json(&out.join("01-double.ipynb"));
+    let cells = student["cells"].as_array().unwrap();
+    let ids: Vec<&str> = cells.iter().map(|c| c["id"].as_str().unwrap()).collect();
+    assert_eq!(
+        ids,
+        [
+            "intro",
+            "setup",
+            "double-solution",
+            "double-check",
+            "double-check-solution"
+        ]
+    );
+    let folded: String = cells[4]["source"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    assert_eq!(cells[4]["cell_type"], "markdown");
+    assert!(
+        folded.starts_with("<details>") && folded.contains("    x * 2\n"),
+        "{folded}"
+    );
+    // The exercise cell itself still starts from todo!().
+    assert!(cells[2]["source"].to_string().contains("todo!()"));
+    // --check knows the edition: up to date as self-study, stale as the graded edition.
+    assert_success(&with(&["--check", "--self-study"]));
+    let graded_check = with(&["--check"]);
+    assert_eq!(
+        graded_check.status.code(),
+        Some(1),
+        "{}",
+        stderr(&graded_check)
+    );
+}
+
+#[test]
 fn release_writes_student_versions_with_protected_cells() {
     let dir = tempfile::tempdir().unwrap();
     let (sources, out) = (dir.path().join("src"), dir.path().join("out"));

@@ -6,7 +6,7 @@ use super::progress;
 use bpe_lab::instructor::doctor::diagnose;
 use bpe_lab::instructor::grade::{Event, GradeError, Output, SessionOptions, Summary, grade_all};
 use bpe_lab::instructor::nbgrader_course::{CourseError, find_crate, write_course_from};
-use bpe_lab::instructor::release::{release, stale};
+use bpe_lab::instructor::release::{Edition, release_edition, stale_edition};
 use bpe_lab::instructor::runner::{RunOptions, find_python};
 use bpe_lab::instructor::verify::{NotebookOutcome, VerifyError, VerifyOptions, verify};
 use clap::{Args, Subcommand};
@@ -66,6 +66,10 @@ pub struct ReleaseArgs {
     /// Write nothing; exit 1 if any student version is missing or out of date
     #[arg(long)]
     pub check: bool,
+    /// The self-study edition: a folded solution after each exercise's check, for students to
+    /// open after trying. Never for a graded course (use another --out, e.g. notebooks-self-study)
+    #[arg(long)]
+    pub self_study: bool,
 }
 
 #[derive(Debug, Args)]
@@ -109,6 +113,9 @@ pub struct VerifyArgs {
     /// Run the instructor sources only
     #[arg(long)]
     pub sources_only: bool,
+    /// The student versions are the self-study edition (`lab release --self-study`)
+    #[arg(long)]
+    pub self_study: bool,
     /// Also render each executed notebook to HTML (next to it) with nbconvert
     #[arg(long)]
     pub html: bool,
@@ -215,9 +222,14 @@ fn run_nbgrader_course(args: &NbgraderCourseArgs) -> Result<(), CliError> {
 }
 
 fn run_release(args: &ReleaseArgs) -> Result<(), CliError> {
+    let edition = if args.self_study {
+        Edition::SelfStudy
+    } else {
+        Edition::Graded
+    };
     if args.check {
-        let stale =
-            stale(&args.sources, &args.out).map_err(|e| CliError::runtime(e.to_string()))?;
+        let stale = stale_edition(&args.sources, &args.out, edition)
+            .map_err(|e| CliError::runtime(e.to_string()))?;
         if stale.is_empty() {
             eprintln!("student versions in {} are up to date", args.out.display());
             return Ok(());
@@ -228,8 +240,8 @@ fn run_release(args: &ReleaseArgs) -> Result<(), CliError> {
             list.join("\n")
         )));
     }
-    let released =
-        release(&args.sources, &args.out).map_err(|e| CliError::runtime(e.to_string()))?;
+    let released = release_edition(&args.sources, &args.out, edition)
+        .map_err(|e| CliError::runtime(e.to_string()))?;
     for r in &released {
         eprintln!(
             "{} {} -> {}",
@@ -248,6 +260,11 @@ fn run_verify(args: &VerifyArgs) -> Result<(), CliError> {
         work_dir: args.work_dir.clone(),
         run: args.kernel.options(&args.sources),
         students_too: !args.sources_only,
+        edition: if args.self_study {
+            Edition::SelfStudy
+        } else {
+            Edition::Graded
+        },
         only: args.only.clone(),
         html: args.html,
     };

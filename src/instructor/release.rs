@@ -109,8 +109,30 @@ pub fn lab_name(path: &Path) -> String {
         .unwrap_or_default()
 }
 
-/// The student version of `source_nb` (read from `path`, which names it in errors).
+/// Which student version to write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Edition {
+    /// For graded courses, and the default: the solutions are gone, only `todo!()` is left.
+    #[default]
+    Graded,
+    /// For self-study courses: as [`Edition::Graded`], plus a folded solution right after each
+    /// exercise's check, for a student to open after trying. Never for a graded course: the
+    /// answers would ship with the exercises.
+    SelfStudy,
+}
+
+/// The student version of `source_nb` (read from `path`, which names it in errors), for a
+/// graded course.
 pub fn student_version(source_nb: &Notebook, path: &Path) -> Result<Notebook, NotebookError> {
+    student_edition(source_nb, path, Edition::Graded)
+}
+
+/// The student version of `source_nb` in `edition`.
+pub fn student_edition(
+    source_nb: &Notebook,
+    path: &Path,
+    edition: Edition,
+) -> Result<Notebook, NotebookError> {
     let fail = |problem: String| NotebookError {
         path: path.to_owned(),
         problem,
@@ -120,7 +142,13 @@ pub fn student_version(source_nb: &Notebook, path: &Path) -> Result<Notebook, No
         .lab()
         .map(str::to_owned)
         .unwrap_or_else(|| lab_name(path));
-    nb.json["metadata"]["bpe_lab"] = json!({ "lab": lab, "version": "student" });
+    nb.json["metadata"]["bpe_lab"] = match edition {
+        Edition::Graded => json!({ "lab": lab, "version": "student" }),
+        Edition::SelfStudy => json!({ "lab": lab, "version": "student", "solutions": true }),
+    };
+    if edition == Edition::SelfStudy {
+        add_folded_solutions(&mut nb);
+    }
     let mut seen = HashSet::new();
     let mut exercises = HashSet::new();
     for (index, cell) in nb.cells_mut().iter_mut().enumerate() {
@@ -141,6 +169,53 @@ pub fn student_version(source_nb: &Notebook, path: &Path) -> Result<Notebook, No
         mark(cell, nbgrader);
     }
     Ok(nb)
+}
+
+/// After each check cell, a Markdown cell (id `<check id>-solution`) holding the solution
+/// cell that came before it, folded in `<details>`: Markdown, so running the notebook never
+/// replaces the student's own function with it. Added before the cells are marked, so it is
+/// protected content like any other text.
+fn add_folded_solutions(nb: &mut Notebook) {
+    let mut last_solution: Option<String> = None;
+    let mut cells: Vec<Value> = Vec::new();
+    for cell in nb.cells_mut().drain(..) {
+        let folded = match role(&cell) {
+            Role::Solution => {
+                last_solution = Some(solution_text(&source(&cell)));
+                None
+            }
+            Role::Check { exercise, .. } => last_solution
+                .take()
+                .zip(cell_id(&cell).map(|id| format!("{id}-solution")))
+                .map(|(code, id)| folded_solution(&id, &exercise, &code)),
+            Role::Content => None,
+        };
+        cells.push(cell);
+        cells.extend(folded);
+    }
+    *nb.cells_mut() = cells;
+}
+
+/// A solution cell's text with its markers taken out: the code a student would have written.
+fn solution_text(text: &str) -> String {
+    text.split_inclusive('\n')
+        .filter(|line| {
+            let marker = line.trim();
+            marker != BEGIN_SOLUTION && marker != END_SOLUTION
+        })
+        .collect::<String>()
+        .trim_end()
+        .to_owned()
+}
+
+fn folded_solution(id: &str, exercise: &str, code: &str) -> Value {
+    let text = format!(
+        "<details>\n<summary>💡 A solution for <code>{exercise}</code> (open it after you have \
+         tried)</summary>\n\n```rust\n{code}\n```\n\n</details>"
+    );
+    let mut cell = json!({ "cell_type": "markdown", "id": id, "metadata": {}, "source": [] });
+    set_source(&mut cell, &text);
+    cell
 }
 
 /// Why one cell cannot be released.
@@ -252,9 +327,18 @@ fn rendered(nb: &Notebook) -> String {
 /// Writes the student version of every source in `source_dir` into `out_dir`. Every source
 /// is checked before anything is written, so a bad one leaves all files as they were.
 pub fn release(source_dir: &Path, out_dir: &Path) -> Result<Vec<Released>, NotebookError> {
+    release_edition(source_dir, out_dir, Edition::Graded)
+}
+
+/// [`release`] in `edition`.
+pub fn release_edition(
+    source_dir: &Path,
+    out_dir: &Path,
+    edition: Edition,
+) -> Result<Vec<Released>, NotebookError> {
     let mut planned = Vec::new();
     for path in sources(source_dir)? {
-        let student = student_version(&Notebook::read(&path)?, &path)?;
+        let student = student_edition(&Notebook::read(&path)?, &path, edition)?;
         planned.push((path, student));
     }
     std::fs::create_dir_all(out_dir).map_err(|e| NotebookError {
@@ -307,9 +391,18 @@ impl fmt::Display for Stale {
 /// Student files in `out_dir` that differ from what [`release`] would write (or are
 /// missing), with the reason.
 pub fn stale(source_dir: &Path, out_dir: &Path) -> Result<Vec<Stale>, NotebookError> {
+    stale_edition(source_dir, out_dir, Edition::Graded)
+}
+
+/// [`stale`] against `edition`.
+pub fn stale_edition(
+    source_dir: &Path,
+    out_dir: &Path,
+    edition: Edition,
+) -> Result<Vec<Stale>, NotebookError> {
     let mut out = Vec::new();
     for path in sources(source_dir)? {
-        let expected = rendered(&student_version(&Notebook::read(&path)?, &path)?);
+        let expected = rendered(&student_edition(&Notebook::read(&path)?, &path, edition)?);
         let student = student_path(&path, out_dir);
         let why = match std::fs::read_to_string(&student) {
             Ok(text) if text == expected => continue,
@@ -348,6 +441,76 @@ mod tests {
         let text = "a\n  // BEGIN SOLUTION\n  b\n  // END SOLUTION\nc";
         assert_eq!(strip_solutions(text).unwrap(), "a\n  todo!()\nc");
         assert_eq!(strip_solutions("no markers").unwrap(), "no markers");
+    }
+
+    fn exercise_notebook() -> Notebook {
+        Notebook {
+            json: json!({
+                "cells": [
+                    { "cell_type": "markdown", "id": "intro", "metadata": {}, "source": ["Double it."] },
+                    { "cell_type": "code", "id": "double", "metadata": {}, "outputs": [],
+                      "execution_count": null,
+                      "source": ["fn double(x: u8) -> u8 {\n", "    // BEGIN SOLUTION\n", "    x * 2\n",
+                                 "    // END SOLUTION\n", "}"] },
+                    { "cell_type": "code", "id": "double-check", "outputs": [], "execution_count": null,
+                      "metadata": { "bpe_lab": { "exercise": "double", "points": 1 } },
+                      "source": ["check(double)"] },
+                    { "cell_type": "markdown", "id": "after", "metadata": {}, "source": ["Next."] }
+                ],
+                "metadata": {}, "nbformat": 4, "nbformat_minor": 5
+            }),
+        }
+    }
+
+    fn ids(nb: &Notebook) -> Vec<String> {
+        nb.cells()
+            .iter()
+            .filter_map(|c| cell_id(c).map(str::to_owned))
+            .collect()
+    }
+
+    #[test]
+    fn the_self_study_edition_folds_each_solution_after_its_check() {
+        let source_nb = exercise_notebook();
+        let path = Path::new("01-double.ipynb");
+        let graded = student_version(&source_nb, path).unwrap();
+        assert_eq!(ids(&graded), ["intro", "double", "double-check", "after"]);
+        assert!(!rendered(&graded).contains("x * 2"));
+
+        let self_study = student_edition(&source_nb, path, Edition::SelfStudy).unwrap();
+        assert_eq!(
+            ids(&self_study),
+            [
+                "intro",
+                "double",
+                "double-check",
+                "double-check-solution",
+                "after"
+            ]
+        );
+        // The exercise itself is still to be written…
+        assert_eq!(
+            source(&self_study.cells()[1]),
+            "fn double(x: u8) -> u8 {\n    todo!()\n}"
+        );
+        // …and the solution waits, folded and not runnable, right after the check.
+        let folded = &self_study.cells()[3];
+        assert_eq!(folded["cell_type"], "markdown");
+        let text = source(folded);
+        assert!(text.starts_with("<details>"), "{text}");
+        assert!(
+            text.contains("```rust\nfn double(x: u8) -> u8 {\n    x * 2\n}\n```"),
+            "{text}"
+        );
+        assert!(!text.contains("SOLUTION"), "{text}");
+        // Protected like any text, and the notebook says which edition it is.
+        assert_eq!(folded["metadata"]["nbgrader"]["locked"], true);
+        assert_eq!(self_study.json["metadata"]["bpe_lab"]["solutions"], true);
+        assert!(
+            graded.json["metadata"]["bpe_lab"]
+                .get("solutions")
+                .is_none()
+        );
     }
 
     #[test]

@@ -10,7 +10,7 @@
 //! read each time it is needed, so the kernel and the grader see the same setting as long as
 //! both are started with it.
 
-use super::display::{Html, escape, table};
+use super::display::{Html, table};
 use crate::TieBreak;
 
 /// Environment variable: `first-seen` (or `lab`) breaks ties as the Python lab does;
@@ -89,23 +89,28 @@ pub const LAB_TOP_PAIR: (&str, &str, usize) = ("e", "</w>", 2639);
 
 /// A table of figures beside the lab's: one row per `(what, the lab's, yours)`, with a mark
 /// saying whether they agree. Only on the real dataset (`real`) are the two comparable; on
-/// the stand-in it says so in one short line, so nobody compares different texts.
+/// the stand-in the table shows your figures alone, under a heading that says why the lab's
+/// are left out, so nobody compares different texts and the cell still shows its result.
 ///
 /// ```
 /// use bpe_lab::lab::parity::beside_the_lab;
-/// let rows = vec![("paragraphs".to_string(), "232".to_string(), "232".to_string())];
-/// assert!(beside_the_lab(true, &rows).text.contains("✅"));
-/// assert!(!beside_the_lab(false, &rows).text.contains("232"));
+/// let rows = vec![("paragraphs".to_string(), "232".to_string(), "40".to_string())];
+/// assert!(beside_the_lab(true, &rows).text.contains("differs"));
+/// let stand_in = beside_the_lab(false, &rows).text;
+/// assert!(stand_in.contains("40") && !stand_in.contains("232"));
 /// ```
 pub fn beside_the_lab(real: bool, rows: &[(String, String, String)]) -> Html {
     if !real {
-        // One short, quiet line: an empty output would make evcxr print the value's Debug form
-        // instead, and a long one repeated under every such cell would only be noise.
-        let line =
-            "(The lab's figures appear here with the real Africa Galore; this is the stand-in.)";
-        return Html::new(
-            format!("<p style=\"color:#666\"><i>{}</i></p>", escape(line)),
-            line,
+        let rows: Vec<Vec<String>> = rows
+            .iter()
+            .map(|(what, _lab, yours)| vec![what.clone(), yours.clone()])
+            .collect();
+        return table(
+            &[
+                "",
+                "you got (on the stand-in; the lab's figures are for the real Africa Galore)",
+            ],
+            &rows,
         );
     }
     let rows: Vec<Vec<String>> = rows
@@ -183,5 +188,10 @@ mod tests {
         assert!(real.text.contains("✅ same") && real.text.contains("differs"));
         let stand_in = beside_the_lab(false, &rows);
         assert!(stand_in.text.contains("stand-in") && !stand_in.text.contains("2639"));
+        assert!(
+            stand_in.text.contains("2638"),
+            "your figures are shown: {}",
+            stand_in.text
+        );
     }
 }

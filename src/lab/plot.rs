@@ -78,7 +78,12 @@ impl Plot {
         for (name, points) in &self.series {
             let _ = write!(text, "\n  {name}: {} points", points.len());
             if let (Some(first), Some(last)) = (points.first(), points.last()) {
-                let _ = write!(text, ", from {:?} to {:?}", first, last);
+                let _ = write!(
+                    text,
+                    ", from {} to {}",
+                    point_text(*first),
+                    point_text(*last)
+                );
             }
         }
         text
@@ -288,6 +293,19 @@ fn ticks((lo, hi): (f64, f64), scale: Scale) -> Vec<(f64, String)> {
     }
 }
 
+/// A point as a reader wants it in the text view: whole numbers without decimals, others
+/// to two places (`(98, 6.09)`, not `(98.0, 6.0923769190047645)`).
+fn point_text((x, y): (f64, f64)) -> String {
+    let number = |v: f64| {
+        if v.is_finite() && (v - v.round()).abs() < 1e-9 {
+            format!("{}", v.round() as i64)
+        } else {
+            format!("{v:.2}")
+        }
+    };
+    format!("({}, {})", number(x), number(y))
+}
+
 fn format_number(v: f64) -> String {
     if v.abs() >= 1e6 || (v != 0.0 && v.abs() < 1e-3) {
         format!("{v:.0e}")
@@ -317,6 +335,18 @@ mod tests {
             .map(|t| t.1)
             .collect();
         assert_eq!(labels, ["0", "2", "4", "6", "8", "10"]);
+    }
+
+    #[test]
+    fn the_text_view_rounds_its_numbers() {
+        let plot =
+            Plot::new("t", "x", "y").series("s", vec![(1.0, 2639.0), (98.0, 6.0923769190047645)]);
+        assert!(
+            plot.text()
+                .ends_with("s: 2 points, from (1, 2639) to (98, 6.09)"),
+            "{}",
+            plot.text()
+        );
     }
 
     #[test]

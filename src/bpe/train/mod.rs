@@ -128,6 +128,31 @@ impl<'a> Trainer<'a> {
         self.train(WordCounts::from_symbol_lists(words))
     }
 
+    /// Trains on `corpus`, one list of symbols per word, and leaves every word segmented as
+    /// after the last merge, as the textbook loop (and the `train_bpe` exercise) leaves it.
+    ///
+    /// ```
+    /// use bpe_lab::{TieBreak, Trainer};
+    /// // (a, b) and (b, a) both occur once: the tie rule decides.
+    /// let start: Vec<Vec<String>> = vec![vec!["b".into(), "a".into()], vec!["a".into(), "b".into()]];
+    /// let mut corpus = start.clone();
+    /// let smallest = Trainer::new(1).tie_break(TieBreak::Lexicographic).train_corpus(&mut corpus);
+    /// assert_eq!(smallest.merges, [("a".to_string(), "b".to_string())]);
+    /// assert_eq!(corpus, [vec!["b".to_string(), "a".into()], vec!["ab".into()]]);
+    /// let mut corpus = start.clone();
+    /// let first_seen = Trainer::new(1).tie_break(TieBreak::FirstSeen).train_corpus(&mut corpus);
+    /// assert_eq!(first_seen.merges, [("b".to_string(), "a".to_string())]);
+    /// ```
+    #[allow(clippy::ptr_arg)] // the exercise's corpus type, so notebooks pass theirs as it is
+    pub fn train_corpus(&mut self, corpus: &mut Vec<Vec<String>>) -> Training {
+        let (words, positions) = WordCounts::from_symbol_lists_indexed(corpus);
+        let training = self.train(words);
+        for (word, &index) in corpus.iter_mut().zip(&positions) {
+            *word = training.words.word_strings(index as usize);
+        }
+        training
+    }
+
     /// Trains on a (word, count) table; each word becomes its characters and `</w>`.
     pub fn train_word_counts<S: AsRef<str>>(
         &mut self,
@@ -237,12 +262,7 @@ pub struct Profile {
 /// ```
 #[allow(clippy::ptr_arg)] // the fixed API's signature, as the seed writes it
 pub fn train_bpe(corpus: &mut Vec<Vec<String>>, num_merges: usize) -> Vec<(String, String)> {
-    let (words, positions) = WordCounts::from_symbol_lists_indexed(corpus);
-    let training = Trainer::new(num_merges).train(words);
-    for (word, &index) in corpus.iter_mut().zip(&positions) {
-        *word = training.words.word_strings(index as usize);
-    }
-    training.merges
+    Trainer::new(num_merges).train_corpus(corpus).merges
 }
 
 /// The lab's `learn_bpe` on the fast engine: [`bpe_initialize`](crate::bpe_initialize), then

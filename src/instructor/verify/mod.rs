@@ -15,7 +15,7 @@ pub use outcome::{ExerciseOutcome, NotebookOutcome, Version};
 pub use problem::Problem;
 
 use super::notebook::{Notebook, NotebookError};
-use super::release::{sources, stale, student_path};
+use super::release::{Edition, sources, stale_edition, student_path};
 use super::runner::{RunOptions, run_notebook};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -67,6 +67,9 @@ pub struct VerifyOptions {
     pub work_dir: PathBuf,
     pub run: RunOptions,
     pub students_too: bool,
+    /// Which edition the student versions in `students` are (the self-study one has the
+    /// folded solutions).
+    pub edition: Edition,
     /// Only notebooks whose file name contains this.
     pub only: Option<String>,
     /// Also render each executed notebook to HTML (beside it) with nbconvert.
@@ -86,7 +89,7 @@ pub fn verify(
         });
     }
     if options.students_too {
-        let stale = stale(&options.sources, &options.students)?;
+        let stale = stale_edition(&options.sources, &options.students, options.edition)?;
         if !stale.is_empty() {
             return Err(VerifyError::Stale {
                 students: stale.into_iter().map(|s| s.student).collect(),

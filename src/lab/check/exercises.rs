@@ -283,11 +283,12 @@ fn train_bpe_spec() -> Spec<(Vec<Vec<String>>, usize), calls::TrainBpeArgs, call
     ) = match parity::tie_break() {
         TieBreak::Lexicographic => (
             "Repeat num_merges times: count the pairs of the current corpus with \
-                 bpe_lab::get_pair_frequencies(corpus); stop early if there are none; take the \
-                 highest count and, among equal counts, the smallest pair (03's rule: \
-                 bpe_lab::lab::reference::most_frequent_pair(&counts) does it, or compare \
-                 yourself); replace every word by bpe_lab::merge_pair_in_word(word, &best); push \
-                 best onto the merges. The corpus you were given must end up merged too.",
+                 `bpe_lab::lab::reference::get_pair_frequencies(corpus)`; stop early if there \
+                 are none; take the highest count and, among equal counts, the smallest pair \
+                 (03's rule: `bpe_lab::lab::reference::most_frequent_pair(&counts)` does it, or \
+                 compare yourself); replace every word by \
+                 `bpe_lab::lab::reference::merge_pair_in_word(word, &best)`; push best onto the \
+                 merges. The corpus you were given must end up merged too.",
             |(c, n)| {
                 let mut corpus = c.clone();
                 let merges = oracle::train_bpe_naive(&mut corpus, *n, TieBreak::Lexicographic);
@@ -295,13 +296,14 @@ fn train_bpe_spec() -> Spec<(Vec<Vec<String>>, usize), calls::TrainBpeArgs, call
             },
         ),
         TieBreak::FirstSeen => (
-            "The lab-parity switch is on (BPE_LAB_TIE_BREAK=first-seen): among equal \
-                 counts, the pair that occurs first wins, reading the corpus word by word, left \
-                 to right, as the Python lab's Counter does. A HashMap forgets that order, so \
-                 find the highest count with bpe_lab::get_pair_frequencies(corpus), then walk \
-                 the corpus and take the first adjacent pair that has it. Merge it in every word \
-                 with bpe_lab::merge_pair_in_word, push it, repeat num_merges times, and stop \
-                 early when no pair is left.",
+            "Your course uses the Python lab's tie rule (`BPE_LAB_TIE_BREAK=first-seen`): \
+                 among equal counts, the pair that occurs first wins, reading the corpus word by \
+                 word, left to right, as the lab's Counter does. A HashMap forgets that order, \
+                 so find the highest count with \
+                 `bpe_lab::lab::reference::get_pair_frequencies(corpus)`, then walk the corpus \
+                 and take the first adjacent pair that has it. Merge it in every word with \
+                 `bpe_lab::lab::reference::merge_pair_in_word`, push it, repeat num_merges \
+                 times, and stop early when no pair is left.",
             |(c, n)| {
                 let mut corpus = c.clone();
                 let merges = oracle::train_bpe_naive(&mut corpus, *n, TieBreak::FirstSeen);
@@ -460,7 +462,7 @@ fn encode_spec() -> Spec<EncodeCase, calls::EncodeArgs, calls::EncodeOut> {
     Spec {
         exercise: Exercise::Encode,
         hint: "For each word of text.split(' '): make its symbols (characters, then EOW), \
-                   merge them with your apply_merges (or bpe_lab::apply_merges), then look each \
+                   merge them with your apply_merges (or `bpe_lab::lab::reference::apply_merges`), then look each \
                    token up in token_to_id — `.get(&token).copied().unwrap_or(unk_id)` keeps an \
                    unknown character as one <UNK> instead of dropping it.",
         cases: encode_cases(7),

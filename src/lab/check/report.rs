@@ -94,7 +94,7 @@ fn html(check: &Check) -> String {
          <div style=\"font-size:15px\">{} <b><code>{}</code></b>: {}</div>",
         icon(check.status),
         escape(&check.exercise),
-        escape(&check.message)
+        inline_markdown(&check.message)
     );
     if let Some(c) = &check.counterexample {
         let row = |label: &str, value: &str| {
@@ -123,10 +123,36 @@ fn html(check: &Check) -> String {
         let _ = write!(
             html,
             "<details style=\"margin-top:6px\"><summary>Hint</summary><div>{}</div></details>",
-            escape(&check.hint)
+            inline_markdown(&check.hint)
         );
     }
     html.push_str("</div>");
+    html
+}
+
+/// `text` escaped for HTML, with its inline code spans (`` `like this` ``) shown as `<code>`.
+/// Messages and hints are written in the notebooks' Markdown, where a student reads backticks
+/// as code; HTML would show them raw. Escaping comes first, so nothing in `text` can become a
+/// tag; a backtick without a partner stays a backtick.
+fn inline_markdown(text: &str) -> String {
+    let escaped = escape(text);
+    let parts: Vec<&str> = escaped.split('`').collect();
+    let mut html = String::with_capacity(escaped.len() + 16);
+    for (i, part) in parts.iter().enumerate() {
+        let inside_backticks = i % 2 == 1;
+        // With an odd number of backticks the last part has no closing one.
+        let closed = i + 1 < parts.len();
+        match (inside_backticks, closed) {
+            (true, true) => {
+                let _ = write!(html, "<code>{part}</code>");
+            }
+            (true, false) => {
+                html.push('`');
+                html.push_str(part);
+            }
+            (false, _) => html.push_str(part),
+        }
+    }
     html
 }
 
@@ -164,6 +190,36 @@ mod tests {
         let html = html(&failed());
         assert!(html.contains("&lt;aa&gt;") && !html.contains("<aa>"));
         assert!(html.contains("<details") && html.contains("Advance by &lt;two&gt;."));
+    }
+
+    #[test]
+    fn inline_code_in_messages_and_hints_is_shown_as_code() {
+        assert_eq!(
+            inline_markdown("replace `todo!()` with `a < b`"),
+            "replace <code>todo!()</code> with <code>a &lt; b</code>"
+        );
+        // Escaped before the spans are made: a tag inside backticks stays text.
+        assert_eq!(
+            inline_markdown("`<b>` & <i>"),
+            "<code>&lt;b&gt;</code> &amp; &lt;i&gt;"
+        );
+        // A backtick without a partner is kept as it is.
+        assert_eq!(inline_markdown("a ` b"), "a ` b");
+        assert_eq!(inline_markdown("`x` and ` y"), "<code>x</code> and ` y");
+        assert_eq!(inline_markdown("no code"), "no code");
+
+        let mut check = failed();
+        check.message = "the body is still `todo!()`".into();
+        check.hint = "Try `paragraph.split(' ')`.".into();
+        let html = html(&check);
+        assert!(html.contains("still <code>todo!()</code>"), "{html}");
+        assert!(
+            html.contains("Try <code>paragraph.split(&#39; &#39;)</code>."),
+            "{html}"
+        );
+        assert!(!html.contains('`'), "{html}");
+        // The plain-text view keeps the Markdown as written.
+        assert!(text(&check).contains("`todo!()`"));
     }
 
     #[test]
