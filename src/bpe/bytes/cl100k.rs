@@ -17,29 +17,51 @@
 //! 7. `\s+(?!\S)`: whitespace but its last character, when that one precedes a non-space;
 //! 8. `\s`: one whitespace character.
 //!
-//! `\s` is Unicode White_Space (Rust's `char::is_whitespace`), `\p{N}` the number categories
-//! (`char::is_numeric`), `\p{L}` the letter categories, read as ranges from regex-syntax's
-//! Unicode tables so that they are the regex engine's own.
+//! `\s` (Unicode White_Space), `\p{N}` and `\p{L}` are read as ranges from regex-syntax's
+//! Unicode tables, so that they are the regex engine's own (not the standard library's, whose
+//! Unicode version may be newer).
 
 use std::sync::OnceLock;
 
 use regex_syntax::hir::{Class, HirKind};
 
-/// The letter ranges (`\p{L}`) beyond ASCII.
+/// The ranges of a Unicode class beyond ASCII, as regex-syntax (the regex engine's parser)
+/// has them: the standard library may know a newer Unicode (Rust 1.95 calls the Tolong Siki
+/// digits of Unicode 17 numeric; regex-syntax 0.8 does not yet), and the regex is the rule.
+fn class_ranges(class: &str) -> Vec<(char, char)> {
+    let hir = regex_syntax::parse(class).expect("the class parses");
+    match hir.kind() {
+        HirKind::Class(Class::Unicode(unicode)) => unicode
+            .ranges()
+            .iter()
+            .map(|r| (r.start(), r.end()))
+            .filter(|&(_, end)| !end.is_ascii())
+            .collect(),
+        other => panic!("{class} is a class, not {other:?}"),
+    }
+}
+
 fn letter_ranges() -> &'static [(char, char)] {
     static RANGES: OnceLock<Vec<(char, char)>> = OnceLock::new();
-    RANGES.get_or_init(|| {
-        let hir = regex_syntax::parse(r"\p{L}").expect("\\p{L} parses");
-        match hir.kind() {
-            HirKind::Class(Class::Unicode(class)) => class
-                .ranges()
-                .iter()
-                .map(|r| (r.start(), r.end()))
-                .filter(|&(_, end)| !end.is_ascii())
-                .collect(),
-            other => panic!("\\p{{L}} is a class, not {other:?}"),
-        }
-    })
+    RANGES.get_or_init(|| class_ranges(r"\p{L}"))
+}
+
+fn number_ranges() -> &'static [(char, char)] {
+    static RANGES: OnceLock<Vec<(char, char)>> = OnceLock::new();
+    RANGES.get_or_init(|| class_ranges(r"\p{N}"))
+}
+
+fn space_ranges() -> &'static [(char, char)] {
+    static RANGES: OnceLock<Vec<(char, char)>> = OnceLock::new();
+    RANGES.get_or_init(|| class_ranges(r"\s"))
+}
+
+/// Whether `c` lies in one of `ranges` (sorted, disjoint).
+#[inline]
+fn in_ranges(c: char, ranges: &[(char, char)]) -> bool {
+    // The last range starting at or before c.
+    let i = ranges.partition_point(|&(start, _)| start <= c);
+    i > 0 && c <= ranges[i - 1].1
 }
 
 #[inline]
@@ -47,10 +69,7 @@ fn is_letter(c: char) -> bool {
     if c.is_ascii() {
         return c.is_ascii_alphabetic();
     }
-    let ranges = letter_ranges();
-    // The last range starting at or before c.
-    let i = ranges.partition_point(|&(start, _)| start <= c);
-    i > 0 && c <= ranges[i - 1].1
+    in_ranges(c, letter_ranges())
 }
 
 #[inline]
@@ -58,7 +77,7 @@ fn is_number(c: char) -> bool {
     if c.is_ascii() {
         c.is_ascii_digit()
     } else {
-        c.is_numeric()
+        in_ranges(c, number_ranges())
     }
 }
 
@@ -67,7 +86,7 @@ fn is_space(c: char) -> bool {
     if c.is_ascii() {
         matches!(c, ' ' | '\t' | '\n' | '\x0B' | '\x0C' | '\r')
     } else {
-        c.is_whitespace()
+        in_ranges(c, space_ranges())
     }
 }
 
