@@ -602,7 +602,8 @@ const INIT_CHARS: &str = "fn byte_initialize(chunks: &[String]) -> Vec<Vec<u32>>
     chunks.iter().map(|c| c.chars().map(|ch| ch as u32).collect()).collect()
 }";
 
-const PAIRS_RIGHT: &str = "fn count_pairs_in_chunks(chunks: &[Vec<u32>]) -> HashMap<(u32, u32), usize> {
+const PAIRS_RIGHT: &str =
+    "fn count_pairs_in_chunks(chunks: &[Vec<u32>]) -> HashMap<(u32, u32), usize> {
     let mut counts = HashMap::new();
     for chunk in chunks {
         for w in chunk.windows(2) {
@@ -613,7 +614,8 @@ const PAIRS_RIGHT: &str = "fn count_pairs_in_chunks(chunks: &[Vec<u32>]) -> Hash
 }";
 
 /// The chunks glued together first: pairs across chunk boundaries count too.
-const PAIRS_ACROSS: &str = "fn count_pairs_in_chunks(chunks: &[Vec<u32>]) -> HashMap<(u32, u32), usize> {
+const PAIRS_ACROSS: &str =
+    "fn count_pairs_in_chunks(chunks: &[Vec<u32>]) -> HashMap<(u32, u32), usize> {
     let all: Vec<u32> = chunks.concat();
     let mut counts = HashMap::new();
     for w in all.windows(2) {
@@ -623,7 +625,8 @@ const PAIRS_ACROSS: &str = "fn count_pairs_in_chunks(chunks: &[Vec<u32>]) -> Has
 }";
 
 /// The crate's own answer: the worker has no such path, so it does not compile.
-const PAIRS_BORROWED: &str = "fn count_pairs_in_chunks(chunks: &[Vec<u32>]) -> HashMap<(u32, u32), usize> {
+const PAIRS_BORROWED: &str =
+    "fn count_pairs_in_chunks(chunks: &[Vec<u32>]) -> HashMap<(u32, u32), usize> {
     bpe_lab::lab::bytes::count_pairs_in_chunks(chunks)
 }";
 
@@ -663,7 +666,12 @@ fn grading_notebook_07_scores_bytes_and_chunk_pairs() {
     save(&subs, "amara", &file, &with(INIT_RIGHT, PAIRS_RIGHT));
     save(&subs, "bayo", &file, &with(INIT_CHARS, PAIRS_ACROSS));
     save(&subs, "chidi", &file, &with(INIT_RIGHT, PAIRS_BORROWED));
-    save(&subs, "dawit", &file, &with(&init_snoops(&root()), PAIRS_RIGHT));
+    save(
+        &subs,
+        "dawit",
+        &file,
+        &with(&init_snoops(&root()), PAIRS_RIGHT),
+    );
     save(&subs, "efua", &file, &base);
     let (grades, feedback) = (dir.path().join("grades.csv"), dir.path().join("feedback"));
     let run = bpe_lab(&[
@@ -697,7 +705,11 @@ fn grading_notebook_07_scores_bytes_and_chunk_pairs() {
             .iter()
             .find(|l| l.starts_with(&format!("{student},")))
             .unwrap_or_else(|| panic!("no row for {student}"));
-        line.splitn(8, ',').skip(3).take(4).map(str::to_owned).collect()
+        line.splitn(8, ',')
+            .skip(3)
+            .take(4)
+            .map(str::to_owned)
+            .collect()
     };
     assert_eq!(scores("amara"), ["1", "2", "3", "3"]);
     assert_eq!(scores("bayo"), ["0", "0", "0", "3"]);
@@ -708,7 +720,15 @@ fn grading_notebook_07_scores_bytes_and_chunk_pairs() {
         fs::read_to_string(feedback.join(student).join(format!("{LAB7}.md"))).unwrap()
     };
     assert!(read("bayo").contains("wrong result"), "{}", read("bayo"));
-    assert!(read("chidi").contains("did not compile"), "{}", read("chidi"));
+    assert!(
+        read("chidi").contains("did not compile"),
+        "{}",
+        read("chidi")
+    );
     assert!(read("efua").contains("not implemented"), "{}", read("efua"));
-    assert!(!read("dawit").contains("found the solutions"), "{}", read("dawit"));
+    assert!(
+        !read("dawit").contains("found the solutions"),
+        "{}",
+        read("dawit")
+    );
 }

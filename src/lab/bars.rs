@@ -1,7 +1,7 @@
 //! Grouped bar charts for the notebooks (notebook 07: tokens per word, by tokenizer and word
 //! set), drawn as SVG here like [`super::plot`], so the kernel needs no plotting crate.
 
-use super::display::{emit, escape};
+use super::display::{escape, show_svg};
 use std::fmt::Write as _;
 
 /// Bars in groups: one group per label along the bottom, one bar per series in each group,
@@ -50,7 +50,7 @@ impl Bars {
 
     /// Shows the chart as the cell's output.
     pub fn show(&self) {
-        emit(&[("image/svg+xml", &self.svg()), ("text/plain", &self.text())]);
+        show_svg(&self.svg(), &self.text());
     }
 
     /// Called by evcxr when a `Bars` is a cell's final expression.
@@ -65,9 +65,7 @@ impl Bars {
             let values: Vec<String> = self
                 .series
                 .iter()
-                .filter_map(|(name, values)| {
-                    values.get(g).map(|v| format!("{name} {v:.2}"))
-                })
+                .filter_map(|(name, values)| values.get(g).map(|v| format!("{name} {v:.2}")))
                 .collect();
             let _ = write!(text, "\n  {group}: {}", values.join(", "));
         }

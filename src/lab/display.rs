@@ -28,6 +28,12 @@ pub fn show_html(html: &str, text: &str) {
     emit(&[("text/html", html), ("text/plain", text)]);
 }
 
+/// Shows an SVG drawing as the cell's output, with `text` as its plain-text version (the
+/// plots and bar charts).
+pub fn show_svg(svg: &str, text: &str) {
+    emit(&[("image/svg+xml", svg), ("text/plain", text)]);
+}
+
 /// Shows `text` as the cell's plain-text output (a line printed with `println!` does the same
 /// as a stream; this one is the cell's result).
 pub fn show_text(text: &str) {

@@ -1,7 +1,7 @@
 //! Small SVG plots for the notebooks (vocabulary size against tokens per word, Zipf's law),
 //! drawn here so the kernel needs no plotting crate.
 
-use super::display::{emit, escape};
+use super::display::{escape, show_svg};
 use std::fmt::Write as _;
 
 /// How an axis maps values: evenly, or by powers of ten (values must then be positive; others
@@ -64,7 +64,7 @@ impl Plot {
 
     /// Shows the plot as the cell's output.
     pub fn show(&self) {
-        emit(&[("image/svg+xml", &self.svg()), ("text/plain", &self.text())]);
+        show_svg(&self.svg(), &self.text());
     }
 
     /// Called by evcxr when a `Plot` is a cell's final expression.

@@ -46,11 +46,7 @@ fn merge(tokens: &[Vec<u8>], pair: &(Vec<u8>, Vec<u8>)) -> Vec<Vec<u8>> {
 /// The sample `chunks` after 0, …, `steps` merges of `merges` (applied in the order learned,
 /// each everywhere), one row of coloured tokens per step asked for. A chunk is drawn as one
 /// word; the rows say how many tokens the sample takes.
-pub fn replay<S: AsRef<str>>(
-    chunks: &[S],
-    merges: &[(Vec<u8>, Vec<u8>)],
-    steps: &[usize],
-) -> Html {
+pub fn replay<S: AsRef<str>>(chunks: &[S], merges: &[(Vec<u8>, Vec<u8>)], steps: &[usize]) -> Html {
     let mut tokens: Vec<Vec<Vec<u8>>> = chunks
         .iter()
         .map(|c| c.as_ref().bytes().map(|b| vec![b]).collect())
@@ -96,7 +92,10 @@ mod tests {
 
     #[test]
     fn merges_apply_in_order_inside_chunks_only() {
-        let merges = vec![(b"a".to_vec(), b"a".to_vec()), (b"aa".to_vec(), b"b".to_vec())];
+        let merges = vec![
+            (b"a".to_vec(), b"a".to_vec()),
+            (b"aa".to_vec(), b"b".to_vec()),
+        ];
         let shown = replay(&["aaab", " aab", "a"], &merges, &[2, 0, 1]);
         let lines: Vec<&str> = shown.text.lines().collect();
         assert_eq!(lines[0], "bytes only: 9 tokens");
@@ -112,6 +111,10 @@ mod tests {
         let merges = vec![(vec![0xC3], vec![0xA9])];
         let shown = replay(&["é"], &merges, &[0, 1, 5]);
         assert!(shown.text.contains("\\xC3|\\xA9"), "{}", shown.text);
-        assert!(shown.text.contains("after 1 merge: 1 tokens\n  é"), "{}", shown.text);
+        assert!(
+            shown.text.contains("after 1 merge: 1 tokens\n  é"),
+            "{}",
+            shown.text
+        );
     }
 }

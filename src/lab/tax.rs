@@ -131,12 +131,18 @@ pub fn measure(sets: &WordSets, tokenizers: &[(&str, &dyn Fn(&str) -> usize)]) -
         list.iter()
             .map(|w| {
                 let spaced = format!(" {w}");
-                (w.clone(), tokenizers.iter().map(|(_, count)| count(&spaced)).collect())
+                (
+                    w.clone(),
+                    tokenizers.iter().map(|(_, count)| count(&spaced)).collect(),
+                )
             })
             .collect()
     };
     Tax {
-        tokenizers: tokenizers.iter().map(|(name, _)| name.to_string()).collect(),
+        tokenizers: tokenizers
+            .iter()
+            .map(|(name, _)| name.to_string())
+            .collect(),
         african: costs(&sets.african),
         english: costs(&sets.english),
     }
@@ -231,7 +237,10 @@ mod tests {
 
     #[test]
     fn english_words_written_in_lower_case_somewhere_are_not_african() {
-        let names = vec!["Great Mosque of Djenné".to_string(), "Market Day".to_string()];
+        let names = vec![
+            "Great Mosque of Djenné".to_string(),
+            "Market Day".to_string(),
+        ];
         let text = vec!["The Great Mosque of Djenné hosts a market. Djenné!".to_string()];
         let sets = word_sets(&names, &text, 10);
         assert_eq!(sets.african, ["Djenné"]);
@@ -247,7 +256,13 @@ mod tests {
         let bytes = |w: &str| w.len();
         let chars = |w: &str| w.chars().count();
         let tax = measure(&sets, &[("bytes", &bytes), ("chars", &chars)]);
-        assert_eq!(tax.african, [("Lagos".to_string(), vec![6, 6]), ("Djenné".to_string(), vec![8, 7])]);
+        assert_eq!(
+            tax.african,
+            [
+                ("Lagos".to_string(), vec![6, 6]),
+                ("Djenné".to_string(), vec![8, 7])
+            ]
+        );
         assert_eq!(tax.african_mean(0), 7.0);
         assert_eq!(tax.english_mean(1), 6.0);
         assert!((tax.ratio(0) - 7.0 / 6.0).abs() < 1e-12);
