@@ -107,3 +107,53 @@ fn train_encode_decode_export() {
             .unwrap();
     assert_eq!(sidecar["pat_str"], SplitPattern::Cl100k.regex());
 }
+
+/// `train --byte-level` reads its corpus through the one corpus reader: the same paragraphs
+/// as a text file (whole, byte-order mark dropped), JSON Lines and a JSON array give the same
+/// tokenizer, byte for byte.
+#[test]
+fn byte_level_training_reads_every_corpus_format_alike() {
+    let dir = tempfile::tempdir().unwrap();
+    let paragraphs = [
+        "Ẹ kú àárọ̀! the lowest lower low",
+        "Tiếng Việt ሰላም ߒߞߏ 👍🏽 aaaa aaaa",
+        "the the 12345 don't",
+    ];
+    let text = dir.path().join("corpus.txt");
+    fs::write(&text, format!("\u{feff}{}", paragraphs.join("\n"))).unwrap();
+    let jsonl = dir.path().join("corpus.jsonl");
+    let lines: Vec<String> = paragraphs
+        .iter()
+        .map(|p| serde_json::json!({ "description": p }).to_string())
+        .collect();
+    fs::write(&jsonl, lines.join("\n")).unwrap();
+    let json = dir.path().join("corpus.json");
+    let records: Vec<Value> = paragraphs
+        .iter()
+        .map(|p| serde_json::json!({ "name": "x", "description": p }))
+        .collect();
+    fs::write(&json, serde_json::to_string(&records).unwrap()).unwrap();
+    let mut trained = Vec::new();
+    for input in [&text, &jsonl, &json] {
+        let output = dir.path().join(format!(
+            "{}.tokenizer.json",
+            input.extension().unwrap().to_string_lossy()
+        ));
+        let out = bpe_lab(&[
+            "train",
+            "--byte-level",
+            "--tie-break",
+            "first-seen",
+            "--input",
+            p(input),
+            "--merges",
+            "40",
+            "--output",
+            p(&output),
+        ]);
+        assert_success(&out);
+        trained.push(fs::read(&output).unwrap());
+    }
+    assert!(trained[0] == trained[1], "text and JSON Lines differ");
+    assert!(trained[0] == trained[2], "text and JSON differ");
+}

@@ -19,7 +19,7 @@ use crate::cli::tokenizer_file::{TextInput, is_broken_pipe};
 #[derive(Debug, Args)]
 pub struct ByteLevelTrainArgs {
     /// Train a byte-level tokenizer (GPT-2 onwards: 256 byte tokens, regex-split chunks, no
-    /// <UNK>) on the whole --input file as one text
+    /// <UNK>) on --input: a text file whole, other formats' paragraphs one per line
     #[arg(long)]
     pub byte_level: bool,
 
@@ -97,6 +97,8 @@ fn write_stdout(bytes: &[u8]) -> Result<(), CliError> {
 /// What `train` passes on for a byte-level run.
 pub struct TrainRun<'a> {
     pub input: Option<&'a Path>,
+    /// `--field`: the JSON field or column that holds a paragraph.
+    pub field: &'a str,
     pub word_counts: bool,
     pub output: &'a Path,
     pub merges: usize,
@@ -120,8 +122,12 @@ pub fn train(args: TrainRun) -> Result<(), CliError> {
     }
     bpe_lab::files::check_writable(args.output)?;
     let pattern: SplitPattern = args.flags.pattern.parse().expect("infallible");
-    let text =
-        std::fs::read_to_string(input).map_err(|e| CliError::io("cannot read", input, &e))?;
+    // Through the one corpus reader: a text file whole, JSON, JSON Lines, CSV or Parquet as
+    // their paragraphs, one per line.
+    let text = bpe_lab::dataset::CorpusReader::new()
+        .text_column(args.field)
+        .text(input)
+        .map_err(|e| CliError::runtime(e.to_string()))?;
     let specials: Vec<&str> = args.flags.special.iter().map(String::as_str).collect();
     let tokenizer = ByteLevelTokenizer::train_with(
         &text,

@@ -89,6 +89,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Train(args) if args.byte_level.byte_level => {
             bytelevel::train(bytelevel::TrainRun {
                 input: args.input.as_deref(),
+                field: &args.field,
                 word_counts: args.word_counts.is_some(),
                 output: &args.output,
                 merges: args.merges,

@@ -112,6 +112,17 @@ impl CorpusReader {
         }
     }
 
+    /// The corpus as one text, for byte-level training, where spaces and line breaks are data:
+    /// a plain-text file whole (without its byte-order mark), every other format's paragraphs
+    /// one per line.
+    pub fn text(&self, path: impl AsRef<Path>) -> Result<String, DatasetError> {
+        let path = path.as_ref();
+        match self.format_of(path)? {
+            Format::Text => text::read_whole(path),
+            _ => Ok(self.paragraphs(path)?.join("\n")),
+        }
+    }
+
     /// The words of the file at `path`, ready for [`crate::Trainer`]: the paragraphs of
     /// [`CorpusReader::paragraphs`] cut as the lab cuts them. Plain text is read whole and
     /// counted on all cores ([`WordCounts::from_lines`], under the same line rule).
