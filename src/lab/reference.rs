@@ -3,8 +3,8 @@
 //! [`student_or_reference`](super::student_or_reference)) and for the checks to compare with.
 //! The notebooks name every reference by this one path, `bpe_lab::lab::reference::<exercise>`,
 //! so a student meets one place for them (notebook 00 says so). Four of them are the crate's
-//! fixed API under the same name (`bpe_lab::bpe_initialize`, …), re-exported here; the other
-//! four exist only here.
+//! fixed API under the same name (`bpe_lab::bpe_initialize`, …), re-exported here, as are
+//! notebook 07's two (written out in [`super::bytes`]); the other four exist only here.
 
 use crate::EOW;
 use crate::bpe::oracle::{Rank, apply_merges_naive};
