@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 use std::fs;
 use std::path::{Path, PathBuf};
 use support::cli::{assert_success, bpe_lab, path_str, stderr};
+use support::sandbox_available;
 
 const LAB: &str = "03-merge";
 
@@ -361,22 +362,6 @@ fn processes_with(needle: &str) -> Vec<String> {
         }
     }
     found
-}
-
-fn sandbox_available() -> bool {
-    let required = std::env::var_os("BPE_LAB_SANDBOX_TESTS").is_some();
-    let present = std::process::Command::new("bwrap")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(
-        present || !required,
-        "BPE_LAB_SANDBOX_TESTS is set but bubblewrap (bwrap) is not installed"
-    );
-    if !present {
-        eprintln!("skipped: bubblewrap is not installed (./scripts/test installs it)");
-    }
-    present
 }
 
 #[test]

@@ -5,6 +5,8 @@
 //! (its outer bubblewrap process before the sandbox's init) would leave the init here as a
 //! `[bwrap] <defunct>` child. One test in this binary: nothing else runs beside it.
 
+mod support;
+
 use bpe_lab::instructor::process::sandbox::{Limits, Sandbox};
 use bpe_lab::instructor::process::{Ended, Sink, Supervised};
 use std::process::Stdio;
@@ -35,17 +37,7 @@ fn children() -> Vec<(i32, char)> {
 
 #[test]
 fn fifty_sandboxed_programs_leave_no_zombie_and_no_process() {
-    let required = std::env::var_os("BPE_LAB_SANDBOX_TESTS").is_some();
-    let present = std::process::Command::new("bwrap")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(
-        present || !required,
-        "BPE_LAB_SANDBOX_TESTS is set but bwrap is missing"
-    );
-    if !present {
-        eprintln!("skipped: bubblewrap is not installed");
+    if !support::sandbox_available() {
         return;
     }
     // SAFETY: prctl on this process.

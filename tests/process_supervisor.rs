@@ -2,6 +2,10 @@
 //! as its program exits, programs that cannot be started, and the machine out of processes.
 //! The sandboxed cases need bubblewrap (required when BPE_LAB_SANDBOX_TESTS is set).
 
+mod support;
+
+use support::sandbox_available;
+
 use bpe_lab::instructor::process::sandbox::{Limits, Sandbox};
 use bpe_lab::instructor::process::supervisor::{Ended, Finished, sandbox_failure};
 use bpe_lab::instructor::process::{ProcessError, Sink, Stream, Supervised, Tree};
@@ -27,22 +31,6 @@ fn processes_with(needle: &str) -> usize {
             })
         })
         .count()
-}
-
-fn sandbox_available() -> bool {
-    let required = std::env::var_os("BPE_LAB_SANDBOX_TESTS").is_some();
-    let present = Command::new("bwrap")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(
-        present || !required,
-        "BPE_LAB_SANDBOX_TESTS is set but bubblewrap (bwrap) is not installed"
-    );
-    if !present {
-        eprintln!("skipped: bubblewrap is not installed (./scripts/test installs it)");
-    }
-    present
 }
 
 #[test]

@@ -1,4 +1,5 @@
-//! Helpers shared by the integration tests: a seeded generator, and running Python.
+//! Helpers shared by the integration tests: a seeded generator, running Python, and whether
+//! the sandbox is there.
 #![allow(dead_code)] // each test file uses a different part
 
 #[cfg(feature = "cli")]
@@ -74,4 +75,22 @@ pub fn python_reference_text() -> String {
         text.len()
     );
     text
+}
+
+/// Whether bubblewrap is installed. ./scripts/test installs it and sets
+/// BPE_LAB_SANDBOX_TESTS, which makes a missing sandbox a failure rather than a skip.
+pub fn sandbox_available() -> bool {
+    let required = std::env::var_os("BPE_LAB_SANDBOX_TESTS").is_some();
+    let present = std::process::Command::new("bwrap")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        present || !required,
+        "BPE_LAB_SANDBOX_TESTS is set but bubblewrap (bwrap) is not installed"
+    );
+    if !present {
+        eprintln!("skipped: bubblewrap is not installed (./scripts/test installs it)");
+    }
+    present
 }
