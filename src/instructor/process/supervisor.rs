@@ -51,21 +51,42 @@ struct Signaller {
     capped: Arc<Mutex<Option<Stream>>>,
 }
 
-/// The children of `pid`, from every one of its threads.
+/// The children of `pid`. From the kernel's per-thread `children` lists when it keeps them;
+/// kernels built without CONFIG_PROC_CHILDREN (seen on the CI machines) have no such file, and
+/// there every process's parent is read from `/proc/*/stat` instead.
 fn children(pid: i32) -> Vec<i32> {
     let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
         return Vec::new();
     };
     let mut found = Vec::new();
+    let mut listed = false;
     for task in tasks.flatten() {
         if let Ok(text) = std::fs::read_to_string(task.path().join("children")) {
+            listed = true;
             found.extend(
                 text.split_whitespace()
                     .filter_map(|p| p.parse::<i32>().ok()),
             );
         }
     }
-    found
+    if listed {
+        return found;
+    }
+    let Ok(all) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    all.flatten()
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|&child| parent(child) == Some(pid))
+        .collect()
+}
+
+/// The parent of `pid`, from /proc/PID/stat (whose command, in parentheses, may hold spaces
+/// and parentheses itself: the fields after the last `)` are read).
+fn parent(pid: i32) -> Option<i32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let (_, rest) = stat.rsplit_once(')')?;
+    rest.split_whitespace().nth(1)?.parse().ok()
 }
 
 fn kill(pid: i32) {
