@@ -10,60 +10,17 @@
 
 mod support;
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::path::Path;
 
 use bpe_lab::TieBreak;
 use bpe_lab::bpe::bytes::SplitPattern;
 use bpe_lab::tokenizer::bytelevel::{AllowedSpecial, ByteLevelTokenizer};
 use serde_json::{Value, json};
-use support::{Rng, python_reference_text};
-
-/// The Python with tiktoken and tokenizers, or `None` (with a note) when the variable is unset.
-fn python() -> Option<PathBuf> {
-    let Some(python) = std::env::var_os("BPE_LAB_HF_PYTHON") else {
-        eprintln!("skipped: BPE_LAB_HF_PYTHON is not set (./scripts/test sets it)");
-        return None;
-    };
-    let python = PathBuf::from(python);
-    let output = Command::new(&python)
-        .args(["-c", "import tiktoken, tokenizers"])
-        .output()
-        .unwrap_or_else(|e| panic!("BPE_LAB_HF_PYTHON={} cannot run: {e}", python.display()));
-    assert!(
-        output.status.success(),
-        "BPE_LAB_HF_PYTHON={} cannot import tiktoken and tokenizers: {}",
-        python.display(),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    Some(python)
-}
+use support::{Rng, parity_python, python_json, python_reference_text};
 
 /// Runs the Python side on `jobs` and returns its answers, one per job.
 fn run_python(python: &Path, jobs: &[Value]) -> Vec<Value> {
-    let script = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/python/bytelevel_encode.py"
-    );
-    let mut child = Command::new(python)
-        .arg(script)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the Python side starts");
-    let input = serde_json::to_vec(jobs).unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || stdin.write_all(&input));
-    let output = child.wait_with_output().unwrap();
-    writer.join().unwrap().unwrap();
-    assert!(
-        output.status.success(),
-        "bytelevel_encode.py failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let answer: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let answer = python_json(python, "bytelevel_encode.py", &json!(jobs));
     answer["jobs"].as_array().unwrap().clone()
 }
 
@@ -214,7 +171,9 @@ fn test_texts() -> Vec<String> {
 /// Hugging Face's `tokenizer.json`: Python encodes held-out text to our ids.
 #[test]
 fn trained_exports_encode_identically_in_python() {
-    let Some(python) = python() else { return };
+    let Some(python) = parity_python("tiktoken, tokenizers") else {
+        return;
+    };
     let dir = tempfile::tempdir().unwrap();
     let text = training_text();
     let texts = test_texts();
@@ -334,7 +293,9 @@ mod openai {
     /// written from the crate's ranks to a local path for Python to load.
     #[test]
     fn production_encodings_equal_python_tiktoken() {
-        let Some(python) = python() else { return };
+        let Some(python) = parity_python("tiktoken, tokenizers") else {
+            return;
+        };
         let dir = tempfile::tempdir().unwrap();
         let texts = test_texts();
         let tokenizers: Vec<ByteLevelTokenizer> = OpenAiEncoding::ALL

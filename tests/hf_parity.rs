@@ -10,9 +10,8 @@
 mod support;
 
 use std::collections::BTreeSet;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use bpe_lab::bpe::EOW;
 use bpe_lab::tokenizer::{
@@ -20,28 +19,16 @@ use bpe_lab::tokenizer::{
 };
 use bpe_lab::{TieBreak, Trainer, WordCounts};
 use serde_json::{Value, json};
-use support::{Rng, python_reference_text};
+use support::{Rng, parity_python, python_json, python_reference_text};
 
-/// The Python with `tokenizers`, or `None` (with a note) when the variable is unset.
+/// The Python with `tokenizers` 0.20 or later, or `None` (with a note) when the variable is
+/// unset.
 fn hf_python() -> Option<PathBuf> {
-    let Some(python) = std::env::var_os("BPE_LAB_HF_PYTHON") else {
-        eprintln!(
-            "skipped: BPE_LAB_HF_PYTHON is not set (./scripts/test installs Hugging Face \
-             tokenizers into .venv and sets it)"
-        );
-        return None;
-    };
-    let python = PathBuf::from(python);
+    let python = parity_python("tokenizers")?;
     let output = Command::new(&python)
         .args(["-c", "import tokenizers; print(tokenizers.__version__)"])
         .output()
-        .unwrap_or_else(|e| panic!("BPE_LAB_HF_PYTHON={} cannot run: {e}", python.display()));
-    assert!(
-        output.status.success(),
-        "BPE_LAB_HF_PYTHON={} cannot import tokenizers: {}",
-        python.display(),
-        String::from_utf8_lossy(&output.stderr)
-    );
+        .unwrap();
     let version = String::from_utf8(output.stdout).unwrap();
     let numbers: Vec<u32> = version
         .trim()
@@ -81,25 +68,7 @@ fn compare(python: &Path, jobs: Vec<Job>) -> Compared {
         job.tokenizer.save_hf(&path).unwrap();
         request.push(json!({"tokenizer": path, "texts": job.texts}));
     }
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/hf_encode.py");
-    let mut child = Command::new(python)
-        .arg(script)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the Python side starts");
-    let input = serde_json::to_vec(&request).unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || stdin.write_all(&input));
-    let output = child.wait_with_output().unwrap();
-    writer.join().unwrap().unwrap();
-    assert!(
-        output.status.success(),
-        "hf_encode.py failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let answer: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let answer = python_json(python, "hf_encode.py", &json!(request));
 
     let mut compared = Compared::default();
     for (job, theirs) in jobs.into_iter().zip(answer["jobs"].as_array().unwrap()) {

@@ -39,22 +39,62 @@ impl Rng {
 /// Runs `tests/python/<script>` with `input` as JSON on stdin and returns its JSON stdout.
 /// Fails (never skips) when python3 cannot run.
 pub fn python_script(script: &str, input: &Value) -> Value {
+    python_json(std::path::Path::new("python3"), script, input)
+}
+
+/// Runs `tests/python/<script>` under `python` with `input` as JSON on stdin and returns its
+/// JSON stdout. The input is written from a thread of its own, so a script that answers while
+/// it reads a large input cannot block on a full pipe.
+pub fn python_json(python: &std::path::Path, script: &str, input: &Value) -> Value {
     let path = format!("{}/tests/python/{script}", env!("CARGO_MANIFEST_DIR"));
-    let mut child = Command::new("python3")
+    let mut child = Command::new(python)
         .arg(path)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
         .spawn()
-        .expect("python3 is needed for this test and could not be started");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.to_string().as_bytes())
-        .unwrap();
+        .unwrap_or_else(|e| {
+            panic!(
+                "{} is needed for {script} and could not start: {e}",
+                python.display()
+            )
+        });
+    let bytes = serde_json::to_vec(input).unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || stdin.write_all(&bytes));
     let output = child.wait_with_output().unwrap();
-    assert!(output.status.success(), "{script} failed: {output:?}");
+    writer.join().unwrap().unwrap();
+    assert!(
+        output.status.success(),
+        "{script} failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     serde_json::from_slice(&output.stdout).expect("the script printed JSON")
+}
+
+/// The Python of the parity tests (BPE_LAB_HF_PYTHON, which ./scripts/test points at .venv),
+/// checked to import `modules` (e.g. "tiktoken, tokenizers"); `None`, with a note, when the
+/// variable is unset. Set but broken is a failure, never a skip.
+pub fn parity_python(modules: &str) -> Option<std::path::PathBuf> {
+    let Some(python) = std::env::var_os("BPE_LAB_HF_PYTHON") else {
+        eprintln!(
+            "skipped: BPE_LAB_HF_PYTHON is not set (./scripts/test installs {modules} into \
+             .venv and sets it)"
+        );
+        return None;
+    };
+    let python = std::path::PathBuf::from(python);
+    let output = Command::new(&python)
+        .args(["-c", &format!("import {modules}")])
+        .output()
+        .unwrap_or_else(|e| panic!("BPE_LAB_HF_PYTHON={} cannot run: {e}", python.display()));
+    assert!(
+        output.status.success(),
+        "BPE_LAB_HF_PYTHON={} cannot import {modules}: {}",
+        python.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    Some(python)
 }
 
 /// Real English: the Python language reference that ships with every CPython
