@@ -466,12 +466,7 @@ fn show_not_graded(tally: &Tally) {
             let what = p
                 .exercise
                 .map_or_else(String::new, |e| format!(", {}", e.name()));
-            eprintln!(
-                "  {} {}{what}: {}",
-                p.student,
-                p.file.display(),
-                p.reason
-            );
+            eprintln!("  {} {}{what}: {}", p.student, p.file.display(), p.reason);
         }
     };
     if count(Whose::Grader) > 0 {
@@ -503,7 +498,9 @@ fn run_grade_merge(args: &GradeMergeArgs) -> Result<(), CliError> {
         feedback: args.feedback.clone(),
     };
     let merged = merge_shards(&options).map_err(|e| match e {
-        MergeError::Lab(_) => CliError::runtime(format!("--sources {}: {e}", args.sources.display())),
+        MergeError::Lab(_) => {
+            CliError::runtime(format!("--sources {}: {e}", args.sources.display()))
+        }
         MergeError::Sources { .. } => CliError::runtime(format!("--sources: {e}")),
         MergeError::Write(GradeError::Write { output, .. }) => {
             CliError::runtime(format!("{}: {e}", output_flag(output)))

@@ -372,12 +372,10 @@ mod tests {
         g.exercises[1].message =
             "not graded (the grader's own trouble): the sandbox could not run the worker".into();
         let md = feedback_markdown(&g);
-        assert!(md.contains(
-            "**Score: 2 / 4 (not final: not everything could be graded yet)**"
-        ));
-        assert!(md.contains(
-            "| `merge_pair_in_word` | ⚠️ not graded (the grader's trouble) | 0 / 2 |"
-        ));
+        assert!(md.contains("**Score: 2 / 4 (not final: not everything could be graded yet)**"));
+        assert!(
+            md.contains("| `merge_pair_in_word` | ⚠️ not graded (the grader's trouble) | 0 / 2 |")
+        );
         assert!(md.contains(
             "## `merge_pair_in_word`: not graded (the grader's trouble, not your code)\n\n\
              not graded (the grader's own trouble): the sandbox could not run the worker\n\n\
@@ -399,7 +397,10 @@ mod tests {
         let mut own = Grade::empty("cy", PathBuf::from("s/cy/03-merge.ipynb"));
         own.not_graded(crate::instructor::grade::Ungradable::NoLab);
         let md = feedback_markdown(&own);
-        assert!(!md.contains("grader's side") && !md.contains("not final"), "{md}");
+        assert!(
+            !md.contains("grader's side") && !md.contains("not final"),
+            "{md}"
+        );
         assert!(md.contains("- could not be graded: this notebook is none of the labs"));
     }
 

@@ -39,7 +39,11 @@ impl Grade {
             Note::NotGraded(why) => Some(why),
             _ => None,
         }) {
-            return vec![part(None, why.whose(), Note::NotGraded(why.clone()).to_string())];
+            return vec![part(
+                None,
+                why.whose(),
+                Note::NotGraded(why.clone()).to_string(),
+            )];
         }
         self.exercises
             .iter()

@@ -6,17 +6,17 @@
 use super::error::{GradeError, Output};
 use super::job::GradeOptions;
 use super::lab::{Lab, labs};
-use super::queue::{default_jobs, grade_queue};
 use super::not_graded::Tally;
+use super::queue::{default_jobs, grade_queue};
 use super::record::Grade;
 use super::resume::{kept_grade, saved_grade};
 use super::scratch::scratch_root;
 use super::shard::{Shard, ShardManifest, manifest_path};
 use super::submission::{Submission, find_submissions};
 use super::write::{Gradebooks, write_grade};
+use crate::files::write_atomically;
 use crate::instructor::execute::ExecuteOptions;
 use crate::instructor::judge::JudgeOptions;
-use crate::files::write_atomically;
 use crate::instructor::judge::sandbox::Sandbox;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -69,7 +69,11 @@ pub enum Event<'a> {
         not_graded_before: usize,
     },
     /// `--shard`: this run grades `holds` of the class's `of` submissions.
-    Sharded { shard: Shard, holds: usize, of: usize },
+    Sharded {
+        shard: Shard,
+        holds: usize,
+        of: usize,
+    },
     /// Grading starts.
     Started { to_grade: usize },
     /// One more submission is graded (and its files written).

@@ -163,7 +163,11 @@ mod tests {
     fn every_student_is_in_exactly_one_shard_and_it_never_moves() {
         // Fixed by the rule, computed outside Rust (Python's hashlib: the first eight bytes of
         // SHA-256 of the name, big-endian, mod N, plus one), so a change of hash shows.
-        for (student, expected) in [("ana", [1, 2, 4, 7]), ("bo", [2, 2, 3, 3]), ("carol", [1, 3, 3, 7])] {
+        for (student, expected) in [
+            ("ana", [1, 2, 4, 7]),
+            ("bo", [2, 2, 3, 3]),
+            ("carol", [1, 3, 3, 7]),
+        ] {
             let got: Vec<usize> = [2, 3, 5, 7].iter().map(|&n| shard_of(student, n)).collect();
             assert_eq!(got, expected, "{student}");
         }
