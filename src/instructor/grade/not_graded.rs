@@ -134,6 +134,7 @@ mod tests {
             }]
         );
         assert!(judged.has_graders_trouble());
+        assert_eq!(judged.notes_line(), "merge_pair_in_word: no worker");
 
         // A file that is not a notebook: one part, the submission's, whatever its exercises say.
         let mut broken = Grade::empty("bo", PathBuf::from("s/bo/03.ipynb"));
