@@ -4,7 +4,10 @@
 use super::error::CliError;
 use super::progress;
 use bpe_lab::instructor::doctor::diagnose;
-use bpe_lab::instructor::grade::{Event, GradeError, Output, SessionOptions, Summary, grade_all};
+use bpe_lab::instructor::grade::{
+    Event, GradeError, MergeError, MergeOptions, Output, SessionOptions, Shard, Summary, Tally,
+    Whose, grade_all, merge_shards,
+};
 use bpe_lab::instructor::nbgrader_course::{CourseError, find_crate, write_course_from};
 use bpe_lab::instructor::release::{Edition, release_edition, stale_edition};
 use bpe_lab::instructor::runner::{RunOptions, find_python};
@@ -36,6 +39,9 @@ pub enum LabCommand {
     Verify(VerifyArgs),
     /// Grade submitted notebooks into a gradebook (CSV) and one feedback file per student
     Grade(GradeArgs),
+    /// Join the shards of `lab grade --shard K/N` into the gradebook, nbgrader CSV and
+    /// feedback folder one unsharded run writes
+    GradeMerge(GradeMergeArgs),
     /// Check that Jupyter, the Rust kernel and the crate build are present
     Doctor(DoctorArgs),
     /// Write an nbgrader course (nbgrader_config.py, source/<lab>/<lab>.ipynb) from the sources
@@ -155,9 +161,15 @@ pub struct GradeArgs {
     /// Submissions graded at once (default: the number of cores)
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
-    /// Keep the grades of submissions already graded by an earlier run (unchanged files only)
+    /// Keep the grades of submissions already graded by an earlier run (unchanged files only);
+    /// what the grader's own trouble left not graded is graded again
     #[arg(long)]
     pub resume: bool,
+    /// Grade only shard K of N (1-based, e.g. 2/3): a stable slice of the students, the same
+    /// whatever the order of the files. Give each shard its own --out and --feedback, then
+    /// join them with `lab grade-merge`
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
     /// Also execute each restored notebook with the real kernel, in the sandbox, and put it in
     /// the feedback folder as <lab>.executed.ipynb (the grade still comes from the judge).
     /// Needs scripts/lab setup; one to three minutes per notebook. The notebook's code gets
@@ -171,6 +183,25 @@ pub struct GradeArgs {
     /// Student code can then read and write whatever your account can: trusted code only
     #[arg(long)]
     pub no_sandbox: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct GradeMergeArgs {
+    /// Each shard's feedback folder (as `lab grade --shard K/N --feedback DIR` wrote it)
+    #[arg(required = true, value_name = "SHARD_FEEDBACK")]
+    pub shards: Vec<PathBuf>,
+    /// The merged gradebook to write
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Also write the merged grades in the layout of `nbgrader export`'s CSV
+    #[arg(long, value_name = "FILE")]
+    pub nbgrader_csv: Option<PathBuf>,
+    /// The merged feedback folder
+    #[arg(long, value_name = "DIR")]
+    pub feedback: PathBuf,
+    /// The instructor sources the shards graded against
+    #[arg(long, value_name = "DIR", default_value = "instructor")]
+    pub sources: PathBuf,
 }
 
 #[derive(Debug, Args)]
@@ -190,6 +221,7 @@ pub fn run(args: &LabArgs) -> Result<(), CliError> {
         LabCommand::Release(a) => run_release(a),
         LabCommand::Verify(a) => run_verify(a),
         LabCommand::Grade(a) => run_grade(a),
+        LabCommand::GradeMerge(a) => run_grade_merge(a),
         LabCommand::Doctor(a) => run_doctor(a),
         LabCommand::NbgraderCourse(a) => run_nbgrader_course(a),
     }
@@ -347,6 +379,7 @@ fn run_grade(args: &GradeArgs) -> Result<(), CliError> {
         compile_limit: Duration::from_secs(args.compile_timeout),
         jobs: args.jobs,
         resume: args.resume,
+        shard: args.shard,
         execute: args
             .execute
             .then(|| Duration::from_secs(args.execute_timeout)),
@@ -371,8 +404,16 @@ fn show(event: Event, bar: &mut Option<indicatif::ProgressBar>) {
         Event::EmptyFolder(dir) => {
             eprintln!("note: {}: no notebooks (*.ipynb) found", dir.display())
         }
-        Event::Resuming { kept, to_grade } => {
-            eprintln!("resuming: {kept} submission(s) already graded, {to_grade} to grade")
+        Event::Resuming {
+            kept,
+            to_grade,
+            not_graded_before,
+        } => eprintln!(
+            "resuming: {kept} submission(s) already graded, {to_grade} to grade ({not_graded_before} \
+             of them left not graded by the grader's own trouble)"
+        ),
+        Event::Sharded { shard, holds, of } => {
+            eprintln!("shard {shard}: grading {holds} of the {of} submission(s)")
         }
         Event::Started { to_grade } => *bar = progress::bar(to_grade as u64, "grading"),
         Event::Graded { done, of, grade } => {
@@ -413,6 +454,77 @@ fn show_summary(summary: &Summary, args: &GradeArgs) {
     if summary.submissions == 0 {
         eprintln!("note: no submissions were found, so the gradebook has no rows");
     }
+    show_not_graded(&summary.tally);
+}
+
+/// What the gradebook holds that is not graded, split by whose doing it was: a grading run and
+/// a merge end with the same table.
+fn show_not_graded(tally: &Tally) {
+    let count = |whose| tally.parts(whose).count();
+    let parts = |whose| {
+        for p in tally.parts(whose) {
+            let what = p
+                .exercise
+                .map_or_else(String::new, |e| format!(", {}", e.name()));
+            eprintln!("  {} {}{what}: {}", p.student, p.file.display(), p.reason);
+        }
+    };
+    if count(Whose::Grader) > 0 {
+        eprintln!(
+            "not graded because of the grader's own trouble (not the students'): {} part(s) of {} \
+             submission(s) — run the same command with --resume to grade exactly those again:",
+            count(Whose::Grader),
+            tally.submissions(Whose::Grader)
+        );
+        parts(Whose::Grader);
+    } else {
+        eprintln!("not graded because of the grader's own trouble: none");
+    }
+    if count(Whose::Submission) > 0 {
+        eprintln!(
+            "could not be graded because of the submitted file itself: {} submission(s):",
+            tally.submissions(Whose::Submission)
+        );
+        parts(Whose::Submission);
+    }
+}
+
+fn run_grade_merge(args: &GradeMergeArgs) -> Result<(), CliError> {
+    let options = MergeOptions {
+        shards: args.shards.clone(),
+        sources: args.sources.clone(),
+        gradebook: args.out.clone(),
+        nbgrader_csv: args.nbgrader_csv.clone(),
+        feedback: args.feedback.clone(),
+    };
+    let merged = merge_shards(&options).map_err(|e| match e {
+        MergeError::Lab(_) => {
+            CliError::runtime(format!("--sources {}: {e}", args.sources.display()))
+        }
+        MergeError::Sources { .. } => CliError::runtime(format!("--sources: {e}")),
+        MergeError::Write(GradeError::Write { output, .. }) => {
+            CliError::runtime(format!("{}: {e}", output_flag(output)))
+        }
+        e => CliError::runtime(e.to_string()),
+    })?;
+    eprintln!(
+        "merged {} shard(s): {} submission(s); gradebook {}, feedback in {}",
+        merged.shards,
+        merged.submissions,
+        args.out.display(),
+        args.feedback.display()
+    );
+    show_not_graded(&merged.tally);
+    Ok(())
+}
+
+/// The flag that names an output file.
+fn output_flag(output: Output) -> &'static str {
+    match output {
+        Output::Feedback => "--feedback",
+        Output::Gradebook => "--out",
+        Output::NbgraderCsv => "--nbgrader-csv",
+    }
 }
 
 /// A session's error, named by the flag that set what failed.
@@ -433,12 +545,7 @@ fn grade_error(e: GradeError, args: &GradeArgs) -> CliError {
         GradeError::Execute { .. } => CliError::runtime(format!("--execute: {e}")),
         GradeError::Scratch { .. } => CliError::runtime(e.to_string()),
         GradeError::Write { output, .. } => {
-            let flag = match output {
-                Output::Feedback => "--feedback",
-                Output::Gradebook => "--out",
-                Output::NbgraderCsv => "--nbgrader-csv",
-            };
-            CliError::runtime(format!("{flag}: {e}"))
+            CliError::runtime(format!("{}: {e}", output_flag(*output)))
         }
     }
 }

@@ -4,6 +4,7 @@
 //! Building the outline once keeps the two from saying different things.
 
 use super::gradebook::number;
+use super::note::Whose;
 use super::record::{ExerciseGrade, Grade};
 use super::submission::stem;
 use crate::instructor::judge::Details;
@@ -43,7 +44,18 @@ fn verdict_words(e: &ExerciseGrade) -> String {
     e.verdict.as_str().replace('_', " ")
 }
 
+/// What the student reads where the grader's own trouble left something not graded.
+const GRADERS_TROUBLE: &str = "This is trouble on the grader's side, not a problem with your \
+     work: it is not counted against you, and it will be graded again.";
+
 fn outline(g: &Grade) -> Vec<Block> {
+    let parts = g.not_graded_parts();
+    let graders = |exercise| {
+        parts
+            .iter()
+            .any(|p| p.whose == Whose::Grader && p.exercise == Some(exercise))
+    };
+    let unfinished = parts.iter().any(|p| p.whose == Whose::Grader);
     let mut blocks = vec![
         Block::Title(vec![text(format!(
             "Feedback: {} — {}",
@@ -51,20 +63,40 @@ fn outline(g: &Grade) -> Vec<Block> {
             g.student
         ))]),
         Block::Paragraph(vec![Span::Strong(format!(
-            "Score: {} / {}",
+            "Score: {} / {}{}",
             number(g.total),
-            number(g.max)
+            number(g.max),
+            if unfinished {
+                " (not final: not everything could be graded yet)"
+            } else {
+                ""
+            }
         ))]),
     ];
+    for p in parts
+        .iter()
+        .filter(|p| p.whose == Whose::Grader && p.exercise.is_none())
+    {
+        blocks.push(Block::Paragraph(vec![text(format!(
+            "Not graded: {}. {GRADERS_TROUBLE}",
+            p.reason
+        ))]));
+    }
     if !g.exercises.is_empty() {
         let rows = g
             .exercises
             .iter()
             .map(|e| {
-                let icon = if e.verdict.passed() { "✅" } else { "❌" };
+                let result = if e.verdict.passed() {
+                    format!("✅ {}", verdict_words(e))
+                } else if graders(e.exercise) {
+                    "⚠️ not graded (the grader's trouble)".to_owned()
+                } else {
+                    format!("❌ {}", verdict_words(e))
+                };
                 vec![
                     vec![code(e.exercise.name())],
-                    vec![text(format!("{icon} {}", verdict_words(e)))],
+                    vec![text(result)],
                     vec![text(format!(
                         "{} / {}",
                         number(e.points),
@@ -76,6 +108,15 @@ fn outline(g: &Grade) -> Vec<Block> {
         blocks.push(Block::Table(vec!["exercise", "result", "points"], rows));
     }
     for e in g.exercises.iter().filter(|e| !e.verdict.passed()) {
+        if graders(e.exercise) {
+            blocks.push(Block::Heading(vec![
+                code(e.exercise.name()),
+                text(": not graded (the grader's trouble, not your code)"),
+            ]));
+            blocks.push(Block::Paragraph(vec![text(&e.message)]));
+            blocks.push(Block::Paragraph(vec![text(GRADERS_TROUBLE)]));
+            continue;
+        }
         blocks.push(Block::Heading(vec![
             code(e.exercise.name()),
             text(format!(": {}", verdict_words(e))),
@@ -321,6 +362,46 @@ mod tests {
         assert!(md.contains("### What your code printed while `merge_pair_in_word` was checked"));
         assert!(md.contains("- undid the edits to the protected cell \"<check>\""));
         assert!(!md.contains("most_frequent_pair`: passed"));
+    }
+
+    #[test]
+    fn the_graders_own_trouble_is_told_apart_from_the_students() {
+        let mut g = graded();
+        g.exercises[1].verdict = Verdict::NotGraded;
+        g.exercises[1].details = None;
+        g.exercises[1].message =
+            "not graded (the grader's own trouble): the sandbox could not run the worker".into();
+        let md = feedback_markdown(&g);
+        assert!(md.contains("**Score: 2 / 4 (not final: not everything could be graded yet)**"));
+        assert!(
+            md.contains("| `merge_pair_in_word` | ⚠️ not graded (the grader's trouble) | 0 / 2 |")
+        );
+        assert!(md.contains(
+            "## `merge_pair_in_word`: not graded (the grader's trouble, not your code)\n\n\
+             not graded (the grader's own trouble): the sandbox could not run the worker\n\n\
+             This is trouble on the grader's side, not a problem with your work: it is not \
+             counted against you, and it will be graded again.\n"
+        ));
+        assert!(feedback_html(&g).contains("<td>⚠️ not graded (the grader&#39;s trouble)</td>"));
+
+        // A whole submission the grader could not take.
+        let mut whole = Grade::empty("bo", PathBuf::from("s/bo/03-merge.ipynb"));
+        whole.not_graded(crate::instructor::grade::Ungradable::Unreadable {
+            error: "the disk is full".into(),
+        });
+        let md = feedback_markdown(&whole);
+        assert!(md.contains(
+            "Not graded: could not be graded: the disk is full. This is trouble on the grader's side"
+        ), "{md}");
+        // The submission's own problem is not called the grader's.
+        let mut own = Grade::empty("cy", PathBuf::from("s/cy/03-merge.ipynb"));
+        own.not_graded(crate::instructor::grade::Ungradable::NoLab);
+        let md = feedback_markdown(&own);
+        assert!(
+            !md.contains("grader's side") && !md.contains("not final"),
+            "{md}"
+        );
+        assert!(md.contains("- could not be graded: this notebook is none of the labs"));
     }
 
     #[test]

@@ -8,7 +8,9 @@
 //! ([`submission`]), what `--resume` keeps ([`resume`]), the queue of jobs ([`queue`]), each
 //! job's steps ([`job`]: read, [`identify`], restore, [`scratch`], judge, execute), and the
 //! writes as each grade finishes ([`write`]: [`feedback`], the [`gradebook`], the
-//! [`nbgrader_csv`]). Grades are typed records ([`record`], [`note`]), saved with serde.
+//! [`nbgrader_csv`]). Grades are typed records ([`record`], [`note`]), saved with serde; what
+//! was not graded and whose doing that was is read from them ([`not_graded`]). A class too
+//! large for one machine is graded in shards ([`shard`]) and joined again ([`merge`]).
 
 pub mod digest;
 pub mod error;
@@ -17,13 +19,16 @@ pub mod gradebook;
 pub mod identify;
 pub mod job;
 pub mod lab;
+pub mod merge;
 pub mod nbgrader_csv;
+pub mod not_graded;
 pub mod note;
 pub mod queue;
 pub mod record;
 pub mod resume;
 pub mod scratch;
 pub mod session;
+pub mod shard;
 pub mod submission;
 pub mod write;
 
@@ -32,9 +37,12 @@ pub use error::{GradeError, LabError, Output};
 pub use gradebook::gradebook_csv;
 pub use job::{GradeOptions, grade_one};
 pub use lab::{Lab, LabExercise, labs};
+pub use merge::{MergeError, MergeOptions, Merged, merge_shards};
 pub use nbgrader_csv::{NBGRADER_CSV_COLUMNS, nbgrader_csv};
-pub use note::{Note, Ungradable};
+pub use not_graded::{NotGraded, Tally};
+pub use note::{Note, Ungradable, Whose};
 pub use record::{ExerciseGrade, Grade};
 pub use resume::{saved_grade, saved_grade_path};
 pub use session::{EXECUTE_MEMORY_MB, Event, SessionOptions, Summary, grade_all};
+pub use shard::{Shard, ShardError, ShardManifest, shard_of};
 pub use submission::{Found, Submission, find_submissions};

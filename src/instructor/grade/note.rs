@@ -26,6 +26,31 @@ pub enum Ungradable {
     Scratch { dir: PathBuf, problem: String },
 }
 
+/// Whose doing it was that something could not be graded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Whose {
+    /// The grader's own trouble (its files, its scratch space, the machine): never a mark
+    /// against the student, and a resumed run grades it again.
+    Grader,
+    /// The submission itself (not a notebook, another lab's): grading it again changes
+    /// nothing until the student sends another file.
+    Submission,
+}
+
+impl Ungradable {
+    /// Whose doing it is: reading the file and making scratch space are the grader's work.
+    pub fn whose(&self) -> Whose {
+        match self {
+            Ungradable::Unreadable { .. } | Ungradable::Scratch { .. } => Whose::Grader,
+            Ungradable::NotANotebook { .. }
+            | Ungradable::UnknownLab { .. }
+            | Ungradable::NoLab
+            | Ungradable::WrongLab { .. } => Whose::Submission,
+        }
+    }
+}
+
 impl fmt::Display for Ungradable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

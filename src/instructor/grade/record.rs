@@ -107,9 +107,14 @@ impl Grade {
         }
     }
 
-    /// The notes as one line, for tables and progress lines.
+    /// The notes as one line, for tables and progress lines, followed by each exercise the
+    /// grader's own trouble left not graded (so a 0 in the gradebook is never unexplained).
     pub fn notes_line(&self) -> String {
-        let notes: Vec<String> = self.notes.iter().map(Note::to_string).collect();
+        let mut notes: Vec<String> = self.notes.iter().map(Note::to_string).collect();
+        notes.extend(self.not_graded_parts().into_iter().filter_map(|p| {
+            p.exercise
+                .map(|exercise| format!("{}: {}", exercise.name(), p.reason))
+        }));
         notes.join("; ")
     }
 }

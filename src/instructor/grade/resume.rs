@@ -1,7 +1,8 @@
 //! `--resume`: each grade is saved as JSON beside the feedback, by student and file name (so
 //! it is found before the notebook is read), and reused while the file's digest is the same.
 //! A saved grade that no longer reads (an older layout) is not reused: that file is graded
-//! again.
+//! again, and so is one that the grader's own trouble kept from being graded in full
+//! ([`kept_grade`]).
 
 use super::digest::digest;
 use super::record::Grade;
@@ -21,6 +22,14 @@ pub fn saved_grade(submission: &Submission, feedback_dir: &Path) -> Option<Grade
     let grade: Grade = serde_json::from_slice(&text).ok()?;
     let bytes = std::fs::read(&submission.file).ok()?;
     (grade.file == submission.file && grade.digest == digest(&bytes)).then_some(grade)
+}
+
+/// What a resumed run keeps of a saved grade: all of it, or nothing when the grader's own
+/// trouble left any of it not graded — then the whole submission is graded again (its other
+/// exercises too: a worker is built per submission's scratch, and one fresh grade is simpler
+/// to trust than a patched one).
+pub fn kept_grade(saved: Option<Grade>) -> Option<Grade> {
+    saved.filter(|g| !g.has_graders_trouble())
 }
 
 /// The grade as it is saved.

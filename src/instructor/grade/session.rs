@@ -3,15 +3,18 @@
 //! grade written as it finishes. Whoever runs it (the command line) hears of its progress
 //! through [`Event`]s and prints them.
 
-use super::error::GradeError;
+use super::error::{GradeError, Output};
 use super::job::GradeOptions;
 use super::lab::{Lab, labs};
+use super::not_graded::Tally;
 use super::queue::{default_jobs, grade_queue};
 use super::record::Grade;
-use super::resume::saved_grade;
+use super::resume::{kept_grade, saved_grade};
 use super::scratch::scratch_root;
+use super::shard::{Shard, ShardManifest, manifest_path};
 use super::submission::{Submission, find_submissions};
 use super::write::{Gradebooks, write_grade};
+use crate::files::write_atomically;
 use crate::instructor::execute::ExecuteOptions;
 use crate::instructor::judge::JudgeOptions;
 use crate::instructor::judge::sandbox::Sandbox;
@@ -40,8 +43,11 @@ pub struct SessionOptions {
     pub compile_limit: Duration,
     /// Submissions graded at once (default: one per core).
     pub jobs: Option<usize>,
-    /// Keep the grades of unchanged submissions graded by an earlier run.
+    /// Keep the grades of unchanged submissions graded by an earlier run (except what the
+    /// grader's own trouble left not graded).
     pub resume: bool,
+    /// Grade only this shard of the submissions (and leave its manifest for the merge).
+    pub shard: Option<Shard>,
     /// Also execute each restored notebook, with this time limit for the whole run.
     pub execute: Option<Duration>,
     /// Run student code unconfined when the sandbox cannot work here.
@@ -55,8 +61,19 @@ pub enum Event<'a> {
     Unconfined,
     /// A folder given held no notebooks.
     EmptyFolder(&'a Path),
-    /// `--resume`: how many grades were kept.
-    Resuming { kept: usize, to_grade: usize },
+    /// `--resume`: how many grades were kept, how many are graded (of which how many had
+    /// been left not graded by the grader's own trouble).
+    Resuming {
+        kept: usize,
+        to_grade: usize,
+        not_graded_before: usize,
+    },
+    /// `--shard`: this run grades `holds` of the class's `of` submissions.
+    Sharded {
+        shard: Shard,
+        holds: usize,
+        of: usize,
+    },
     /// Grading starts.
     Started { to_grade: usize },
     /// One more submission is graded (and its files written).
@@ -70,10 +87,14 @@ pub enum Event<'a> {
 /// How a session ended.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Summary {
+    /// Submissions of this run (of this shard, when sharded).
     pub submissions: usize,
+    /// How many were graded now (the others were kept by `--resume`).
     pub graded: usize,
     pub jobs: usize,
     pub seconds: f64,
+    /// What of the whole gradebook is not graded, and why.
+    pub tally: Tally,
 }
 
 /// Runs a whole session.
@@ -106,15 +127,52 @@ pub fn grade_all(
     for folder in &found.empty_folders {
         report(Event::EmptyFolder(folder));
     }
+    let submissions = match options.shard {
+        None => found.submissions,
+        Some(shard) => {
+            let manifest = ShardManifest {
+                shard,
+                lab: options.lab.clone(),
+                labs: labs.iter().map(|l| l.name.clone()).collect(),
+                submissions: found.submissions,
+            };
+            write_manifest(&manifest, &options.feedback)?;
+            let held: Vec<Submission> = manifest.held().map(|(_, s)| s.clone()).collect();
+            report(Event::Sharded {
+                shard,
+                holds: held.len(),
+                of: manifest.submissions.len(),
+            });
+            held
+        }
+    };
     let started = Instant::now();
     let jobs = options.jobs.unwrap_or_else(default_jobs).clamp(1, 64);
-    let graded = grade_found(options, &labs, &job, jobs, &found.submissions, &mut report)?;
+    let (graded, grades) = grade_found(options, &labs, &job, jobs, &submissions, &mut report)?;
     Ok(Summary {
-        submissions: found.submissions.len(),
+        submissions: submissions.len(),
         graded,
         jobs,
         seconds: started.elapsed().as_secs_f64(),
+        tally: Tally::of(&grades),
     })
+}
+
+/// Leaves a shard's manifest in its feedback folder, before grading starts, so a merge of an
+/// unfinished shard can tell which grades are missing.
+fn write_manifest(manifest: &ShardManifest, feedback: &Path) -> Result<(), GradeError> {
+    let path = manifest_path(feedback);
+    let failed = |path: &Path| {
+        let path = path.to_owned();
+        move |error| GradeError::Write {
+            output: Output::Feedback,
+            path,
+            error,
+        }
+    };
+    std::fs::create_dir_all(feedback).map_err(failed(feedback))?;
+    let json = serde_json::to_string_pretty(manifest).expect("manifests serialize");
+    write_atomically(&path, |w| w.write_all(json.as_bytes())).map_err(failed(&path))
 }
 
 /// The sources' labs; the lab asked for must be one of them.
@@ -159,7 +217,7 @@ fn execute_options(
 }
 
 /// Grades what `--resume` does not keep, writing each grade and the gradebooks as they come;
-/// returns how many were graded.
+/// returns how many were graded and every grade, in submission order.
 fn grade_found(
     options: &SessionOptions,
     labs: &[Lab],
@@ -167,8 +225,8 @@ fn grade_found(
     jobs: usize,
     submissions: &[Submission],
     report: &mut impl FnMut(Event),
-) -> Result<usize, GradeError> {
-    let mut grades: Vec<Option<Grade>> = submissions
+) -> Result<(usize, Vec<Grade>), GradeError> {
+    let saved: Vec<Option<Grade>> = submissions
         .iter()
         .map(|s| {
             options
@@ -177,6 +235,12 @@ fn grade_found(
                 .flatten()
         })
         .collect();
+    let not_graded_before = saved
+        .iter()
+        .flatten()
+        .filter(|g| g.has_graders_trouble())
+        .count();
+    let mut grades: Vec<Option<Grade>> = saved.into_iter().map(kept_grade).collect();
     let todo: Vec<usize> = (0..submissions.len())
         .filter(|&i| grades[i].is_none())
         .collect();
@@ -184,6 +248,7 @@ fn grade_found(
         report(Event::Resuming {
             kept: submissions.len() - todo.len(),
             to_grade: todo.len(),
+            not_graded_before,
         });
     }
     report(Event::Started {
@@ -221,7 +286,9 @@ fn grade_found(
     });
     match failure {
         Some(e) => Err(e),
-        None => books.write(&grades, labs).map(|()| todo.len()),
+        None => books
+            .write(&grades, labs)
+            .map(|()| (todo.len(), grades.into_iter().flatten().collect())),
     }
 }
 
@@ -248,7 +315,12 @@ mod tests {
             events.push(match event {
                 Event::Unconfined => return,
                 Event::EmptyFolder(dir) => format!("empty {}", dir.display()),
-                Event::Resuming { kept, to_grade } => format!("resuming {kept} {to_grade}"),
+                Event::Resuming {
+                    kept,
+                    to_grade,
+                    not_graded_before,
+                } => format!("resuming {kept} {to_grade} {not_graded_before}"),
+                Event::Sharded { shard, holds, of } => format!("shard {shard} {holds} {of}"),
                 Event::Started { to_grade } => format!("started {to_grade}"),
                 Event::Graded { done, of, grade } => {
                     format!(
@@ -283,6 +355,7 @@ mod tests {
             compile_limit: Duration::from_secs(5),
             jobs: Some(2),
             resume: false,
+            shard: None,
             execute: None,
             allow_unconfined: true,
         };
@@ -306,7 +379,7 @@ mod tests {
         options.resume = true;
         let (summary, events) = run(&options);
         assert_eq!(summary.unwrap().graded, 0);
-        assert_eq!(events[1..], ["resuming 1 0", "started 0"]);
+        assert_eq!(events[1..], ["resuming 1 0 0", "started 0"]);
         assert_eq!(std::fs::read_to_string(&options.gradebook).unwrap(), csv);
         options.lab = Some("02-y".into());
         let (result, _) = run(&options);

@@ -2,10 +2,11 @@
 //! (skipping `.ipynb_checkpoints`), the student being the first folder under the given one,
 //! else the file's stem.
 
+use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// A submission found on disk: the file and whose it is.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Submission {
     pub student: String,
     pub file: PathBuf,

@@ -13,7 +13,8 @@ use super::submission::Submission;
 use crate::files::write_atomically;
 use std::path::{Path, PathBuf};
 
-fn write(output: Output, path: &Path, bytes: &[u8]) -> Result<(), GradeError> {
+/// Writes one output file atomically, its error naming which output it was.
+pub fn write(output: Output, path: &Path, bytes: &[u8]) -> Result<(), GradeError> {
     write_atomically(path, |w| w.write_all(bytes)).map_err(|error| GradeError::Write {
         output,
         path: path.to_owned(),
