@@ -345,6 +345,10 @@ def main():
     scratch = Path(tempfile.mkdtemp(prefix="bpe-lab-browser-"))
     port, token = free_port(), secrets.token_hex(16)
     kernel_tmp = ROOT / "target" / "lab" / "kernel-tmp"
+    # JupyterLab writes a checkpoint copy of what it opens (git ignores the folder); one the
+    # test made is removed again.
+    checkpoints = ROOT / "notebooks" / ".ipynb_checkpoints"
+    had_checkpoints = checkpoints.exists()
     proc = None
     try:
         proc = start_lab(port, token, scratch)
@@ -356,6 +360,8 @@ def main():
         if proc is not None:
             stop_lab(proc)
         shutil.rmtree(scratch, ignore_errors=True)
+        if not had_checkpoints:
+            shutil.rmtree(checkpoints, ignore_errors=True)
     said = (OUT / "lab-open.log").read_text(encoding="utf-8", errors="replace")
     compiling = [line for line in said.splitlines() if line.strip().startswith("Compiling ")]
     check(not compiling, f"JupyterLab's terminal shows no 'Compiling' lines ({len(compiling)} found)")
