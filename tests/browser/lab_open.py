@@ -366,7 +366,13 @@ def main():
     compiling = [line for line in said.splitlines() if line.strip().startswith("Compiling ")]
     check(not compiling, f"JupyterLab's terminal shows no 'Compiling' lines ({len(compiling)} found)")
     check("[bpe-lab kernel" in said, "JupyterLab's terminal says what the kernel's setup cell will do")
-    left = [p.name for p in kernel_tmp.glob(".tmp*")] if kernel_tmp.is_dir() else []
+    # The kernel's folder is renamed as it exits and removed by a process of its own.
+    deadline = time.monotonic() + 60
+    while True:
+        left = [p.name for p in kernel_tmp.glob(".tmp*")] if kernel_tmp.is_dir() else []
+        if not left or time.monotonic() > deadline:
+            break
+        time.sleep(1)
     check(not left, f"no kernel build folder left in target/lab/kernel-tmp/ after the server stopped ({left})")
     try:
         outside_part()
