@@ -46,6 +46,27 @@ impl std::error::Error for MarkerError {}
 /// nbgrader's metadata schema version that these fields follow.
 const NBGRADER_SCHEMA: u32 = 3;
 
+/// The notebook metadata the lab's kernel (evcxr_jupyter 0.22, kernel spec "rust") reports when
+/// a notebook opens: its kernel_info reply's `language_info`, and the kernel spec's name,
+/// display name and language. JupyterLab writes these into a notebook's metadata as soon as the
+/// kernel answers, so a file that stores less is marked changed by opening it ("save changes?"
+/// with no edit, a dirty `git status`). Student versions get exactly these; the instructor
+/// sources store them too (a test below compares). tests/browser/ checks them against the
+/// real kernel in JupyterLab.
+pub fn kernel_metadata() -> Value {
+    json!({
+        "kernelspec": { "display_name": "Rust", "language": "rust", "name": "rust" },
+        "language_info": {
+            "codemirror_mode": "rust",
+            "file_extension": ".rs",
+            "mimetype": "text/rust",
+            "name": "Rust",
+            "pygment_lexer": "rust",
+            "version": ""
+        }
+    })
+}
+
 /// The text students get in place of each solution region.
 pub const STUB: &str = "todo!()";
 
@@ -146,6 +167,11 @@ pub fn student_edition(
         Edition::Graded => json!({ "lab": lab, "version": "student" }),
         Edition::SelfStudy => json!({ "lab": lab, "version": "student", "solutions": true }),
     };
+    if let (Some(meta), Value::Object(kernel)) =
+        (nb.json["metadata"].as_object_mut(), kernel_metadata())
+    {
+        meta.extend(kernel);
+    }
     if edition == Edition::SelfStudy {
         add_folded_solutions(&mut nb);
     }
@@ -511,6 +537,35 @@ mod tests {
                 .get("solutions")
                 .is_none()
         );
+    }
+
+    #[test]
+    fn student_versions_store_what_the_kernel_reports() {
+        let student = student_version(&exercise_notebook(), Path::new("lab.ipynb")).unwrap();
+        let meta = &student.json["metadata"];
+        assert_eq!(meta["language_info"]["name"], "Rust");
+        assert_eq!(meta["language_info"]["mimetype"], "text/rust");
+        assert_eq!(meta["kernelspec"]["name"], "rust");
+    }
+
+    /// The instructor sources open unchanged too: they store the same kernel metadata.
+    #[test]
+    fn instructor_sources_store_the_kernel_metadata() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("instructor");
+        let want = kernel_metadata();
+        let paths = sources(&dir).unwrap();
+        assert!(!paths.is_empty());
+        for path in paths {
+            let nb = Notebook::read(&path).unwrap();
+            for key in ["kernelspec", "language_info"] {
+                assert_eq!(
+                    nb.json["metadata"][key],
+                    want[key],
+                    "{}: metadata.{key}",
+                    path.display()
+                );
+            }
+        }
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 Usage:
     python bpe_lab_executor --input IN.ipynb --output OUT.ipynb [--kernel NAME] [--cwd DIR]
-        [--cell-timeout S] [--total-timeout S] [--startup-timeout S] [--memory-mb MB]
+        [--cell-timeout S] [--total-timeout S] [--startup-timeout S] [--start-attempts N] [--memory-mb MB]
         [--user-memory-mb MB] [--output-limit BYTES] [--kernel-log PATH] [--env KEY=VALUE]...
     python bpe_lab_executor --prepare-kernel-tmp DIR
 
@@ -11,7 +11,9 @@ the cargo settings of evcxr_cache.py, and evcxr's cache fixed up.
 
 The code cells of IN run in order in one kernel (NAME, else the notebook's
 metadata.kernelspec.name, else "rust") started in DIR (default: IN's directory), so relative
-paths such as `:dep bpe-lab = { path = ".." }` resolve against it. A cell that fails does not
+paths such as `:dep bpe-lab = { path = ".." }` resolve against it. A kernel that does not answer
+kernel_info within --startup-timeout is killed and started again (--start-attempts starts in
+all). A cell that fails does not
 stop the run. A cell that runs past --cell-timeout is interrupted (evcxr kills its user-code
 subprocess and the kernel carries on); if the kernel does not answer the interrupt within
 10 s, the run stops there. Past --total-timeout, when the cells' outputs pass --output-limit
@@ -69,7 +71,15 @@ def parse_args(argv):
     parser.add_argument("--cwd", help="the kernel's working directory (default: IN's directory)")
     parser.add_argument("--cell-timeout", type=float, default=300.0, metavar="SECONDS")
     parser.add_argument("--total-timeout", type=float, default=3600.0, metavar="SECONDS")
-    parser.add_argument("--startup-timeout", type=float, default=120.0, metavar="SECONDS")
+    parser.add_argument(
+        "--startup-timeout", type=float, default=60.0, metavar="SECONDS",
+        help="how long a kernel may take to answer kernel_info before it is killed and started "
+        "again (default 60; twice that for the second start, and so on; a start takes 1-15 s)",
+    )
+    parser.add_argument(
+        "--start-attempts", type=int, default=3, metavar="N",
+        help="kernel starts to try before giving up with exit code 3 (default 3)",
+    )
     parser.add_argument(
         "--memory-mb", type=int, metavar="MB",
         help="address-space limit (RLIMIT_AS) of the kernel and everything it starts",
@@ -96,7 +106,7 @@ def parse_args(argv):
     for name in ("cell_timeout", "total_timeout", "startup_timeout"):
         if not getattr(args, name) > 0:
             parser.error(f"--{name.replace('_', '-')} must be a positive number of seconds")
-    for name in ("memory_mb", "user_memory_mb", "output_limit"):
+    for name in ("memory_mb", "user_memory_mb", "output_limit", "start_attempts"):
         value = getattr(args, name)
         if value is not None and value <= 0:
             parser.error(f"--{name.replace('_', '-')} must be a positive number")

@@ -6,7 +6,8 @@ keyed by rustc's command line but skips incremental builds, and cargo builds eve
 dependency incrementally: without this, bpe-lab was compiled again in every new kernel. With
 incremental compilation off for bpe-lab, and BPE_LAB_KERNEL_CACHE telling bpe-lab's build.rs to
 put a digest of its sources on that command line, the cache reuses bpe-lab exactly when its
-sources are unchanged. `scripts/lab open` gives JupyterLab's kernels the same file.
+sources are unchanged. `scripts/lab open` gives JupyterLab's kernels the same file. Cargo is kept
+quiet there: scripts/lib/rust-kernel says in one line whether bpe-lab comes from the cache.
 """
 
 import json
@@ -21,6 +22,11 @@ incremental = false
 
 [env]
 BPE_LAB_KERNEL_CACHE = "1"
+
+# evcxr copies cargo's "Compiling ..." lines to the kernel's stderr: ~117 of them at every
+# kernel start, cache hit or not, in JupyterLab's terminal. Errors still show.
+[term]
+quiet = true
 """
 
 

@@ -44,6 +44,10 @@ class DeadKernel(Exception):
     pass
 
 
+class NotReady(Exception):
+    """The kernel started but did not answer kernel_info in time."""
+
+
 class Runner:
     def __init__(self, args, nb, kernel_name, cwd):
         self.args = args
@@ -60,6 +64,8 @@ class Runner:
         self.client = None
         self.stopped = None
         self.kernel_start_seconds = None
+        # Kernels killed and started again because they did not become ready.
+        self.restarts = 0
         self.current = None
         self.started = time.monotonic()
         self.deadline = self.started + args.total_timeout
@@ -77,10 +83,33 @@ class Runner:
     # -- kernel ---------------------------------------------------------------------------
 
     async def start_kernel(self):
+        """Start the kernel; one that does not answer kernel_info within --startup-timeout is
+        killed and started again, up to --start-attempts times in all. Measured: about one
+        evcxr start in 25 never became ready (JupyterLab showed "Rust | Unknown") and a restart
+        was all it needed."""
+        check_kernel(self.kernel_name)
+        attempts = self.args.start_attempts
+        for attempt in range(1, attempts + 1):
+            try:
+                # Each new attempt waits longer: a start that was only slow (a loaded machine)
+                # gets its time the second time round.
+                await self.start_once(self.args.startup_timeout * attempt)
+                return
+            except NotReady as e:
+                self.show_kernel_log()
+                await self.abandon_kernel()
+                if attempt == attempts:
+                    raise RuntimeError(
+                        f"kernel {self.kernel_name!r} did not become ready ({attempts} starts): {e}"
+                    ) from None
+                log(f"kernel {self.kernel_name!r} did not become ready ({e}); "
+                    f"killed it, starting it again ({attempt + 1} of {attempts})")
+                self.restarts += 1
+
+    async def start_once(self, ready_timeout):
         from jupyter_client.manager import AsyncKernelManager
         from nbclient import NotebookClient
 
-        check_kernel(self.kernel_name)
         env = dict(os.environ)
         # The executor's own import path is not the kernel's business.
         env.pop("PYTHONPATH", None)
@@ -96,8 +125,11 @@ class Runner:
         self.km = AsyncKernelManager(kernel_name=self.kernel_name)
         # The kernel's own output (cargo's "Compiling ..." lines among it) goes to a log, not to
         # our stdout, which carries only the JSON summary.
+        if self.kernel_log is not None:
+            self.kernel_log.close()
         if self.args.kernel_log:
-            self.kernel_log = open(self.args.kernel_log, "w+b")
+            # Appended to: a restarted kernel's log follows the first one's.
+            self.kernel_log = open(self.args.kernel_log, "a+b" if self.restarts else "w+b")
         else:
             self.kernel_log = tempfile.TemporaryFile(prefix="run_notebook-kernel-")
         await self.km.start_kernel(
@@ -110,9 +142,9 @@ class Runner:
         self.kc = self.km.client()
         self.kc.start_channels()
         try:
-            await self.kc.wait_for_ready(timeout=self.args.startup_timeout)
+            await self.kc.wait_for_ready(timeout=ready_timeout)
         except RuntimeError as e:
-            raise RuntimeError(f"kernel {self.kernel_name!r} did not become ready: {e}") from None
+            raise NotReady(str(e)) from None
         self.kc.allow_stdin = False
         self.kernel_start_seconds = round(time.monotonic() - t0, 2)
         # nbclient turns IOPub messages into notebook outputs (streams, display data, errors,
@@ -165,6 +197,24 @@ class Runner:
         if self.evcxr_cache is not None:
             # What this kernel added to the cache, fixed before the next kernel uses it.
             evcxr_cache.forget_old_build_folders(self.evcxr_cache)
+
+    async def abandon_kernel(self):
+        """Kill a kernel that never became ready (no polite shutdown: it does not answer) and
+        remove its build folder, so that the next start begins clean."""
+        if self.kc is not None:
+            try:
+                self.kc.stop_channels()
+            except Exception:  # noqa: BLE001
+                pass
+        self.kill_group()
+        if self.km is not None:
+            try:
+                await self.km.cleanup_resources()
+            except Exception:  # noqa: BLE001
+                pass
+        if self.kernel_tmp is not None:
+            shutil.rmtree(self.kernel_tmp, ignore_errors=True)
+        self.km = self.kc = self.pgid = self.kernel_tmp = None
 
     def kill_group(self):
         """SIGKILL what is left of the kernel's process group (evcxr's subprocess, cargo, rustc)."""
