@@ -6,7 +6,9 @@ use super::extract::{Namespace, Piece};
 use crate::instructor::process::capture::{Captured, Sink};
 use crate::instructor::process::error::ProcessError;
 use crate::instructor::process::retry::retrying;
-use crate::instructor::process::sandbox::{Limits, SCRATCH, Sandbox};
+use crate::instructor::process::sandbox::{
+    COMPILE_SCRATCH_BYTES, COPY_OUT_FAILED, Limits, OUT, SCRATCH, Sandbox, WORKER_SCRATCH_BYTES,
+};
 use crate::instructor::process::supervisor::{Ended, Supervised};
 use crate::lab::check::{Exercise, Reply};
 use std::fmt::Write as _;
@@ -193,12 +195,13 @@ fn compile_once(
     time_limit: Duration,
 ) -> Result<Compiled, ProcessError> {
     let output = format!("{SCRATCH}/worker");
-    let input = format!("{SCRATCH}/main.rs");
-    let mut command = sandbox.command(
+    let input = format!("{OUT}/main.rs");
+    let mut command = sandbox.build_command(
         scratch,
-        true,
         slot,
         Limits::compile(memory_mb),
+        COMPILE_SCRATCH_BYTES,
+        "worker",
         "/rust/bin/rustc",
         &[
             "--edition",
@@ -227,11 +230,28 @@ fn compile_once(
         messages.clone(),
     )?;
     let finished = child.finish(Some(Instant::now() + time_limit), Some(time_limit));
-    let text = map.translate(&finished.stdout.text().replace(&format!("{SCRATCH}/"), ""));
+    let text = map.translate(
+        &finished
+            .stdout
+            .text()
+            .replace(&format!("{SCRATCH}/"), "")
+            .replace(&format!("{OUT}/"), ""),
+    );
     match finished.result() {
         Ok(()) if scratch.join("worker").is_file() => Ok(Compiled::Ok(scratch.join("worker"))),
         Ok(()) => Ok(Compiled::Failed(text)),
         Err(e) if e.is_infrastructure() => Err(e),
+        // The compiler succeeded but its worker could not be written to the grader's disk.
+        Err(ProcessError::Exit {
+            code: COPY_OUT_FAILED,
+            ..
+        }) if sandbox.confined() => Err(ProcessError::Io {
+            what: format!(
+                "copying the compiled worker to the grader's scratch directory {}",
+                scratch.display()
+            ),
+            source: std::io::Error::other(last_line(&text)),
+        }),
         Err(ProcessError::TimedOut { .. }) => Ok(Compiled::Failed(format!(
             "compiling took longer than {} s and was stopped\n{text}",
             time_limit.as_secs()
@@ -241,8 +261,56 @@ fn compile_once(
                 what: format!("compiling ({e})"),
                 source: std::io::Error::other(line.to_owned()),
             }),
-            None => Ok(Compiled::Failed(text)),
+            None => Ok(Compiled::Failed(over_a_limit(&e, &text))),
         },
+    }
+}
+
+/// The last line of `text` that says something.
+fn last_line(text: &str) -> String {
+    text.lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("no message")
+        .trim()
+        .to_owned()
+}
+
+/// The compiler's messages, led by the limit the code ran into when it ran into one: the
+/// scratch space of a compilation, or the size of one file. Both are the code's doing (a
+/// compile-time bomb): the sandbox's scratch is private, in memory and of a fixed size.
+fn over_a_limit(error: &ProcessError, text: &str) -> String {
+    let xfsz = matches!(error, ProcessError::Signal { signal, .. } if *signal == libc::SIGXFSZ)
+        || matches!(error, ProcessError::Exit { code, .. } if *code == 128 + libc::SIGXFSZ);
+    let file = Limits::compile(0).file_size >> 20;
+    let why = if text.contains("No space left on device") {
+        format!(
+            "compiling this code wrote more than {} MiB, the most a compilation may write, \
+             and was stopped\n",
+            COMPILE_SCRATCH_BYTES >> 20
+        )
+    } else if xfsz {
+        format!(
+            "compiling this code tried to write a file larger than {file} MiB, the largest a \
+             compilation may write, and was stopped\n"
+        )
+    } else {
+        String::new()
+    };
+    format!("{why}{text}")
+}
+
+/// A panic message, with what limit was met when the student's code filled its scratch space
+/// (its own doing: the space is private, in memory and of a fixed size).
+fn wrote_too_much(message: String) -> String {
+    if message.contains("No space left on device") {
+        format!(
+            "{message} (graded code may write at most {} MiB in all, in {})",
+            WORKER_SCRATCH_BYTES >> 20,
+            crate::instructor::process::sandbox::TMP
+        )
+    } else {
+        message
     }
 }
 
@@ -369,7 +437,6 @@ impl<'a> Worker<'a> {
         }
         let mut command = self.sandbox.command(
             &self.scratch,
-            false,
             self.slot,
             Limits::worker(self.memory_mb),
             &format!("{SCRATCH}/worker"),
@@ -505,7 +572,9 @@ impl<'a> Worker<'a> {
         }
         Attempt::Reply(match reply {
             Ok(Ok((0, body))) => Reply::Returned(body),
-            Ok(Ok((_, body))) => Reply::Panicked(String::from_utf8_lossy(&body).into_owned()),
+            Ok(Ok((_, body))) => {
+                Reply::Panicked(wrote_too_much(String::from_utf8_lossy(&body).into_owned()))
+            }
             Ok(Err(problem)) => {
                 self.stop(Duration::from_millis(200));
                 Reply::Crashed(problem)
