@@ -9,7 +9,7 @@ use crate::instructor::process::retry::retrying;
 use crate::instructor::process::sandbox::{
     COMPILE_SCRATCH_BYTES, COPY_OUT_FAILED, Limits, OUT, SCRATCH, Sandbox, WORKER_SCRATCH_BYTES,
 };
-use crate::instructor::process::supervisor::{Ended, Supervised};
+use crate::instructor::process::supervisor::{self, Ended, Supervised};
 use crate::lab::check::{Exercise, Reply};
 use std::fmt::Write as _;
 use std::io::{Read, Write};
@@ -330,6 +330,65 @@ struct Running {
     replies: Receiver<Result<(u8, Vec<u8>), String>>,
     /// Whether this run of the worker answered at least once (then it surely started).
     answered: bool,
+    /// The kernel's id of the thread reading its answers (0 until it runs).
+    replies_tid: Arc<std::sync::atomic::AtomicI32>,
+}
+
+/// Time a busy machine kept a worker's calls waiting for a CPU, per process of its sandbox and
+/// per thread of the grader serving it (reading its output and answers, calling it). The time
+/// owed is the longest wait of any one process of the sandbox plus the longest of any one
+/// thread of the grader: the two sides of the pipe stall each other, while within one side
+/// waits happen at the same moments (a sum would count a moment many times, and a program of
+/// many threads would earn time by itself).
+#[derive(Debug, Default)]
+struct Waits {
+    /// Per process or thread id: whether it is the grader's, what it had waited when last
+    /// read, and the wait counted.
+    seen: std::collections::HashMap<i32, (bool, Duration, Duration)>,
+}
+
+impl Waits {
+    /// Reads what `running` and the calling thread have waited so far.
+    fn count(&mut self, running: &Running) {
+        let graders: Vec<i32> = running.child.reader_tids();
+        let mut now: Vec<(i32, bool, Duration)> = running
+            .child
+            .waited_for_cpu()
+            .into_iter()
+            .map(|(id, waited)| (id, graders.contains(&id), waited))
+            .collect();
+        let replies = running
+            .replies_tid
+            .load(std::sync::atomic::Ordering::Relaxed);
+        // SAFETY: gettid has no preconditions.
+        let me = unsafe { libc::gettid() };
+        for tid in [replies, me] {
+            if tid > 0 {
+                now.push((tid, true, supervisor::thread_waited_for_cpu(tid)));
+            }
+        }
+        for (id, grader, waited) in now {
+            let (_, last, counted) =
+                self.seen
+                    .entry(id)
+                    .or_insert((grader, waited, Duration::ZERO));
+            *counted += waited.saturating_sub(*last);
+            *last = waited;
+        }
+    }
+
+    /// The longest wait of a process of the sandbox plus the longest of a grader's thread.
+    fn owed(&self) -> Duration {
+        let longest = |grader: bool| {
+            self.seen
+                .values()
+                .filter(|(g, ..)| *g == grader)
+                .map(|(.., counted)| *counted)
+                .max()
+                .unwrap_or_default()
+        };
+        longest(false) + longest(true)
+    }
 }
 
 /// One try at a call: the student's program's answer, or the grader's own trouble.
@@ -346,6 +405,14 @@ pub struct Worker<'a> {
     memory_mb: u64,
     running: Option<Running>,
     starts: usize,
+    /// Time the machine kept the worker waiting for a CPU during calls that ran out of time,
+    /// given back to it: a time limit measures the student's code, not the machine's load.
+    given_back: Duration,
+    /// Time the machine kept the worker's calls waiting, counted as the calls go.
+    waits: Waits,
+    /// The most time given back in all (a program of many busy threads waits for CPUs by
+    /// itself; past this it is timed out all the same).
+    patience: Duration,
     /// The grader's own trouble that stopped it from grading (after retries), if any.
     trouble: Option<ProcessError>,
     /// What the student's code printed on stdout and stderr, across all runs.
@@ -406,10 +473,25 @@ impl<'a> Worker<'a> {
             memory_mb,
             running: None,
             starts: 0,
+            given_back: Duration::ZERO,
+            waits: Waits::default(),
+            patience: Duration::ZERO,
             trouble: None,
             stdout: Arc::default(),
             stderr: Arc::default(),
         }
+    }
+
+    /// Gives calls that run out of time back the time the machine kept the worker waiting for
+    /// a CPU, up to `patience` in all.
+    pub fn with_patience(mut self, patience: Duration) -> Worker<'a> {
+        self.patience = patience;
+        self
+    }
+
+    /// Time given back to calls so far (see [`Worker::with_patience`]).
+    pub fn given_back(&self) -> Duration {
+        self.given_back
     }
 
     /// The grader's own trouble that kept it from grading, if there was any: the exercise is
@@ -455,9 +537,18 @@ impl<'a> Worker<'a> {
         drop(reply_write);
         let (sender, replies) = mpsc::channel();
         let from_worker = std::fs::File::from(reply_read);
+        let replies_tid = Arc::new(std::sync::atomic::AtomicI32::new(0));
+        let tid = Arc::clone(&replies_tid);
         std::thread::Builder::new()
             .name("bpe-lab worker replies".to_owned())
-            .spawn(move || read_replies(from_worker, sender))
+            .spawn(move || {
+                // SAFETY: gettid has no preconditions.
+                tid.store(
+                    unsafe { libc::gettid() },
+                    std::sync::atomic::Ordering::Relaxed,
+                );
+                read_replies(from_worker, sender)
+            })
             .map_err(|e| ProcessError::io("a thread to read the worker's answers", e))?;
         self.starts += 1;
         self.running = Some(Running {
@@ -465,6 +556,7 @@ impl<'a> Worker<'a> {
             requests: std::fs::File::from(request_write),
             replies,
             answered: false,
+            replies_tid,
         });
         Ok(())
     }
@@ -565,8 +657,26 @@ impl<'a> Worker<'a> {
         if running.requests.write_all(&frame).is_err() {
             return self.death();
         }
-        let wait = deadline.saturating_duration_since(Instant::now());
-        let reply = running.replies.recv_timeout(wait);
+        let reply = loop {
+            let wait = (deadline + self.given_back).saturating_duration_since(Instant::now());
+            let reply = running.replies.recv_timeout(wait);
+            self.waits.count(running);
+            if !matches!(reply, Err(RecvTimeoutError::Timeout)) {
+                break reply;
+            }
+            // Out of time: but if the machine kept the worker (or the grader's threads serving
+            // it) from running during this check, that time was not the student's; give it
+            // back, up to the patience, and wait on.
+            let owed = self
+                .waits
+                .owed()
+                .saturating_sub(self.given_back)
+                .min(self.patience.saturating_sub(self.given_back));
+            if owed < Duration::from_millis(20) {
+                break reply;
+            }
+            self.given_back += owed;
+        };
         if reply.is_ok() {
             running.answered = true;
         }
