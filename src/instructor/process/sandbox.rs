@@ -1,7 +1,9 @@
 //! Where student code runs: bubblewrap (`bwrap`) with a read-only view of the system and the
-//! Rust toolchain only — not the project, not the home directory —, a private scratch
-//! directory, no network, its own PID namespace (it cannot see or signal the grader), and
-//! resource limits. When the grader runs as root, the code inside runs as a user id of its own
+//! Rust toolchain only — not the project, not the home directory —, a private in-memory
+//! scratch space of a fixed size as the only place it may write (so what a submission writes
+//! is bounded in total, not only file by file, and never reaches the grader's disk except a
+//! compiled worker, copied out), no network, its own PID namespace (it cannot see or signal
+//! the grader), and resource limits. When the grader runs as root, the code inside runs as a user id of its own
 //! per grading slot, from a block no other grader holds ([`super::uids`]), so the process limit
 //! holds (root is exempt from it) and a fork bomb in one slot — or in another grader — cannot
 //! starve another.
