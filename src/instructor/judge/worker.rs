@@ -342,9 +342,18 @@ struct Running {
 /// many threads would earn time by itself).
 #[derive(Debug, Default)]
 struct Waits {
-    /// Per process or thread id: whether it is the grader's, what it had waited when last
-    /// read, and the wait counted.
-    seen: std::collections::HashMap<i32, (bool, Duration, Duration)>,
+    seen: std::collections::HashMap<i32, Waited>,
+}
+
+/// One process or thread as [`Waits`] last read it.
+#[derive(Debug)]
+struct Waited {
+    /// A thread of the grader (else a process of the sandbox).
+    grader: bool,
+    /// What it had waited in all when last read.
+    last: Duration,
+    /// What it waited while the calls ran.
+    counted: Duration,
 }
 
 impl Waits {
@@ -368,12 +377,13 @@ impl Waits {
             }
         }
         for (id, grader, waited) in now {
-            let (_, last, counted) =
-                self.seen
-                    .entry(id)
-                    .or_insert((grader, waited, Duration::ZERO));
-            *counted += waited.saturating_sub(*last);
-            *last = waited;
+            let seen = self.seen.entry(id).or_insert(Waited {
+                grader,
+                last: waited,
+                counted: Duration::ZERO,
+            });
+            seen.counted += waited.saturating_sub(seen.last);
+            seen.last = waited;
         }
     }
 
@@ -382,8 +392,8 @@ impl Waits {
         let longest = |grader: bool| {
             self.seen
                 .values()
-                .filter(|(g, ..)| *g == grader)
-                .map(|(.., counted)| *counted)
+                .filter(|w| w.grader == grader)
+                .map(|w| w.counted)
                 .max()
                 .unwrap_or_default()
         };
