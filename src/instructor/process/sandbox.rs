@@ -65,8 +65,8 @@ impl Limits {
 pub const WORKER_SCRATCH_BYTES: u64 = 64 << 20;
 
 /// The most a compilation may write in all: rustc's object files, the linker's and the worker
-/// itself (a worker of lab 03 takes about 20 MiB to build). A compile-time bomb that writes
-/// more fails to compile; it never fills the grader's disk.
+/// itself (a worker of lab 03 is about 4 MiB). A compile-time bomb that writes more fails to
+/// compile; it never fills the grader's disk.
 pub const COMPILE_SCRATCH_BYTES: u64 = 512 << 20;
 
 /// The exit status of a build whose product could not be copied out of the sandbox into the
