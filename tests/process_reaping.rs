@@ -51,7 +51,6 @@ fn fifty_sandboxed_programs_leave_no_zombie_and_no_process() {
     let run = |script: &str, stdout: Sink| {
         let mut c = sandbox.command(
             scratch.path(),
-            false,
             0,
             Limits::worker(256),
             "/bin/sh",

@@ -239,14 +239,7 @@ fn in_sandbox(
 ) -> (Supervised, tempfile::TempDir) {
     let scratch = tempfile::tempdir().unwrap();
     sandbox.prepare_scratch(scratch.path(), slot).unwrap();
-    let mut c = sandbox.command(
-        scratch.path(),
-        false,
-        slot,
-        limits,
-        "/bin/sh",
-        &["-c", script],
-    );
+    let mut c = sandbox.command(scratch.path(), slot, limits, "/bin/sh", &["-c", script]);
     c.stdin(Stdio::null());
     let child =
         Supervised::spawn(c, "sh", sandbox.tree(), Sink::keep(4096), Sink::keep(4096)).unwrap();
@@ -383,4 +376,106 @@ fn a_worker_the_sandbox_cannot_start_is_not_graded_rather_than_crashed() {
     );
     hog.stop();
     assert_eq!(processes_with(marker), 0);
+}
+
+/// The sandbox's writable space is bounded in total, not only file by file: a worker writing
+/// 1 MiB files in a loop (each under the per-file limit) fills its private `/tmp` and stops
+/// there; nothing else inside is writable (bubblewrap's own root and `/dev`, in-memory file
+/// systems of no fixed size, are read-only), and the host's scratch directory is untouched.
+#[test]
+fn a_worker_filling_its_scratch_stops_at_the_total_and_writes_nowhere_else() {
+    if !sandbox_available() {
+        return;
+    }
+    use bpe_lab::instructor::process::sandbox::WORKER_SCRATCH_BYTES;
+    let sandbox = Sandbox::detect(false).unwrap();
+    let script = "i=0; while head -c 1048576 /dev/zero > /tmp/f$i; do i=$((i+1)); \
+                  [ $i -gt 200 ] && break; done; echo files $i; \
+                  for d in / /dev /dev/shm /etc /scratch /rust; do \
+                  echo x > $d/probe 2>/dev/null && echo wrote $d; done; echo done";
+    let (child, scratch) = in_sandbox(&sandbox, 0, Limits::worker(256), script);
+    let finished = child.finish(Some(Instant::now() + Duration::from_secs(60)), None);
+    let out = finished.stdout.text();
+    let files: u64 = out
+        .lines()
+        .find_map(|l| l.strip_prefix("files "))
+        .unwrap_or_else(|| panic!("{out} {}", finished.stderr.text()))
+        .parse()
+        .unwrap();
+    // Exactly the total fits (an in-memory file system keeps its own records elsewhere); the
+    // next file is cut short.
+    assert_eq!(files, WORKER_SCRATCH_BYTES >> 20, "files of 1 MiB:\n{out}");
+    assert!(
+        finished.stderr.text().contains("No space left on device"),
+        "{}",
+        finished.stderr.text()
+    );
+    assert!(!out.contains("wrote"), "wrote outside its scratch:\n{out}");
+    assert!(out.ends_with("done\n"), "{out}");
+    assert_eq!(std::fs::read_dir(scratch.path()).unwrap().count(), 0);
+}
+
+/// A build writes in a private in-memory scratch of a fixed size and copies only its product
+/// to the host: a build writing more than that fails (its own doing), the host directory gets
+/// nothing of it, and a product that cannot be copied out exits with COPY_OUT_FAILED (the
+/// grader's disk, never the build's).
+#[test]
+fn a_build_writes_in_bounded_memory_and_only_its_product_reaches_the_host() {
+    if !sandbox_available() {
+        return;
+    }
+    use bpe_lab::instructor::process::sandbox::COPY_OUT_FAILED;
+    let sandbox = Sandbox::detect(false).unwrap();
+    let build = |script: &str, bytes: u64| {
+        let scratch = tempfile::tempdir().unwrap();
+        sandbox.prepare_scratch(scratch.path(), 0).unwrap();
+        let mut c = sandbox.build_command(
+            scratch.path(),
+            0,
+            Limits::worker(256),
+            bytes,
+            "product",
+            "/bin/sh",
+            &["-c", script],
+        );
+        c.stdin(Stdio::null());
+        let child =
+            Supervised::spawn(c, "sh", sandbox.tree(), Sink::keep(4096), Sink::keep(4096)).unwrap();
+        let finished = child.finish(Some(Instant::now() + Duration::from_secs(60)), None);
+        let mut files: Vec<String> = std::fs::read_dir(scratch.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        files.sort();
+        (finished, files)
+    };
+    // A build that leaves temporary files behind: only the product lands.
+    let (ok, files) = build(
+        "head -c 3000000 /dev/zero > temp.o && echo made > product",
+        8 << 20,
+    );
+    assert_eq!(ok.result().map_err(|e| e.to_string()), Ok(()));
+    assert_eq!(files, vec!["product".to_owned()]);
+    // A build past its total: stopped by its own "No space left on device".
+    let (full, files) = build(
+        "head -c 9000000 /dev/zero > temp.o && echo made > product",
+        8 << 20,
+    );
+    assert!(
+        matches!(full.result(), Err(ProcessError::Exit { code: 1, .. })),
+        "{:?}",
+        full.result()
+    );
+    assert!(full.stderr.text().contains("No space left on device"));
+    assert!(files.is_empty(), "{files:?}");
+    // A product the host cannot take (here: a directory where a file must go).
+    if sandbox.confined() {
+        let (stuck, _) = build("mkdir product", 8 << 20);
+        assert!(
+            matches!(stuck.result(), Err(ProcessError::Exit { code, .. }) if code == COPY_OUT_FAILED),
+            "{:?} {}",
+            stuck.result(),
+            stuck.stderr.text()
+        );
+    }
 }

@@ -6,8 +6,10 @@ use super::extract::{Namespace, Piece};
 use crate::instructor::process::capture::{Captured, Sink};
 use crate::instructor::process::error::ProcessError;
 use crate::instructor::process::retry::retrying;
-use crate::instructor::process::sandbox::{Limits, SCRATCH, Sandbox};
-use crate::instructor::process::supervisor::{Ended, Supervised};
+use crate::instructor::process::sandbox::{
+    COMPILE_SCRATCH_BYTES, COPY_OUT_FAILED, Limits, OUT, SCRATCH, Sandbox, WORKER_SCRATCH_BYTES,
+};
+use crate::instructor::process::supervisor::{self, Ended, Supervised};
 use crate::lab::check::{Exercise, Reply};
 use std::fmt::Write as _;
 use std::io::{Read, Write};
@@ -193,12 +195,13 @@ fn compile_once(
     time_limit: Duration,
 ) -> Result<Compiled, ProcessError> {
     let output = format!("{SCRATCH}/worker");
-    let input = format!("{SCRATCH}/main.rs");
-    let mut command = sandbox.command(
+    let input = format!("{OUT}/main.rs");
+    let mut command = sandbox.build_command(
         scratch,
-        true,
         slot,
         Limits::compile(memory_mb),
+        COMPILE_SCRATCH_BYTES,
+        "worker",
         "/rust/bin/rustc",
         &[
             "--edition",
@@ -227,11 +230,28 @@ fn compile_once(
         messages.clone(),
     )?;
     let finished = child.finish(Some(Instant::now() + time_limit), Some(time_limit));
-    let text = map.translate(&finished.stdout.text().replace(&format!("{SCRATCH}/"), ""));
+    let text = map.translate(
+        &finished
+            .stdout
+            .text()
+            .replace(&format!("{SCRATCH}/"), "")
+            .replace(&format!("{OUT}/"), ""),
+    );
     match finished.result() {
         Ok(()) if scratch.join("worker").is_file() => Ok(Compiled::Ok(scratch.join("worker"))),
         Ok(()) => Ok(Compiled::Failed(text)),
         Err(e) if e.is_infrastructure() => Err(e),
+        // The compiler succeeded but its worker could not be written to the grader's disk.
+        Err(ProcessError::Exit {
+            code: COPY_OUT_FAILED,
+            ..
+        }) if sandbox.confined() => Err(ProcessError::Io {
+            what: format!(
+                "copying the compiled worker to the grader's scratch directory {}",
+                scratch.display()
+            ),
+            source: std::io::Error::other(last_line(&text)),
+        }),
         Err(ProcessError::TimedOut { .. }) => Ok(Compiled::Failed(format!(
             "compiling took longer than {} s and was stopped\n{text}",
             time_limit.as_secs()
@@ -241,8 +261,56 @@ fn compile_once(
                 what: format!("compiling ({e})"),
                 source: std::io::Error::other(line.to_owned()),
             }),
-            None => Ok(Compiled::Failed(text)),
+            None => Ok(Compiled::Failed(over_a_limit(&e, &text))),
         },
+    }
+}
+
+/// The last line of `text` that says something.
+fn last_line(text: &str) -> String {
+    text.lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("no message")
+        .trim()
+        .to_owned()
+}
+
+/// The compiler's messages, led by the limit the code ran into when it ran into one: the
+/// scratch space of a compilation, or the size of one file. Both are the code's doing (a
+/// compile-time bomb): the sandbox's scratch is private, in memory and of a fixed size.
+fn over_a_limit(error: &ProcessError, text: &str) -> String {
+    let xfsz = matches!(error, ProcessError::Signal { signal, .. } if *signal == libc::SIGXFSZ)
+        || matches!(error, ProcessError::Exit { code, .. } if *code == 128 + libc::SIGXFSZ);
+    let file = Limits::compile(0).file_size >> 20;
+    let why = if text.contains("No space left on device") {
+        format!(
+            "compiling this code wrote more than {} MiB, the most a compilation may write, \
+             and was stopped\n",
+            COMPILE_SCRATCH_BYTES >> 20
+        )
+    } else if xfsz {
+        format!(
+            "compiling this code tried to write a file larger than {file} MiB, the largest a \
+             compilation may write, and was stopped\n"
+        )
+    } else {
+        String::new()
+    };
+    format!("{why}{text}")
+}
+
+/// A panic message, with what limit was met when the student's code filled its scratch space
+/// (its own doing: the space is private, in memory and of a fixed size).
+fn wrote_too_much(message: String) -> String {
+    if message.contains("No space left on device") {
+        format!(
+            "{message} (graded code may write at most {} MiB in all, in {})",
+            WORKER_SCRATCH_BYTES >> 20,
+            crate::instructor::process::sandbox::TMP
+        )
+    } else {
+        message
     }
 }
 
@@ -262,6 +330,75 @@ struct Running {
     replies: Receiver<Result<(u8, Vec<u8>), String>>,
     /// Whether this run of the worker answered at least once (then it surely started).
     answered: bool,
+    /// The kernel's id of the thread reading its answers (0 until it runs).
+    replies_tid: Arc<std::sync::atomic::AtomicI32>,
+}
+
+/// Time a busy machine kept a worker's calls waiting for a CPU, per process of its sandbox and
+/// per thread of the grader serving it (reading its output and answers, calling it). The time
+/// owed is the longest wait of any one process of the sandbox plus the longest of any one
+/// thread of the grader: the two sides of the pipe stall each other, while within one side
+/// waits happen at the same moments (a sum would count a moment many times, and a program of
+/// many threads would earn time by itself).
+#[derive(Debug, Default)]
+struct Waits {
+    seen: std::collections::HashMap<i32, Waited>,
+}
+
+/// One process or thread as [`Waits`] last read it.
+#[derive(Debug)]
+struct Waited {
+    /// A thread of the grader (else a process of the sandbox).
+    grader: bool,
+    /// What it had waited in all when last read.
+    last: Duration,
+    /// What it waited while the calls ran.
+    counted: Duration,
+}
+
+impl Waits {
+    /// Reads what `running` and the calling thread have waited so far.
+    fn count(&mut self, running: &Running) {
+        let graders: Vec<i32> = running.child.reader_tids();
+        let mut now: Vec<(i32, bool, Duration)> = running
+            .child
+            .waited_for_cpu()
+            .into_iter()
+            .map(|(id, waited)| (id, graders.contains(&id), waited))
+            .collect();
+        let replies = running
+            .replies_tid
+            .load(std::sync::atomic::Ordering::Relaxed);
+        // SAFETY: gettid has no preconditions.
+        let me = unsafe { libc::gettid() };
+        for tid in [replies, me] {
+            if tid > 0 {
+                now.push((tid, true, supervisor::thread_waited_for_cpu(tid)));
+            }
+        }
+        for (id, grader, waited) in now {
+            let seen = self.seen.entry(id).or_insert(Waited {
+                grader,
+                last: waited,
+                counted: Duration::ZERO,
+            });
+            seen.counted += waited.saturating_sub(seen.last);
+            seen.last = waited;
+        }
+    }
+
+    /// The longest wait of a process of the sandbox plus the longest of a grader's thread.
+    fn owed(&self) -> Duration {
+        let longest = |grader: bool| {
+            self.seen
+                .values()
+                .filter(|w| w.grader == grader)
+                .map(|w| w.counted)
+                .max()
+                .unwrap_or_default()
+        };
+        longest(false) + longest(true)
+    }
 }
 
 /// One try at a call: the student's program's answer, or the grader's own trouble.
@@ -278,6 +415,14 @@ pub struct Worker<'a> {
     memory_mb: u64,
     running: Option<Running>,
     starts: usize,
+    /// Time the machine kept the worker waiting for a CPU during calls that ran out of time,
+    /// given back to it: a time limit measures the student's code, not the machine's load.
+    given_back: Duration,
+    /// Time the machine kept the worker's calls waiting, counted as the calls go.
+    waits: Waits,
+    /// The most time given back in all (a program of many busy threads waits for CPUs by
+    /// itself; past this it is timed out all the same).
+    patience: Duration,
     /// The grader's own trouble that stopped it from grading (after retries), if any.
     trouble: Option<ProcessError>,
     /// What the student's code printed on stdout and stderr, across all runs.
@@ -338,10 +483,25 @@ impl<'a> Worker<'a> {
             memory_mb,
             running: None,
             starts: 0,
+            given_back: Duration::ZERO,
+            waits: Waits::default(),
+            patience: Duration::ZERO,
             trouble: None,
             stdout: Arc::default(),
             stderr: Arc::default(),
         }
+    }
+
+    /// Gives calls that run out of time back the time the machine kept the worker waiting for
+    /// a CPU, up to `patience` in all.
+    pub fn with_patience(mut self, patience: Duration) -> Worker<'a> {
+        self.patience = patience;
+        self
+    }
+
+    /// Time given back to calls so far (see [`Worker::with_patience`]).
+    pub fn given_back(&self) -> Duration {
+        self.given_back
     }
 
     /// The grader's own trouble that kept it from grading, if there was any: the exercise is
@@ -369,7 +529,6 @@ impl<'a> Worker<'a> {
         }
         let mut command = self.sandbox.command(
             &self.scratch,
-            false,
             self.slot,
             Limits::worker(self.memory_mb),
             &format!("{SCRATCH}/worker"),
@@ -388,9 +547,18 @@ impl<'a> Worker<'a> {
         drop(reply_write);
         let (sender, replies) = mpsc::channel();
         let from_worker = std::fs::File::from(reply_read);
+        let replies_tid = Arc::new(std::sync::atomic::AtomicI32::new(0));
+        let tid = Arc::clone(&replies_tid);
         std::thread::Builder::new()
             .name("bpe-lab worker replies".to_owned())
-            .spawn(move || read_replies(from_worker, sender))
+            .spawn(move || {
+                // SAFETY: gettid has no preconditions.
+                tid.store(
+                    unsafe { libc::gettid() },
+                    std::sync::atomic::Ordering::Relaxed,
+                );
+                read_replies(from_worker, sender)
+            })
             .map_err(|e| ProcessError::io("a thread to read the worker's answers", e))?;
         self.starts += 1;
         self.running = Some(Running {
@@ -398,6 +566,7 @@ impl<'a> Worker<'a> {
             requests: std::fs::File::from(request_write),
             replies,
             answered: false,
+            replies_tid,
         });
         Ok(())
     }
@@ -498,14 +667,34 @@ impl<'a> Worker<'a> {
         if running.requests.write_all(&frame).is_err() {
             return self.death();
         }
-        let wait = deadline.saturating_duration_since(Instant::now());
-        let reply = running.replies.recv_timeout(wait);
+        let reply = loop {
+            let wait = (deadline + self.given_back).saturating_duration_since(Instant::now());
+            let reply = running.replies.recv_timeout(wait);
+            self.waits.count(running);
+            if !matches!(reply, Err(RecvTimeoutError::Timeout)) {
+                break reply;
+            }
+            // Out of time: but if the machine kept the worker (or the grader's threads serving
+            // it) from running during this check, that time was not the student's; give it
+            // back, up to the patience, and wait on.
+            let owed = self
+                .waits
+                .owed()
+                .saturating_sub(self.given_back)
+                .min(self.patience.saturating_sub(self.given_back));
+            if owed < Duration::from_millis(20) {
+                break reply;
+            }
+            self.given_back += owed;
+        };
         if reply.is_ok() {
             running.answered = true;
         }
         Attempt::Reply(match reply {
             Ok(Ok((0, body))) => Reply::Returned(body),
-            Ok(Ok((_, body))) => Reply::Panicked(String::from_utf8_lossy(&body).into_owned()),
+            Ok(Ok((_, body))) => {
+                Reply::Panicked(wrote_too_much(String::from_utf8_lossy(&body).into_owned()))
+            }
             Ok(Err(problem)) => {
                 self.stop(Duration::from_millis(200));
                 Reply::Crashed(problem)

@@ -75,6 +75,8 @@ impl Sink {
 /// A reading thread.
 pub struct Reader {
     pub stream: Stream,
+    /// The thread's id in the kernel, once it runs (0 before): to ask how long it waited.
+    pub tid: Arc<std::sync::atomic::AtomicI32>,
     handle: Option<JoinHandle<()>>,
     done: Receiver<()>,
 }
@@ -90,9 +92,16 @@ impl Reader {
     ) -> std::io::Result<Reader> {
         let (tell, done) = mpsc::channel();
         let sink = sink.clone();
+        let tid = Arc::new(std::sync::atomic::AtomicI32::new(0));
+        let my_tid = Arc::clone(&tid);
         let handle = std::thread::Builder::new()
             .name(format!("bpe-lab {stream}"))
             .spawn(move || {
+                // SAFETY: gettid has no preconditions.
+                my_tid.store(
+                    unsafe { libc::gettid() },
+                    std::sync::atomic::Ordering::Relaxed,
+                );
                 let mut past_cap = Some(past_cap);
                 let mut buffer = vec![0u8; 64 * 1024];
                 loop {
@@ -122,6 +131,7 @@ impl Reader {
             })?;
         Ok(Reader {
             stream,
+            tid,
             handle: Some(handle),
             done,
         })

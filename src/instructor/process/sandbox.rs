@@ -1,7 +1,9 @@
 //! Where student code runs: bubblewrap (`bwrap`) with a read-only view of the system and the
-//! Rust toolchain only — not the project, not the home directory —, a private scratch
-//! directory, no network, its own PID namespace (it cannot see or signal the grader), and
-//! resource limits. When the grader runs as root, the code inside runs as a user id of its own
+//! Rust toolchain only — not the project, not the home directory —, a private in-memory
+//! scratch space of a fixed size as the only place it may write (so what a submission writes
+//! is bounded in total, not only file by file, and never reaches the grader's disk except a
+//! compiled worker, copied out), no network, its own PID namespace (it cannot see or signal
+//! the grader), and resource limits. When the grader runs as root, the code inside runs as a user id of its own
 //! per grading slot, from a block no other grader holds ([`super::uids`]), so the process limit
 //! holds (root is exempt from it) and a fork bomb in one slot — or in another grader — cannot
 //! starve another.
@@ -58,6 +60,26 @@ impl Limits {
     }
 }
 
+/// The most a worker may write in all (its private `/tmp`, in memory): a program that fills it
+/// gets "No space left on device" and fails its own exercise, nobody else's.
+pub const WORKER_SCRATCH_BYTES: u64 = 64 << 20;
+
+/// The most a compilation may write in all: rustc's object files, the linker's and the worker
+/// itself (a worker of lab 03 is about 4 MiB). A compile-time bomb that writes more fails to
+/// compile; it never fills the grader's disk.
+pub const COMPILE_SCRATCH_BYTES: u64 = 512 << 20;
+
+/// The exit status of a build whose product could not be copied out of the sandbox into the
+/// grader's scratch directory: the grader's own disk failed it (rustc, the only other program
+/// of a build, exits with 0, 1, 101 or 128 + a signal).
+pub const COPY_OUT_FAILED: i32 = 75;
+
+/// Where the host's scratch directory appears inside a build's sandbox.
+pub const OUT: &str = "/out";
+
+/// Where a worker's private in-memory scratch appears inside.
+pub const TMP: &str = "/tmp";
+
 /// How student code is confined.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Confinement {
@@ -101,7 +123,8 @@ pub enum Mount {
     Writable(PathBuf, PathBuf),
     /// An empty private file system in memory, at most this many bytes.
     Empty(PathBuf, u64),
-    /// An empty directory the sandbox's user may write, inside an in-memory mount.
+    /// An empty directory the sandbox's user may write, inside an in-memory mount (anywhere
+    /// else it is read-only: the sandbox's root is).
     Directory(PathBuf),
 }
 
@@ -249,14 +272,8 @@ impl Sandbox {
             .tempdir()
             .map_err(|e| ProcessError::io("a temporary directory for the sandbox probe", e))?;
         sandbox.prepare_scratch(scratch.path(), 0)?;
-        let mut probe = sandbox.command(
-            scratch.path(),
-            false,
-            0,
-            Limits::worker(256),
-            "/usr/bin/true",
-            &[],
-        );
+        let mut probe =
+            sandbox.command(scratch.path(), 0, Limits::worker(256), "/usr/bin/true", &[]);
         probe.stdin(Stdio::null());
         let finished = sandbox.run(probe, "the sandbox probe", None)?;
         if let Err(e) = finished.result() {
@@ -320,32 +337,77 @@ impl Sandbox {
         self.uids.as_ref().map(|block| block.uid(slot))
     }
 
-    /// A command running `program` (a path as seen inside) on `scratch`, which is the working
-    /// directory and writable only when `writable`, with the toolchain at `/rust`. The command
-    /// starts its own process group; stdio is left to the caller.
+    /// A command running `program` (a path as seen inside) on `scratch`, read-only, which is
+    /// the working directory, with the toolchain at `/rust` and a private in-memory `/tmp` of
+    /// [`WORKER_SCRATCH_BYTES`] as the only place it may write. The command starts its own
+    /// process group; stdio is left to the caller.
     pub fn command(
         &self,
         scratch: &Path,
-        writable: bool,
         slot: usize,
         limits: Limits,
         program: &str,
         args: &[&str],
     ) -> Command {
-        let view = View::new(SCRATCH)
+        let mut view = View::new(SCRATCH)
             .mount(Mount::ReadOnly(
                 self.sysroot.clone(),
                 PathBuf::from("/rust"),
             ))
-            .mount(if writable {
-                Mount::Writable(scratch.to_owned(), PathBuf::from(SCRATCH))
-            } else {
-                Mount::ReadOnly(scratch.to_owned(), PathBuf::from(SCRATCH))
-            })
-            .env("PATH", "/rust/bin:/usr/bin")
-            .env("TMPDIR", SCRATCH)
-            .env("HOME", SCRATCH);
+            .mount(Mount::ReadOnly(scratch.to_owned(), PathBuf::from(SCRATCH)))
+            .env("PATH", "/rust/bin:/usr/bin");
+        if self.confined() {
+            view = view
+                .mount(Mount::Empty(PathBuf::from(TMP), WORKER_SCRATCH_BYTES))
+                .env("TMPDIR", TMP)
+                .env("HOME", TMP);
+        }
         self.command_in(&view, slot, limits, program, args)
+    }
+
+    /// A command building `product` on `scratch`: `program` runs in a private in-memory
+    /// `/scratch` of at most `bytes` (its working directory, `TMPDIR` and `HOME`), with the
+    /// host's `scratch` at [`OUT`] for its input; when it succeeds, `/scratch/<product>` is
+    /// copied to `scratch`, and a copy that fails exits with [`COPY_OUT_FAILED`]. So what a
+    /// build writes is bounded in total, and only its product reaches the grader's disk.
+    /// Unconfined (no in-memory mounts there), `program` runs on `scratch` itself, seen at both
+    /// paths.
+    #[allow(clippy::too_many_arguments)]
+    pub fn build_command(
+        &self,
+        scratch: &Path,
+        slot: usize,
+        limits: Limits,
+        bytes: u64,
+        product: &str,
+        program: &str,
+        args: &[&str],
+    ) -> Command {
+        let toolchain = Mount::ReadOnly(self.sysroot.clone(), PathBuf::from("/rust"));
+        let out = Mount::Writable(scratch.to_owned(), PathBuf::from(OUT));
+        let env = |view: View| {
+            view.env("PATH", "/rust/bin:/usr/bin")
+                .env("TMPDIR", SCRATCH)
+                .env("HOME", SCRATCH)
+        };
+        if !self.confined() {
+            let view = env(View::new(SCRATCH)
+                .mount(toolchain)
+                .mount(Mount::Writable(scratch.to_owned(), PathBuf::from(SCRATCH)))
+                .mount(out));
+            return self.command_in(&view, slot, limits, program, args);
+        }
+        let view = env(View::new(SCRATCH)
+            .mount(toolchain)
+            .mount(Mount::Empty(PathBuf::from(SCRATCH), bytes))
+            .mount(out));
+        let script = format!(
+            "product=\"$1\"; shift; \"$@\" || exit $?; \
+             cp \"{SCRATCH}/$product\" \"{OUT}/$product\" || exit {COPY_OUT_FAILED}"
+        );
+        let mut shell: Vec<&str> = vec!["-c", &script, "sh", product, program];
+        shell.extend_from_slice(args);
+        self.command_in(&view, slot, limits, "/bin/sh", &shell)
     }
 
     /// A command running `program` (a path as seen inside) in `view`. Unconfined, the view's
@@ -404,6 +466,9 @@ impl Sandbox {
         c.args(["--ro-bind-try", "/etc/hosts", "/etc/hosts"]);
         c.args(["--proc", "/proc", "--dev", "/dev"]);
         view.add_mounts(c);
+        // Nothing else is writable: bubblewrap's own root and /dev are in-memory file systems
+        // of no fixed size, which a sandbox in a user namespace owns and could fill.
+        c.args(["--remount-ro", "/dev", "--remount-ro", "/"]);
         c.arg("--chdir").arg(&view.cwd);
         c.args([
             "--unshare-pid",

@@ -89,6 +89,37 @@ fn parent(pid: i32) -> Option<i32> {
     rest.split_whitespace().nth(1)?.parse().ok()
 }
 
+/// `pid` and every process under it.
+fn tree_of(pid: i32) -> Vec<i32> {
+    let mut found = vec![pid];
+    let mut next = 0;
+    while next < found.len() {
+        let more = children(found[next]);
+        found.extend(more);
+        next += 1;
+    }
+    found
+}
+
+/// How long `pid` has waited, ready to run, for a CPU (the scheduler's `run_delay`, from
+/// /proc/PID/schedstat), summed over its threads; zero when the kernel does not say.
+fn waited_for_cpu(pid: i32) -> Duration {
+    waited_in(&format!("/proc/{pid}/schedstat"))
+}
+
+/// The same for one thread of the grader itself.
+pub fn thread_waited_for_cpu(tid: i32) -> Duration {
+    waited_in(&format!("/proc/self/task/{tid}/schedstat"))
+}
+
+fn waited_in(schedstat: &str) -> Duration {
+    let nanos = std::fs::read_to_string(schedstat)
+        .ok()
+        .and_then(|text| text.split_whitespace().nth(1)?.parse::<u64>().ok())
+        .unwrap_or(0);
+    Duration::from_nanos(nanos)
+}
+
 fn kill(pid: i32) {
     // SAFETY: kill has no memory-safety preconditions.
     unsafe {
@@ -359,6 +390,36 @@ impl Supervised {
         .map_err(|e| ProcessError::io(format!("a thread to read {stream}"), e))?;
         self.readers.push(reader);
         Ok(())
+    }
+
+    /// The kernel's ids of the grader's threads reading the program's output.
+    pub fn reader_tids(&self) -> Vec<i32> {
+        self.readers
+            .iter()
+            .map(|r| r.tid.load(std::sync::atomic::Ordering::Relaxed))
+            .filter(|&tid| tid > 0)
+            .collect()
+    }
+
+    /// How long each of the program's processes (those still running) and each of the
+    /// grader's threads reading its output have waited for a CPU while ready to run, by
+    /// process or thread id: time a busy machine took from it, not time it used.
+    pub fn waited_for_cpu(&self) -> Vec<(i32, Duration)> {
+        let mut waits: Vec<(i32, Duration)> = self
+            .readers
+            .iter()
+            .map(|r| r.tid.load(std::sync::atomic::Ordering::Relaxed))
+            .filter(|&tid| tid > 0)
+            .map(|tid| (tid, thread_waited_for_cpu(tid)))
+            .collect();
+        if !self.signaller.reaped.lock().is_ok_and(|r| *r) {
+            waits.extend(
+                tree_of(self.child.id() as i32)
+                    .into_iter()
+                    .map(|pid| (pid, waited_for_cpu(pid))),
+            );
+        }
+        waits
     }
 
     /// The process id of the started process.

@@ -1,0 +1,197 @@
+//! Submissions of lab 03 written for the grading tests that need a class of them: the
+//! student notebook with its two solution cells replaced, honest and hostile, each with the
+//! points it must get however busy the machine is.
+//!
+//! `tests/grade_judge.rs` has its own, larger set (with edits to protected cells, other labs
+//! and broken files); these are the ones whose grades depend on processes, time, memory and
+//! disk — what a loaded machine could get wrong.
+
+use serde_json::{Value, json};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+pub const LAB: &str = "03-merge";
+
+pub const BEST_RIGHT: &str = "fn most_frequent_pair(pair_freqs: &HashMap<(String, String), usize>) -> Option<((String, String), usize)> {
+    let mut entries: Vec<(&(String, String), &usize)> = pair_freqs.iter().collect();
+    entries.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    entries.first().map(|(p, c)| ((*p).clone(), **c))
+}";
+
+pub const BEST_EXITS: &str = "fn most_frequent_pair(_: &HashMap<(String, String), usize>) -> Option<((String, String), usize)> {
+    std::process::exit(3)
+}";
+
+pub const BEST_FORKS: &str = "fn most_frequent_pair(_: &HashMap<(String, String), usize>) -> Option<((String, String), usize)> {
+    loop {
+        let _ = std::process::Command::new(\"/bin/sleep\").arg(\"1000\").spawn();
+        let _ = std::thread::Builder::new().spawn(|| std::thread::sleep(std::time::Duration::from_secs(1000)));
+    }
+}";
+
+/// Fills whatever it may write with files of 1 MiB, then says how far it got.
+pub const BEST_FILLS_DISK: &str = "fn most_frequent_pair(_: &HashMap<(String, String), usize>) -> Option<((String, String), usize)> {
+    let mut written = 0;
+    for dir in [std::env::temp_dir(), \"/scratch\".into(), \"/\".into(), \"/dev/shm\".into()] {
+        for i in 0..100_000 {
+            if std::fs::write(dir.join(format!(\"fill{i}\")), vec![7u8; 1 << 20]).is_err() {
+                break;
+            }
+            written += 1;
+        }
+    }
+    let last = std::fs::write(std::env::temp_dir().join(\"one-more\"), vec![7u8; 1 << 20]);
+    panic!(\"wrote {written} MiB, then: {}\", last.unwrap_err())
+}";
+
+pub const MERGE_RIGHT: &str =
+    "fn merge_pair_in_word(word: &[String], pair: &(String, String)) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < word.len() {
+        if i + 1 < word.len() && word[i] == pair.0 && word[i + 1] == pair.1 {
+            out.push(format!(\"{}{}\", pair.0, pair.1));
+            i += 2;
+        } else {
+            out.push(word[i].clone());
+            i += 1;
+        }
+    }
+    out
+}";
+
+pub const MERGE_LOOPS: &str =
+    "fn merge_pair_in_word(word: &[String], _: &(String, String)) -> Vec<String> {
+    let mut i = 0;
+    while i < word.len() + 1 { i = i * 1; }
+    word.to_vec()
+}";
+
+pub const MERGE_PANICS: &str =
+    "fn merge_pair_in_word(word: &[String], _: &(String, String)) -> Vec<String> {
+    panic!(\"boom in {} symbols\", word.len())
+}";
+
+pub const MERGE_SLEEPS: &str =
+    "fn merge_pair_in_word(_: &[String], _: &(String, String)) -> Vec<String> {
+    std::thread::sleep(std::time::Duration::from_secs(1_000_000));
+    Vec::new()
+}";
+
+pub const MERGE_HOGS: &str =
+    "fn merge_pair_in_word(word: &[String], _: &(String, String)) -> Vec<String> {
+    let mut hog: Vec<Vec<u8>> = Vec::new();
+    loop { hog.push(vec![1u8; 256 << 20]); if hog.len() > 1000 { break; } }
+    word.to_vec()
+}";
+
+/// Right, after printing a megabyte on stdout and on stderr at every call.
+pub fn merge_floods() -> String {
+    MERGE_RIGHT.replacen(
+        "{\n",
+        "{\n    let line = \"x\".repeat(1 << 20);\n    println!(\"{line}\");\n    eprintln!(\"{line}\");\n",
+        1,
+    )
+}
+
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn student_notebook() -> Value {
+    let text = fs::read_to_string(root().join("notebooks").join(format!("{LAB}.ipynb"))).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+fn source(cell: &Value) -> String {
+    match &cell["source"] {
+        Value::Array(lines) => lines.iter().filter_map(Value::as_str).collect(),
+        Value::String(s) => s.clone(),
+        _ => String::new(),
+    }
+}
+
+/// The student notebook with the solution cell defining `function` replaced by `code`.
+pub fn solve(nb: &mut Value, function: &str, code: &str) {
+    let cell = nb["cells"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|c| {
+            c["metadata"]["nbgrader"]["solution"] == true
+                && source(c).contains(&format!("fn {function}("))
+        })
+        .unwrap_or_else(|| panic!("no solution cell for {function}"));
+    cell["source"] = json!(code);
+}
+
+/// One submission: its student, its two answers, and the points each must get.
+pub struct Submission {
+    pub student: &'static str,
+    pub best: String,
+    pub merge: String,
+    /// Points for most_frequent_pair (of 1) and merge_pair_in_word (of 2).
+    pub points: (u32, u32),
+}
+
+fn submission(student: &'static str, best: &str, merge: &str, points: (u32, u32)) -> Submission {
+    Submission {
+        student,
+        best: best.to_owned(),
+        merge: merge.to_owned(),
+        points,
+    }
+}
+
+/// The honest and hostile submissions whose grades rest on processes, time, memory and disk.
+pub fn class() -> Vec<Submission> {
+    vec![
+        submission("alice", BEST_RIGHT, MERGE_RIGHT, (1, 2)),
+        submission("carol", BEST_RIGHT, MERGE_LOOPS, (1, 0)),
+        submission("dave", BEST_RIGHT, MERGE_PANICS, (1, 0)),
+        submission("erin", BEST_EXITS, MERGE_RIGHT, (0, 2)),
+        submission("victor", BEST_RIGHT, &merge_floods(), (1, 2)),
+        submission("walter", BEST_FORKS, MERGE_RIGHT, (0, 2)),
+        submission("wendy", BEST_FILLS_DISK, MERGE_RIGHT, (0, 2)),
+        submission("yvonne", BEST_RIGHT, MERGE_SLEEPS, (1, 0)),
+        submission("uma", BEST_RIGHT, MERGE_HOGS, (1, 0)),
+    ]
+}
+
+/// Writes `submissions` as `dir/<student>/03-merge.ipynb`.
+pub fn write_class(dir: &Path, submissions: &[Submission]) {
+    let base = student_notebook();
+    for s in submissions {
+        let mut nb = base.clone();
+        solve(&mut nb, "most_frequent_pair", &s.best);
+        solve(&mut nb, "merge_pair_in_word", &s.merge);
+        fs::create_dir_all(dir.join(s.student)).unwrap();
+        fs::write(
+            dir.join(s.student).join(format!("{LAB}.ipynb")),
+            serde_json::to_string_pretty(&nb).unwrap(),
+        )
+        .unwrap();
+    }
+}
+
+/// Every file git would see in the project (tracked or not, not ignored), with its bytes.
+pub fn project_snapshot(project: &Path) -> Vec<(String, Vec<u8>)> {
+    let listed = std::process::Command::new("git")
+        .args(["ls-files", "-co", "--exclude-standard", "-z"])
+        .current_dir(project)
+        .output()
+        .expect("git runs");
+    assert!(listed.status.success(), "git ls-files failed");
+    let mut files: Vec<(String, Vec<u8>)> = listed
+        .stdout
+        .split(|&b| b == 0)
+        .filter(|name| !name.is_empty())
+        .map(|name| {
+            let name = String::from_utf8_lossy(name).into_owned();
+            let bytes = fs::read(project.join(&name)).unwrap_or_default();
+            (name, bytes)
+        })
+        .collect();
+    files.sort();
+    files
+}
