@@ -7,7 +7,8 @@ use crate::instructor::process::capture::{Captured, Sink};
 use crate::instructor::process::error::ProcessError;
 use crate::instructor::process::retry::retrying;
 use crate::instructor::process::sandbox::{
-    COMPILE_SCRATCH_BYTES, COPY_OUT_FAILED, Limits, OUT, SCRATCH, Sandbox, WORKER_SCRATCH_BYTES,
+    BUILD_TOOL_MISSING, COMPILE_SCRATCH_BYTES, COPY_OUT_FAILED, Limits, OUT, SCRATCH, Sandbox,
+    WORKER_SCRATCH_BYTES,
 };
 use crate::instructor::process::supervisor::{self, Ended, Supervised};
 use crate::lab::check::{Exercise, Reply};
@@ -251,6 +252,18 @@ fn compile_once(
                 scratch.display()
             ),
             source: std::io::Error::other(last_line(&text)),
+        }),
+        // The compiler is not in the sandbox: the toolchain is gone from under the grader.
+        Err(ProcessError::Exit {
+            code: BUILD_TOOL_MISSING,
+            ..
+        }) if sandbox.confined() => Err(ProcessError::Sandbox {
+            program: "the compiler".to_owned(),
+            message: format!(
+                "{} (the toolchain {} seen as /rust)",
+                last_line(&text),
+                sandbox.sysroot.display()
+            ),
         }),
         Err(ProcessError::TimedOut { .. }) => Ok(Compiled::Failed(format!(
             "compiling took longer than {} s and was stopped\n{text}",

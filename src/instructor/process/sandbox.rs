@@ -74,6 +74,11 @@ pub const COMPILE_SCRATCH_BYTES: u64 = 512 << 20;
 /// of a build, exits with 0, 1, 101 or 128 + a signal).
 pub const COPY_OUT_FAILED: i32 = 75;
 
+/// The exit status of a build whose program (the compiler) is not there to execute inside the
+/// sandbox: the toolchain went from under the grader, its trouble and never the code's. Tested
+/// before the program runs, so nothing the code does can give it.
+pub const BUILD_TOOL_MISSING: i32 = 74;
+
 /// Where the host's scratch directory appears inside a build's sandbox.
 pub const OUT: &str = "/out";
 
@@ -402,7 +407,9 @@ impl Sandbox {
             .mount(Mount::Empty(PathBuf::from(SCRATCH), bytes))
             .mount(out));
         let script = format!(
-            "product=\"$1\"; shift; \"$@\" || exit $?; \
+            "product=\"$1\"; shift; \
+             [ -x \"$1\" ] || {{ echo \"failed to execute $1: not there\" >&2; exit {BUILD_TOOL_MISSING}; }}; \
+             \"$@\" || exit $?; \
              cp \"{SCRATCH}/$product\" \"{OUT}/$product\" || exit {COPY_OUT_FAILED}"
         );
         let mut shell: Vec<&str> = vec!["-c", &script, "sh", product, program];
