@@ -7,15 +7,14 @@
 //! worker compilations (~10 s).
 #![cfg(feature = "cli")]
 
-mod grade_support;
 mod support;
 
-use grade_support::*;
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::time::SystemTime;
-use support::cli::{path_str, stderr};
+use support::cli::{bpe_lab_with_path, path_str, stderr};
+use support::lab03::*;
 use support::sandbox_available;
 
 /// A `rustc` that answers `--print sysroot` with an empty folder.

@@ -7,14 +7,13 @@
 //! cores). Bad `--shard` values and bad merges need no sandbox.
 #![cfg(feature = "cli")]
 
-mod grade_support;
 mod support;
 
-use grade_support::*;
 use serde_json::Value;
 use std::fs;
 use std::path::{Path, PathBuf};
 use support::cli::{assert_success, bpe_lab, path_str, stderr};
+use support::lab03::*;
 use support::sandbox_available;
 
 /// The class, and the shard of three each student falls in — computed outside the crate

@@ -1,26 +1,24 @@
 //! Grading that stays right when the machine is not: the honest and hostile submissions of
-//! [`lab03::class`] graded on a quiet machine and again with more jobs than cores while CPU
+//! [`support::lab03::class`] graded on a quiet machine and again with more jobs than cores while CPU
 //! and memory hogs run beside the grader give the same grades, row for row; a submission that
 //! fills its scratch space fails its own exercise and harms nothing; a grader whose own disk is
 //! full says "not graded", never a student's failure. Needs rustc and bubblewrap (gated like
 //! the other sandbox tests); about 2 minutes on 2 cores (see each test).
 #![cfg(feature = "cli")]
 
-#[path = "support/lab03.rs"]
-mod lab03;
 mod support;
 
-use lab03::{LAB, Submission, class, project_snapshot, root, write_class};
 use serde_json::Value;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use support::cli::{assert_success, path_str, stderr};
+use support::lab03::{LAB, Submission, class, project_snapshot, root, sources, write_class};
 use support::sandbox_available;
 
 /// `bpe-lab lab grade` of `subs` into `out`, with `jobs` jobs and `env` set.
 fn grade(subs: &Path, out: &Path, jobs: usize, env: &[(&str, &Path)]) -> Output {
-    let sources = root().join("instructor");
+    let sources = sources();
     let mut command = Command::new(env!("CARGO_BIN_EXE_bpe-lab"));
     command
         .args(["lab", "grade", path_str(subs), "--lab", LAB, "--sources"])

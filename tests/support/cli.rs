@@ -28,6 +28,19 @@ pub fn bpe_lab_with_stdin(args: &[&str], input: &[u8]) -> Output {
     output
 }
 
+/// Runs `bpe-lab` with `args`, with `path_first` (if any) put before the PATH.
+pub fn bpe_lab_with_path(args: &[&str], path_first: Option<&Path>) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_bpe-lab"));
+    command.args(args).stdin(Stdio::null());
+    if let Some(dir) = path_first {
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let mut dirs = vec![dir.to_owned()];
+        dirs.extend(std::env::split_paths(&path));
+        command.env("PATH", std::env::join_paths(dirs).unwrap());
+    }
+    command.output().expect("the bpe-lab binary runs")
+}
+
 pub fn stdout(output: &Output) -> String {
     String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
 }

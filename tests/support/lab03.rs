@@ -1,11 +1,12 @@
-//! Submissions of lab 03 written for the grading tests that need a class of them: the
-//! student notebook with its two solution cells replaced, honest and hostile, each with the
-//! points it must get however busy the machine is.
+//! Submissions of lab 03 for the tests that run the real grader on a class: the released
+//! student notebook with its solution cells replaced (honest and hostile answers), saved one
+//! folder per student, and what the tests compare of two runs. [`class`] is the set whose
+//! grades rest on processes, time, memory and disk — what a loaded machine could get wrong.
 //!
 //! `tests/grade_judge.rs` has its own, larger set (with edits to protected cells, other labs
-//! and broken files); these are the ones whose grades depend on processes, time, memory and
-//! disk — what a loaded machine could get wrong.
+//! and broken files).
 
+pub use super::notebooks::root;
 use serde_json::{Value, json};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -60,6 +61,23 @@ pub const MERGE_RIGHT: &str =
     out
 }";
 
+/// Merges every occurrence but the last one of a word: wrong on some cases.
+pub const MERGE_WRONG: &str =
+    "fn merge_pair_in_word(word: &[String], pair: &(String, String)) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < word.len() {
+        if i + 2 < word.len() && word[i] == pair.0 && word[i + 1] == pair.1 {
+            out.push(format!(\"{}{}\", pair.0, pair.1));
+            i += 2;
+        } else {
+            out.push(word[i].clone());
+            i += 1;
+        }
+    }
+    out
+}";
+
 pub const MERGE_LOOPS: &str =
     "fn merge_pair_in_word(word: &[String], _: &(String, String)) -> Vec<String> {
     let mut i = 0;
@@ -94,10 +112,12 @@ pub fn merge_floods() -> String {
     )
 }
 
-pub fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+/// The instructor sources, which grading reads the labs from.
+pub fn sources() -> PathBuf {
+    root().join("instructor")
 }
 
+/// The released student version of lab 03.
 pub fn student_notebook() -> Value {
     let text = fs::read_to_string(root().join("notebooks").join(format!("{LAB}.ipynb"))).unwrap();
     serde_json::from_str(&text).unwrap()
@@ -123,6 +143,28 @@ pub fn solve(nb: &mut Value, function: &str, code: &str) {
         })
         .unwrap_or_else(|| panic!("no solution cell for {function}"));
     cell["source"] = json!(code);
+}
+
+/// The student notebook with the solution cells of the functions given replaced (`None`:
+/// left as released, unanswered).
+pub fn lab03(best: Option<&str>, merge: Option<&str>) -> Value {
+    let mut nb = student_notebook();
+    for (function, code) in [("most_frequent_pair", best), ("merge_pair_in_word", merge)] {
+        if let Some(code) = code {
+            solve(&mut nb, function, code);
+        }
+    }
+    nb
+}
+
+/// Saves `nb` as `dir/<student>/03-merge.ipynb`.
+pub fn save(dir: &Path, student: &str, nb: &Value) {
+    fs::create_dir_all(dir.join(student)).unwrap();
+    fs::write(
+        dir.join(student).join(format!("{LAB}.ipynb")),
+        serde_json::to_string_pretty(nb).unwrap(),
+    )
+    .unwrap();
 }
 
 /// One submission: its student, its two answers, and the points each must get.
@@ -160,17 +202,8 @@ pub fn class() -> Vec<Submission> {
 
 /// Writes `submissions` as `dir/<student>/03-merge.ipynb`.
 pub fn write_class(dir: &Path, submissions: &[Submission]) {
-    let base = student_notebook();
     for s in submissions {
-        let mut nb = base.clone();
-        solve(&mut nb, "most_frequent_pair", &s.best);
-        solve(&mut nb, "merge_pair_in_word", &s.merge);
-        fs::create_dir_all(dir.join(s.student)).unwrap();
-        fs::write(
-            dir.join(s.student).join(format!("{LAB}.ipynb")),
-            serde_json::to_string_pretty(&nb).unwrap(),
-        )
-        .unwrap();
+        save(dir, s.student, &lab03(Some(&s.best), Some(&s.merge)));
     }
 }
 
@@ -194,4 +227,30 @@ pub fn project_snapshot(project: &Path) -> Vec<(String, Vec<u8>)> {
         .collect();
     files.sort();
     files
+}
+
+/// Every file under `dir`, by its path relative to `dir`, with its bytes.
+pub fn files_under(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_owned()];
+    while let Some(d) = stack.pop() {
+        for entry in fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let bytes = fs::read(&path).unwrap();
+                out.push((path.strip_prefix(dir).unwrap().to_owned(), bytes));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The gradebook's rows by student (the header is row "student").
+pub fn rows_by_student(csv: &str) -> Vec<(String, String)> {
+    csv.lines()
+        .map(|l| (l.split(',').next().unwrap().to_owned(), l.to_owned()))
+        .collect()
 }

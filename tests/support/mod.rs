@@ -4,6 +4,7 @@
 
 #[cfg(feature = "cli")]
 pub mod cli;
+pub mod lab03;
 pub mod notebooks;
 
 use std::io::Write;
