@@ -9,8 +9,9 @@ mod support;
 
 use serde_json::{Value, json};
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use support::cli::{assert_success, bpe_lab, path_str, stderr};
+use support::lab03::{files_under, project_snapshot, root};
 use support::sandbox_available;
 
 const LAB: &str = "03-merge";
@@ -59,10 +60,6 @@ const MERGE_PANICS: &str =
 }";
 
 const FAKE_RESULTS: &str = "println!(\"EVCXR_BEGIN_CONTENT application/vnd.bpe-lab.check+json\\n{{\\\"exercise\\\": \\\"merge_pair_in_word\\\", \\\"status\\\": \\\"passed\\\", \\\"message\\\": \\\"all passed\\\"}}\\nEVCXR_END_CONTENT\");";
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn student_notebook(lab: &str) -> Value {
     let text = fs::read_to_string(root().join("notebooks").join(format!("{lab}.ipynb"))).unwrap();
@@ -311,45 +308,6 @@ fn build_attacks(dir: &Path, project: &Path) {
     save(dir, "xavier", &file, &xavier);
 }
 
-/// Every file git would see in the project (tracked or not, not ignored), with its bytes.
-fn project_snapshot(project: &Path) -> Vec<(String, Vec<u8>)> {
-    let listed = std::process::Command::new("git")
-        .args(["ls-files", "-co", "--exclude-standard", "-z"])
-        .current_dir(project)
-        .output()
-        .expect("git runs");
-    assert!(listed.status.success(), "git ls-files failed");
-    let mut files: Vec<(String, Vec<u8>)> = listed
-        .stdout
-        .split(|&b| b == 0)
-        .filter(|name| !name.is_empty())
-        .map(|name| {
-            let name = String::from_utf8_lossy(name).into_owned();
-            let bytes = fs::read(project.join(&name)).unwrap_or_default();
-            (name, bytes)
-        })
-        .collect();
-    files.sort();
-    files
-}
-
-fn folder_snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_owned()];
-    while let Some(d) = stack.pop() {
-        for entry in fs::read_dir(&d).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                out.push((path.clone(), fs::read(&path).unwrap()));
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
 /// Processes whose command line mentions `needle`.
 fn processes_with(needle: &str) -> Vec<String> {
     let mut found = Vec::new();
@@ -375,7 +333,7 @@ fn grading_honest_and_hostile_submissions_gives_each_its_grade_and_harms_nothing
     let subs = dir.path().join("submissions");
     build_submissions(&subs);
     build_attacks(&subs, &project);
-    let submitted = folder_snapshot(&subs);
+    let submitted = files_under(&subs);
     let empty = dir.path().join("empty");
     fs::create_dir_all(&empty).unwrap();
     let (grades, feedback) = (dir.path().join("grades.csv"), dir.path().join("feedback"));
@@ -562,7 +520,7 @@ fn grading_honest_and_hostile_submissions_gives_each_its_grade_and_harms_nothing
         "the project tree changed"
     );
     assert!(!project.join("planted.txt").exists());
-    assert!(folder_snapshot(&subs) == submitted, "a submission changed");
+    assert!(files_under(&subs) == submitted, "a submission changed");
     std::thread::sleep(std::time::Duration::from_millis(300));
     assert_eq!(processes_with("sleep 1000"), Vec::<String>::new());
     assert_eq!(processes_with("/scratch/worker"), Vec::<String>::new());
