@@ -156,6 +156,10 @@ fn grades_under_load_are_the_grades_of_a_quiet_machine() {
     }
     assert_eq!(rows(&loaded), rows(&quiet), "the gradebooks differ");
     // Filling the disk is the student's own doing, stopped at the scratch space's total.
+    // Running out of memory is named as such (see MERGE_HOGS), the same quiet or loaded.
+    let uma = &quiet_verdicts.iter().find(|(s, _)| s == "uma").unwrap().1[1];
+    assert_eq!(uma.1, "crashed", "{uma:?}");
+    assert!(uma.3.contains("ran out of memory"), "{uma:?}");
     let wendy = &quiet_verdicts.iter().find(|(s, _)| s == "wendy").unwrap().1[0];
     assert_eq!(wendy.1, "panicked", "{wendy:?}");
     assert!(

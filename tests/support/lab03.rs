@@ -3,11 +3,11 @@
 //! folder per student, and what the tests compare of two runs. [`class`] is the set whose
 //! grades rest on processes, time, memory and disk — what a loaded machine could get wrong.
 //!
-//! `tests/grade_judge.rs` has its own, larger set (with edits to protected cells, other labs
-//! and broken files).
+//! `tests/grade_judge.rs` grades a larger set built from the same answers (with edits to
+//! protected cells, other labs and broken files).
 
-pub use super::notebooks::root;
-use serde_json::{Value, json};
+pub use super::notebooks::{root, solve, student_notebook};
+use serde_json::Value;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -96,18 +96,22 @@ pub const MERGE_SLEEPS: &str =
     Vec::new()
 }";
 
+/// Asks for 256 MiB blocks until the memory limit refuses one. The blocks are reserved, not
+/// written: the limit is reached in microseconds however busy the machine is, so the verdict
+/// (out of memory, not out of time) does not depend on the load. Written blocks took 1 s on a
+/// quiet machine and past 5 s on a loaded one, and the grade went with it.
 pub const MERGE_HOGS: &str =
     "fn merge_pair_in_word(word: &[String], _: &(String, String)) -> Vec<String> {
     let mut hog: Vec<Vec<u8>> = Vec::new();
-    loop { hog.push(vec![1u8; 256 << 20]); if hog.len() > 1000 { break; } }
+    loop { hog.push(std::hint::black_box(Vec::with_capacity(256 << 20))); if hog.len() > 1000 { break; } }
     word.to_vec()
 }";
 
-/// Right, after printing a megabyte on stdout and on stderr at every call.
+/// Right, after printing a megabyte on stdout and on stderr at every call, markup first.
 pub fn merge_floods() -> String {
     MERGE_RIGHT.replacen(
         "{\n",
-        "{\n    let line = \"x\".repeat(1 << 20);\n    println!(\"{line}\");\n    eprintln!(\"{line}\");\n",
+        "{\n    let line = format!(\"<script>alert(1)</script>{}\", \"x\".repeat(1 << 20));\n    println!(\"{line}\");\n    eprintln!(\"{line}\");\n",
         1,
     )
 }
@@ -117,38 +121,10 @@ pub fn sources() -> PathBuf {
     root().join("instructor")
 }
 
-/// The released student version of lab 03.
-pub fn student_notebook() -> Value {
-    let text = fs::read_to_string(root().join("notebooks").join(format!("{LAB}.ipynb"))).unwrap();
-    serde_json::from_str(&text).unwrap()
-}
-
-fn source(cell: &Value) -> String {
-    match &cell["source"] {
-        Value::Array(lines) => lines.iter().filter_map(Value::as_str).collect(),
-        Value::String(s) => s.clone(),
-        _ => String::new(),
-    }
-}
-
-/// The student notebook with the solution cell defining `function` replaced by `code`.
-pub fn solve(nb: &mut Value, function: &str, code: &str) {
-    let cell = nb["cells"]
-        .as_array_mut()
-        .unwrap()
-        .iter_mut()
-        .find(|c| {
-            c["metadata"]["nbgrader"]["solution"] == true
-                && source(c).contains(&format!("fn {function}("))
-        })
-        .unwrap_or_else(|| panic!("no solution cell for {function}"));
-    cell["source"] = json!(code);
-}
-
 /// The student notebook with the solution cells of the functions given replaced (`None`:
 /// left as released, unanswered).
 pub fn lab03(best: Option<&str>, merge: Option<&str>) -> Value {
-    let mut nb = student_notebook();
+    let mut nb = student_notebook(LAB);
     for (function, code) in [("most_frequent_pair", best), ("merge_pair_in_word", merge)] {
         if let Some(code) = code {
             solve(&mut nb, function, code);

@@ -1,6 +1,6 @@
 //! Reading the project's notebooks in tests.
 
-use serde_json::Value;
+use serde_json::{Value, json};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -32,4 +32,23 @@ pub fn instructor_cell(lab: &str, id: &str) -> String {
         .find(|c| c["id"] == id)
         .unwrap_or_else(|| panic!("no cell {id} in instructor/{lab}.ipynb"));
     cell_text(&cell["source"])
+}
+
+/// The released student version of `lab` (from `notebooks/`).
+pub fn student_notebook(lab: &str) -> Value {
+    read_json(&root().join("notebooks").join(format!("{lab}.ipynb")))
+}
+
+/// Replaces the solution cell that defines `function` with `code`.
+pub fn solve(nb: &mut Value, function: &str, code: &str) {
+    let cell = nb["cells"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|c| {
+            c["metadata"]["nbgrader"]["solution"] == true
+                && cell_text(&c["source"]).contains(&format!("fn {function}("))
+        })
+        .unwrap_or_else(|| panic!("no solution cell for {function}"));
+    cell["source"] = json!(code);
 }

@@ -6,6 +6,7 @@
 
 pub mod build;
 pub mod cells;
+pub mod death;
 pub mod extract;
 pub mod harness;
 pub mod note;

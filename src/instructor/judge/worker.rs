@@ -603,7 +603,8 @@ impl<'a> Worker<'a> {
             return Attempt::Reply(Reply::Crashed("the worker is not running".to_owned()));
         };
         let stderr = self.stderr.lock().map(|c| c.text()).unwrap_or_default();
-        let mut why = match ended {
+        use super::death::{Ending, why};
+        let ending = match ended {
             Ended::Exited(status) => {
                 if !answered
                     && let Some(message) = crate::instructor::process::supervisor::sandbox_failure(
@@ -618,20 +619,14 @@ impl<'a> Worker<'a> {
                     });
                 }
                 use std::os::unix::process::ExitStatusExt;
-                match (status.code(), status.signal()) {
-                    (Some(code), _) if code > 128 => {
-                        format!("it was killed by signal {}", code - 128)
-                    }
-                    (Some(code), _) => format!("it exited with code {code} (std::process::exit?)"),
-                    (None, Some(signal)) => format!("it was killed by signal {signal}"),
-                    _ => "it ended".to_owned(),
+                Ending::Exited {
+                    code: status.code(),
+                    signal: status.signal(),
                 }
             }
-            Ended::TimedOut | Ended::OutputCap(_) => "it stopped answering".to_owned(),
+            Ended::TimedOut | Ended::OutputCap(_) => Ending::StoppedAnswering,
         };
-        if let Some(last) = stderr.lines().rev().find(|l| !l.trim().is_empty()) {
-            let _ = write!(why, "; its last message: {}", last.trim());
-        }
+        let why = why(ending, &stderr, self.memory_mb);
         Attempt::Reply(Reply::Crashed(why))
     }
 
