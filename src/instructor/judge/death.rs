@@ -72,7 +72,7 @@ fn refused_bytes(line: &str) -> Option<u64> {
 fn amount(bytes: u64) -> String {
     let units = [("GiB", 1u64 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)];
     match units.iter().find(|(_, size)| bytes >= *size) {
-        Some((unit, size)) if bytes % size == 0 => format!("{} {unit}", bytes / size),
+        Some((unit, size)) if bytes.is_multiple_of(*size) => format!("{} {unit}", bytes / size),
         Some((unit, size)) => format!("{:.1} {unit}", bytes as f64 / *size as f64),
         None => format!("{bytes} bytes"),
     }
