@@ -5,6 +5,10 @@
 #         fresh kernels on the machine's warm cache: kernel start, setup cell, one-line cells,
 #         the first `let`, the dataset cell, then a whole notebook (scripts/bench/waits.py);
 #         runs `scripts/lab setup` first, so the cache is warm
+#   scripts/bench/waits.sh deps [--runs N]
+#         where the setup cell's and the first `let`'s seconds go: the same cells in fresh
+#         kernels whose setup cell depends on more or less of bpe-lab's dependencies (the
+#         notebooks' own, without reqwest, without polars), side by side (waits_deps.py)
 #   scripts/bench/waits.sh fresh
 #         from a fresh clone with nothing of the lab's installed: a clone of HEAD under WORK
 #         with its own HOME (so its own evcxr cache, Jupyter kernel spec, pip cache) and
@@ -18,6 +22,13 @@ set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$repo"
 mkdir -p bench-results
+
+if [ "${1:-}" = deps ]; then
+    shift
+    ./scripts/lab setup >&2
+    .venv/bin/python scripts/bench/waits_deps.py "$@" | tee bench-results/waits-deps.md
+    exit "${PIPESTATUS[0]}"
+fi
 
 if [ "${1:-}" != fresh ]; then
     ./scripts/lab setup >&2
