@@ -4,6 +4,11 @@
 //! grader running as a container's first process is, so a sandbox killed in the wrong order
 //! (its outer bubblewrap process before the sandbox's init) would leave the init here as a
 //! `[bwrap] <defunct>` child. One test in this binary: nothing else runs beside it.
+//!
+//! The CI machines run the suite in a container entered from outside its PID namespace, where
+//! the grader's session leader is invisible (getsid gives 0): the test runs once as started,
+//! then again, as root, in a PID namespace of its own (`unshare --pid --fork --mount-proc`),
+//! which is that situation.
 
 mod support;
 
@@ -94,4 +99,36 @@ fn fifty_sandboxed_programs_leave_no_zombie_and_no_process() {
         })
         .count();
     assert_eq!(sleepers, 0, "no process of a sandbox outlives it");
+    // SAFETY: geteuid has no preconditions.
+    if std::env::var_os(AGAIN).is_none() && unsafe { libc::geteuid() } == 0 {
+        again_where_the_session_is_invisible();
+    }
+}
+
+/// Set in the second run, which must not start a third.
+const AGAIN: &str = "BPE_LAB_REAPING_IN_OWN_PID_NAMESPACE";
+
+/// Runs this test again in a PID namespace of its own, where getsid(0) is 0.
+fn again_where_the_session_is_invisible() {
+    let me = std::env::current_exe().unwrap();
+    let out = std::process::Command::new("unshare")
+        .args(["--pid", "--fork", "--mount-proc"])
+        .arg(&me)
+        .args([
+            "--exact",
+            "fifty_sandboxed_programs_leave_no_zombie_and_no_process",
+        ])
+        .args(["--nocapture", "--test-threads", "1"])
+        .env(AGAIN, "1")
+        .output()
+        .expect("unshare (util-linux) runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.status.success() && text.contains("1 passed"),
+        "in a PID namespace of its own (session invisible):\n{text}"
+    );
 }

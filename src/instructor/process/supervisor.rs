@@ -151,17 +151,30 @@ fn reaps_orphans() -> bool {
     }
 }
 
-/// (state, session) from /proc/PID/stat, when its command is `bwrap`.
-fn bwrap_state(pid: i32) -> Option<(char, i32)> {
+/// The state of `pid` when it is a sandbox's init: a `bwrap` process leading a session of its
+/// own (bubblewrap's `--new-session`). The grader's own bubblewrap children lead only a
+/// process group, never a session, so they are never taken for one.
+fn sandbox_init_state(pid: i32) -> Option<char> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    init_state_in(pid, &stat)
+}
+
+/// [`sandbox_init_state`] on the text of /proc/PID/stat: `pid (comm) state ppid pgrp session
+/// …`. The session is compared with the process's own pid, not with the grader's session:
+/// a grader whose session began outside its PID namespace (e.g. a container entered with
+/// `docker exec`) gets 0 from getsid, which an earlier version compared with the wrong field
+/// (the terminal, also 0) and so took every sandbox init for one of its own. The CI machine's
+/// failure matched that exactly: the two zombies left were the probe's and the first
+/// program's inits, and a PID namespace of its own reproduces it here.
+fn init_state_in(pid: i32, stat: &str) -> Option<char> {
     let (head, rest) = stat.rsplit_once(')')?;
     if !head.ends_with("(bwrap") {
         return None;
     }
     let fields: Vec<&str> = rest.split_whitespace().collect();
     let state = fields.first()?.chars().next()?;
-    let session = fields.get(4)?.parse().ok()?;
-    Some((state, session))
+    let session: i32 = fields.get(3)?.parse().ok()?;
+    (session == pid).then_some(state)
 }
 
 /// Reaps the sandbox inits that bubblewrap left to this process (when it is a reaper of
@@ -170,17 +183,12 @@ pub fn reap_orphaned_inits(grace: Duration) {
     if !reaps_orphans() {
         return;
     }
-    // SAFETY: getsid(0) has no preconditions.
-    let ours = unsafe { libc::getsid(0) };
     let until = Instant::now() + grace;
     loop {
         let me = std::process::id() as i32;
         let orphans: Vec<(i32, char)> = children(me)
             .into_iter()
-            .filter_map(|pid| match bwrap_state(pid) {
-                Some((state, session)) if session != ours => Some((pid, state)),
-                _ => None,
-            })
+            .filter_map(|pid| Some((pid, sandbox_init_state(pid)?)))
             .collect();
         let mut exiting = false;
         for (pid, state) in orphans {
@@ -578,5 +586,39 @@ impl Drop for Supervised {
         for reader in &mut self.readers {
             reader.join_by(by);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::init_state_in;
+
+    #[test]
+    fn a_sandbox_init_leads_its_own_session() {
+        // pid (comm) state ppid pgrp session tty_nr …: the session is the fourth field after
+        // the command, and the terminal (0 without one) the fifth.
+        let zombie_init = "29004 (bwrap) Z 28992 29004 29004 0 -1 4194560 0 0";
+        assert_eq!(init_state_in(29004, zombie_init), Some('Z'));
+        let running_init = "29009 (bwrap) S 28992 29009 29009 0 -1 4194560 0 0";
+        assert_eq!(init_state_in(29009, running_init), Some('S'));
+    }
+
+    #[test]
+    fn the_graders_own_bubblewrap_and_other_programs_are_not_inits() {
+        // The grader's child leads its process group (process_group(0)), in the grader's
+        // session — also when that session is invisible here (0) and there is no terminal.
+        let outer = "29001 (bwrap) S 28992 29001 0 0 -1 4194560 0 0";
+        assert_eq!(init_state_in(29001, outer), None);
+        let outer_seen_session = "29001 (bwrap) Z 28992 29001 28800 0 -1 4194560 0 0";
+        assert_eq!(init_state_in(29001, outer_seen_session), None);
+        let shell = "29010 (sh) Z 28992 29010 29010 0 -1 4194560 0 0";
+        assert_eq!(init_state_in(29010, shell), None);
+        let tricky = "29011 (x) (bwrap) Z 28992 29011 29011 0 -1";
+        assert_eq!(
+            init_state_in(29011, tricky),
+            Some('Z'),
+            "the last `)` ends the command"
+        );
+        assert_eq!(init_state_in(29012, "29012 (bwrap"), None);
     }
 }
