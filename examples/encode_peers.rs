@@ -10,7 +10,9 @@
 //! them. Prints one JSON object: lines, bytes, tokens and, per encoder and thread count, the
 //! median seconds and MB/s. `--write-ranks PATH` writes the encoding's rank file (for Python
 //! tiktoken) and stops; `--check-ids PATH` also compares bpe-lab's ids with a JSON list of
-//! every line's ids (Python tiktoken's, from scripts/bench/bytelevel.py).
+//! every line's ids (Python tiktoken's, from scripts/bench/bytelevel.py). `--write-pattern
+//! PATH` writes the encoding's split pattern (for Python tiktoken, which must split as the
+//! encoding does) and stops.
 
 use std::time::Instant;
 
@@ -58,6 +60,10 @@ fn main() {
         .unwrap();
     let runs: usize = flag("--runs").map_or(5, |r| r.parse().unwrap());
     let ours = encoding.tokenizer().unwrap();
+    if let Some(path) = flag("--write-pattern") {
+        std::fs::write(path, encoding.pattern().regex()).unwrap();
+        return;
+    }
     if let Some(path) = flag("--write-ranks") {
         // The rank file for Python tiktoken, from the crate's ranks (nothing downloaded).
         let mut out = std::fs::File::create(path).unwrap();

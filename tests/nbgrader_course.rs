@@ -1,6 +1,6 @@
 //! The lab as an nbgrader course, with the real nbgrader and the real kernel: `bpe-lab lab
 //! nbgrader-course` writes the course, `nbgrader generate_assignment` makes the student
-//! version (compared with `bpe-lab lab release`'s), four submissions of lab 03 (right, partly
+//! version of every lab (compared with `bpe-lab lab release`'s), four submissions of lab 03 (right, partly
 //! right, untouched, panicking) are autograded by nbgrader and graded by `bpe-lab lab grade`,
 //! the scores agree exercise by exercise, and nbgrader's feedback pages are made. Needs
 //! nbgrader's Python in BPE_LAB_NBGRADER_PYTHON (./scripts/test makes .venv-nbgrader and sets
@@ -51,6 +51,47 @@ fn submission(released: &Value, replace: &[(&str, String)]) -> Value {
     nb
 }
 
+/// nbgrader's student version of `lab`: the same cells, sources and flags as `lab release`'s,
+/// but for the crate's path (absolute in a course) and the checksums (MD5 vs SHA-256).
+fn student_version_matches_release(python: &Path, course: &Path, lab: &str) {
+    nbgrader(python, course, &["generate_assignment", lab, "--force"]);
+    let released = read_json(
+        &course
+            .join("release")
+            .join(lab)
+            .join(format!("{lab}.ipynb")),
+    );
+    let ours = read_json(&root().join("notebooks").join(format!("{lab}.ipynb")));
+    let (theirs_cells, our_cells) = (
+        released["cells"].as_array().unwrap(),
+        ours["cells"].as_array().unwrap(),
+    );
+    assert_eq!(theirs_cells.len(), our_cells.len(), "{lab}");
+    let crate_path = format!("path = {:?}", root().display().to_string());
+    for (theirs, ours) in theirs_cells.iter().zip(our_cells) {
+        assert_eq!(theirs["id"], ours["id"], "{lab}");
+        assert_eq!(
+            text(&theirs["source"]),
+            text(&ours["source"]).replace("path = \"..\"", &crate_path),
+            "{lab}: cell {}",
+            ours["id"]
+        );
+        for flag in ["grade", "locked", "solution", "grade_id"] {
+            assert_eq!(
+                theirs["metadata"]["nbgrader"][flag], ours["metadata"]["nbgrader"][flag],
+                "{lab}: {flag} of cell {}",
+                ours["id"]
+            );
+        }
+        assert_eq!(
+            theirs["metadata"]["nbgrader"]["points"].as_f64(),
+            ours["metadata"]["nbgrader"]["points"].as_f64(),
+            "{lab}: points of cell {}",
+            ours["id"]
+        );
+    }
+}
+
 #[test]
 fn nbgrader_and_bpe_lab_give_the_same_scores() {
     let Some(python) = std::env::var_os("BPE_LAB_NBGRADER_PYTHON").map(PathBuf::from) else {
@@ -69,43 +110,21 @@ fn nbgrader_and_bpe_lab_give_the_same_scores() {
         path_str(&root().join("instructor")),
     ]);
     assert_success(&run);
-    nbgrader(&python, &course, &["generate_assignment", LAB, "--force"]);
-
-    // nbgrader's student version: the same cells, sources and flags as `lab release`'s, but
-    // for the crate's path (absolute in a course) and the checksums (MD5 vs SHA-256).
+    // Every lab of the course, 07 included, becomes the student version `lab release` makes.
+    let labs: Vec<String> = fs::read_dir(course.join("source"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(labs.len(), 8, "the course has every lab: {labs:?}");
+    for lab in &labs {
+        student_version_matches_release(&python, &course, lab);
+    }
     let released = read_json(
         &course
             .join("release")
             .join(LAB)
             .join(format!("{LAB}.ipynb")),
     );
-    let ours = read_json(&root().join("notebooks").join(format!("{LAB}.ipynb")));
-    let (theirs_cells, our_cells) = (
-        released["cells"].as_array().unwrap(),
-        ours["cells"].as_array().unwrap(),
-    );
-    assert_eq!(theirs_cells.len(), our_cells.len());
-    let crate_path = format!("path = {:?}", root().display().to_string());
-    for (theirs, ours) in theirs_cells.iter().zip(our_cells) {
-        assert_eq!(theirs["id"], ours["id"]);
-        assert_eq!(
-            text(&theirs["source"]),
-            text(&ours["source"]).replace("path = \"..\"", &crate_path),
-            "cell {}",
-            ours["id"]
-        );
-        for flag in ["grade", "locked", "solution", "grade_id"] {
-            assert_eq!(
-                theirs["metadata"]["nbgrader"][flag], ours["metadata"]["nbgrader"][flag],
-                "{flag} of cell {}",
-                ours["id"]
-            );
-        }
-        assert_eq!(
-            theirs["metadata"]["nbgrader"]["points"].as_f64(),
-            ours["metadata"]["nbgrader"]["points"].as_f64()
-        );
-    }
 
     // Four submissions, written into nbgrader's layout.
     let solution = |id: &str| instructor_cell(LAB, id);

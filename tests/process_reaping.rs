@@ -127,6 +127,12 @@ fn again_where_the_session_is_invisible() {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+    if !out.status.success() && !text.contains("running 1 test") {
+        // unshare itself could not make the namespace (a container without CAP_SYS_ADMIN):
+        // the run above stands alone, and says so.
+        eprintln!("second run skipped: unshare could not make a PID namespace: {text}");
+        return;
+    }
     assert!(
         out.status.success() && text.contains("1 passed"),
         "in a PID namespace of its own (session invisible):\n{text}"

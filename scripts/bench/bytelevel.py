@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Byte-level BPE side by side, in one run: training a GPT-4-split tokenizer, and encoding
-OpenAI's cl100k_base.
+one of OpenAI's encodings (cl100k_base unless --encoding says o200k_base or r50k_base).
 
     bytelevel.py --file F --repo ROOT [--vocab 32768] [--runs 3] [--memory warm|cold|as-is]
-        [--minbpe-seconds 120] [--encode-runs 5]
+        [--minbpe-seconds 120] [--encode-runs 5] [--encoding cl100k_base] [--skip-train]
 
 Training (each tool its own process under /usr/bin/time -v, interleaved, memory settled as in
 compare.py): `bpe-lab train --byte-level --pattern gpt4` on the whole file; rustbpe (nanochat's
@@ -14,13 +14,14 @@ merges it learned if it does not finish. Vocabulary = 256 bytes + merges (+ one 
 for bpe-lab, which it does not count).
 
 Encoding (throughput inside each process, loading excluded, ids checked identical first):
-Python tiktoken's encode_ordinary_batch on the lines, 1 and 2 threads, from the cl100k_base rank
-file that bpe-lab reads out of tiktoken-rs (written to a temporary file: nothing downloaded);
-bpe-lab, tiktoken-rs and bpe-openai in one Rust process (examples/encode_peers.rs).
+Python tiktoken's encode_ordinary_batch on the lines, 1 and 2 threads, from the encoding's rank
+file that bpe-lab reads out of tiktoken-rs and its split pattern as the crate states it (both
+written to temporary files by examples/encode_peers.rs: nothing downloaded); bpe-lab,
+tiktoken-rs and bpe-openai (cl100k_base and o200k_base only) in one Rust process.
 
 The child subcommands (run by the parent):
     rustbpe-train FILE VOCAB          hf-train FILE VOCAB OUT
-    minbpe-train FILE VOCAB SECONDS   tiktoken-encode RANKS IDS_OUT FILE RUNS
+    minbpe-train FILE VOCAB SECONDS   tiktoken-encode RANKS PATTERN IDS_OUT FILE RUNS
 """
 
 import argparse
@@ -110,12 +111,14 @@ def minbpe_train(path, vocab, seconds):
     print(json.dumps({"vocab": 256 + merges, "finished": merges == vocab - 256}))
 
 
-def tiktoken_encode(ranks, ids_out, path, runs):
+def tiktoken_encode(ranks, pattern, ids_out, path, runs):
     import tiktoken
     from tiktoken.load import load_tiktoken_bpe
 
+    with open(pattern, encoding="utf-8") as f:
+        pat_str = f.read()
     enc = tiktoken.Encoding(
-        "cl100k_base", pat_str=GPT4, mergeable_ranks=load_tiktoken_bpe(ranks), special_tokens={}
+        "bench", pat_str=pat_str, mergeable_ranks=load_tiktoken_bpe(ranks), special_tokens={}
     )
     lines = list(lines_of(path))
     size = sum(len(l.encode("utf-8")) for l in lines)
@@ -149,6 +152,8 @@ def main():
     p.add_argument("--minbpe-seconds", type=float, default=120.0)
     p.add_argument("--memory", choices=MEMORY_STATES, default="warm")
     p.add_argument("--skip-train", action="store_true")
+    p.add_argument("--encoding", choices=["r50k_base", "cl100k_base", "o200k_base"],
+                   default="cl100k_base")
     args = p.parse_args()
     me = os.path.abspath(__file__)
     py = sys.executable
@@ -191,21 +196,24 @@ def main():
         print(f"\nbpe-lab / fastest peer ({fastest}): {ours / peers[fastest]:.2f}x")
 
     # Encoding: the rank file from the crate, Python tiktoken, then the Rust process.
-    ranks = os.path.join(scratch, "cl100k_base.tiktoken")
-    dump = subprocess.run([example, args.file, "--write-ranks", ranks], capture_output=True,
-                          text=True)
-    if dump.returncode != 0:
-        sys.exit(f"encode_peers --write-ranks failed: {dump.stderr[-2000:]}")
+    encoding = ["--encoding", args.encoding]
+    ranks = os.path.join(scratch, f"{args.encoding}.tiktoken")
+    pattern = os.path.join(scratch, f"{args.encoding}.pattern")
+    for flag, path in [("--write-ranks", ranks), ("--write-pattern", pattern)]:
+        dump = subprocess.run([example, args.file, *encoding, flag, path], capture_output=True,
+                              text=True)
+        if dump.returncode != 0:
+            sys.exit(f"encode_peers {flag} failed: {dump.stderr[-2000:]}")
     ids_path = os.path.join(scratch, "tiktoken_ids.json")
-    _, _, py_info = measure([py, me, "tiktoken-encode", ranks, ids_path, args.file,
+    _, _, py_info = measure([py, me, "tiktoken-encode", ranks, pattern, ids_path, args.file,
                              str(args.encode_runs)])
-    rust = subprocess.run([example, args.file, "--runs", str(args.encode_runs), "--check-ids",
-                           ids_path], capture_output=True, text=True)
+    rust = subprocess.run([example, args.file, *encoding, "--runs", str(args.encode_runs),
+                           "--check-ids", ids_path], capture_output=True, text=True)
     if rust.returncode != 0:
         sys.exit(f"encode_peers failed: {rust.stderr[-3000:]}")
     rust_info = json.loads(rust.stdout.strip().splitlines()[-1])
     rows = {**{k: v for k, v in py_info.items() if "/" in k}, **rust_info["results"]}
-    print(f"\n| cl100k_base encoder ({rust_info['lines']} lines, {rust_info['bytes'] / 1e6:.1f} MB,"
+    print(f"\n| {args.encoding} encoder ({rust_info['lines']} lines, {rust_info['bytes'] / 1e6:.1f} MB,"
           f" {rust_info['tokens']} tokens) | 1 thread MB/s | 2 threads MB/s |")
     print("|---|---|---|")
     for name, label in [("bpe-lab", "bpe-lab"), ("tiktoken", "tiktoken (Python)"),
@@ -216,15 +224,17 @@ def main():
     print(f"\nids: bpe-lab = Python tiktoken on every line; lines differing from tiktoken-rs: "
           f"{rust_info['lines_differing_from_tiktoken']}")
     ours2 = rows["bpe-lab/2"]["mb_per_s"]
-    print(f"bpe-lab 2 threads / tiktoken 2 threads: {ours2 / rows['tiktoken/2']['mb_per_s']:.2f}x;"
-          f" / bpe-openai 2 threads: {ours2 / rows['bpe-openai/2']['mb_per_s']:.2f}x")
+    versus = f"bpe-lab 2 threads / tiktoken 2 threads: {ours2 / rows['tiktoken/2']['mb_per_s']:.2f}x"
+    if "bpe-openai/2" in rows:
+        versus += f"; / bpe-openai 2 threads: {ours2 / rows['bpe-openai/2']['mb_per_s']:.2f}x"
+    print(versus)
 
 
 CHILDREN = {
     "rustbpe-train": lambda f, v: rustbpe_train(f, int(v)),
     "hf-train": lambda f, v, o: hf_train(f, int(v), o),
     "minbpe-train": lambda f, v, s: minbpe_train(f, int(v), float(s)),
-    "tiktoken-encode": lambda r, o, f, n: tiktoken_encode(r, o, f, int(n)),
+    "tiktoken-encode": lambda r, p, o, f, n: tiktoken_encode(r, p, o, f, int(n)),
 }
 
 if __name__ == "__main__":
