@@ -185,6 +185,71 @@ fn cl100k_text() -> impl Strategy<Value = String> {
     prop::collection::vec(fragment, 0..40).prop_map(|parts| parts.concat())
 }
 
+/// Text for the GPT-4o splitter: GPT-4's text, and what its word alternatives turn on —
+/// case (capitals then small letters, small then capitals, title case), caseless letters and
+/// combining marks where a capital or a small letter could be, contractions after every kind
+/// of word, slashes after punctuation and line breaks.
+fn o200k_text() -> impl Strategy<Value = String> {
+    const MORE: &[&str] = &[
+        "WORD",
+        "Word",
+        "wORD",
+        "HELLOworld",
+        "ǅemal",
+        "ǅ",
+        "ʰa",
+        "Aʰ",
+        "\u{301}",
+        "\u{301}A",
+        "A\u{301}b",
+        "É\u{301}",
+        "x\u{301}\u{301}",
+        "ߒ\u{7EB}",
+        "ሰላም",
+        "नमस्ते",
+        "Tiê\u{301}ng",
+        "'s",
+        "'S",
+        "'ſ",
+        "'T",
+        "'re",
+        "'RE",
+        "'Ve",
+        "'m",
+        "'ll",
+        "'LL",
+        "'d",
+        "'x",
+        "'",
+        "word's",
+        "WORD'S",
+        "Ọ̀ṣun's",
+        "!!\n/",
+        "/\n/",
+        "/",
+        "\r\n",
+        " \n ",
+        "\t",
+        " \t",
+        " ",
+        "\u{A0}",
+        "\u{3000}",
+        "\u{85}",
+        "1234",
+        "٣",
+        "½",
+        "_",
+        "中文",
+    ];
+    let fragment = prop_oneof![
+        cl100k_text().prop_map(|t| t.chars().take(6).collect::<String>()),
+        (0..MORE.len()).prop_map(|i| MORE[i].to_string()),
+        (0..MORE.len()).prop_map(|i| MORE[i].to_string()),
+        any::<char>().prop_map(String::from),
+    ];
+    prop::collection::vec(fragment, 0..30).prop_map(|parts| parts.concat())
+}
+
 fn builtin() -> impl Strategy<Value = SplitPattern> {
     prop_oneof![
         Just(SplitPattern::Gpt2),
@@ -290,4 +355,46 @@ fn a_rebuilt_token_is_one_token() {
             b"cc".to_vec()
         ]
     );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(4000))]
+
+    /// The hand-written GPT-4o splitter gives fancy-regex's chunks.
+    #[test]
+    fn hand_written_o200k_equals_the_regex(text in o200k_text()) {
+        let splitter = splitter(SplitPattern::O200k);
+        let mut fast = Vec::new();
+        splitter.for_each_chunk(&text, 0, text.len(), |c| fast.push(c)).unwrap();
+        let mut regex = Vec::new();
+        splitter.for_each_chunk_regex(&text, 0, text.len(), |c| regex.push(c)).unwrap();
+        prop_assert_eq!(fast, regex);
+    }
+}
+
+/// GPT-4o's chunks where its pattern backtracks, written out (what fancy-regex gives too).
+#[test]
+fn o200k_backtracks_into_capitals_and_gives_back_a_leading_mark() {
+    let splitter = splitter(SplitPattern::O200k);
+    for (text, chunks) in [
+        ("HELLOworld's", vec!["HELLOworld's"]),
+        ("helloWORLD", vec!["hello", "WORLD"]),
+        ("ǅemal ǅ", vec!["ǅemal", " ǅ"]),
+        // A mark before a capital: with the mark as P the word fails, given back it is a
+        // word of its own (a mark is a small letter too), then the capital.
+        ("\u{301}A!", vec!["\u{301}", "A", "!"]),
+        // Capitals ending in a caseless letter: U* gives the caseless one back to L+.
+        ("ABª.", vec!["ABª", "."]),
+        ("a \n\n  ", vec!["a", " \n\n", "  "]),
+        ("x!!\n/y", vec!["x", "!!\n/", "y"]),
+        ("WORD'S don'T", vec!["WORD'S", " don'T"]),
+    ] {
+        let got = splitter.chunks(text).unwrap();
+        let mut regex = Vec::new();
+        splitter
+            .for_each_chunk_regex(text, 0, text.len(), |c| regex.push(c))
+            .unwrap();
+        assert_eq!(got, chunks, "{text:?}");
+        assert_eq!(regex, chunks, "{text:?} (fancy-regex)");
+    }
 }

@@ -4,8 +4,8 @@
 //! - [`symbols`]: bytes as the engine's symbols (byte `b` is the character U+0100 + `b`);
 //! - [`pattern`]: the split patterns (GPT-2, GPT-4 `cl100k_base`, `o200k_base`, the user's)
 //!   and the [`Splitter`];
-//! - [`cl100k`]: GPT-4's pattern written out by hand (the regex engine is most of encoding's
-//!   time);
+//! - [`cl100k`], [`o200k`]: GPT-4's and GPT-4o's patterns written out by hand (the regex
+//!   engine is most of encoding's time), on the character classes of [`classes`];
 //! - [`specials`]: special tokens in running text;
 //! - [`chunks`]: the distinct chunks of a text with their counts ([`ChunkCounts`]);
 //! - [`train`]: training on them with the engine's exact trainer ([`ByteTrainer`]);
@@ -14,6 +14,8 @@
 
 pub mod chunks;
 pub mod cl100k;
+pub mod classes;
+pub mod o200k;
 pub mod oracle;
 pub mod pattern;
 pub mod ranks;

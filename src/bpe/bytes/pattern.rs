@@ -193,8 +193,8 @@ impl Splitter {
     /// `text` (so look-ahead sees past `end`). `start` must be where a chunk of the whole text
     /// starts (0, or a cut given by [`Splitter::cut_points`]).
     ///
-    /// GPT-4's pattern runs on a hand-written splitter ([`super::cl100k`]), the others on
-    /// fancy-regex.
+    /// GPT-4's and GPT-4o's patterns run on hand-written splitters ([`super::cl100k`],
+    /// [`super::o200k`]), the others on fancy-regex.
     pub fn for_each_chunk<'t>(
         &self,
         text: &'t str,
@@ -202,11 +202,12 @@ impl Splitter {
         end: usize,
         f: impl FnMut(&'t str),
     ) -> Result<(), SplitError> {
-        if self.pattern == SplitPattern::Cl100k {
-            crate::bpe::bytes::cl100k::for_each_chunk(text, start, end, f);
-            return Ok(());
+        match self.pattern {
+            SplitPattern::Cl100k => crate::bpe::bytes::cl100k::for_each_chunk(text, start, end, f),
+            SplitPattern::O200k => crate::bpe::bytes::o200k::for_each_chunk(text, start, end, f),
+            _ => return self.for_each_chunk_regex(text, start, end, f),
         }
-        self.for_each_chunk_regex(text, start, end, f)
+        Ok(())
     }
 
     /// [`Splitter::for_each_chunk`] on fancy-regex whatever the pattern: what the hand-written
