@@ -274,6 +274,21 @@ fn splitter(pattern: SplitPattern) -> &'static Splitter {
     all.iter().find(|s| *s.pattern() == pattern).unwrap()
 }
 
+/// The chunks of `text` by the built-in splitter (hand-written where there is one) and by
+/// fancy-regex.
+fn both_ways(pattern: SplitPattern, text: &str) -> (Vec<&str>, Vec<&str>) {
+    let splitter = splitter(pattern);
+    let mut fast = Vec::new();
+    splitter
+        .for_each_chunk(text, 0, text.len(), |c| fast.push(c))
+        .unwrap();
+    let mut regex = Vec::new();
+    splitter
+        .for_each_chunk_regex(text, 0, text.len(), |c| regex.push(c))
+        .unwrap();
+    (fast, regex)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(1500))]
 
@@ -298,11 +313,7 @@ proptest! {
     /// The hand-written GPT-4 splitter gives fancy-regex's chunks.
     #[test]
     fn hand_written_cl100k_equals_the_regex(text in cl100k_text()) {
-        let splitter = splitter(SplitPattern::Cl100k);
-        let mut fast = Vec::new();
-        splitter.for_each_chunk(&text, 0, text.len(), |c| fast.push(c)).unwrap();
-        let mut regex = Vec::new();
-        splitter.for_each_chunk_regex(&text, 0, text.len(), |c| regex.push(c)).unwrap();
+        let (fast, regex) = both_ways(SplitPattern::Cl100k, &text);
         prop_assert_eq!(fast, regex);
     }
 
@@ -363,11 +374,7 @@ proptest! {
     /// The hand-written GPT-4o splitter gives fancy-regex's chunks.
     #[test]
     fn hand_written_o200k_equals_the_regex(text in o200k_text()) {
-        let splitter = splitter(SplitPattern::O200k);
-        let mut fast = Vec::new();
-        splitter.for_each_chunk(&text, 0, text.len(), |c| fast.push(c)).unwrap();
-        let mut regex = Vec::new();
-        splitter.for_each_chunk_regex(&text, 0, text.len(), |c| regex.push(c)).unwrap();
+        let (fast, regex) = both_ways(SplitPattern::O200k, &text);
         prop_assert_eq!(fast, regex);
     }
 }
@@ -375,7 +382,6 @@ proptest! {
 /// GPT-4o's chunks where its pattern backtracks, written out (what fancy-regex gives too).
 #[test]
 fn o200k_backtracks_into_capitals_and_gives_back_a_leading_mark() {
-    let splitter = splitter(SplitPattern::O200k);
     for (text, chunks) in [
         ("HELLOworld's", vec!["HELLOworld's"]),
         ("helloWORLD", vec!["hello", "WORLD"]),
@@ -389,11 +395,7 @@ fn o200k_backtracks_into_capitals_and_gives_back_a_leading_mark() {
         ("x!!\n/y", vec!["x", "!!\n/", "y"]),
         ("WORD'S don'T", vec!["WORD'S", " don'T"]),
     ] {
-        let got = splitter.chunks(text).unwrap();
-        let mut regex = Vec::new();
-        splitter
-            .for_each_chunk_regex(text, 0, text.len(), |c| regex.push(c))
-            .unwrap();
+        let (got, regex) = both_ways(SplitPattern::O200k, text);
         assert_eq!(got, chunks, "{text:?}");
         assert_eq!(regex, chunks, "{text:?} (fancy-regex)");
     }

@@ -19,6 +19,9 @@
 //!
 //! The character classes are [`super::classes`]'s.
 
+use super::alternatives::{
+    all_but_the_last, each_chunk, symbols, up_to_the_last_line_break, up_to_three_numbers,
+};
 use super::classes::{char_at, is_letter, is_number, is_space, run_end};
 
 /// The end of the chunk that starts at byte `i` (`i < text.len()`).
@@ -57,21 +60,11 @@ pub fn chunk_end(text: &str, i: usize) -> usize {
     }
     // 3. One to three numbers.
     if is_number(c) {
-        let mut end = after_c;
-        for _ in 0..2 {
-            match char_at(text, end) {
-                Some(n) if is_number(n) => end += n.len_utf8(),
-                _ => break,
-            }
-        }
-        return end;
+        return up_to_three_numbers(text, i, c);
     }
     // 4. Punctuation and symbols, an optional space before, line breaks after.
-    let other = |c: char| !is_space(c) && !is_letter(c) && !is_number(c);
-    let symbols_from = if c == ' ' { after_c } else { i };
-    let symbols_end = run_end(text, symbols_from, other);
-    if symbols_end > symbols_from {
-        return run_end(text, symbols_end, |c| c == '\r' || c == '\n');
+    if let Some(end) = symbols(text, i, c, |c| c == '\r' || c == '\n') {
+        return end;
     }
     // What is left is whitespace (every character is a letter, a number, whitespace or other).
     debug_assert!(is_space(c));
@@ -81,27 +74,18 @@ pub fn chunk_end(text: &str, i: usize) -> usize {
         return spaces_end;
     }
     // 6. Up to the last line break of the run.
-    if let Some(last) = text[i..spaces_end].rfind(['\r', '\n']) {
-        return i + last + 1;
+    if let Some(end) = up_to_the_last_line_break(text, i, spaces_end) {
+        return end;
     }
     // 7. All but the last whitespace character, which precedes a non-space.
-    let last_len = text[i..spaces_end]
-        .chars()
-        .next_back()
-        .map_or(0, char::len_utf8);
-    if spaces_end - last_len > i {
-        return spaces_end - last_len;
+    if let Some(end) = all_but_the_last(text, i, spaces_end) {
+        return end;
     }
     // 8. One whitespace character.
     after_c
 }
 
 /// Calls `f` with every chunk of `text` that starts in `start..end` (`start` a chunk start).
-pub fn for_each_chunk<'t>(text: &'t str, start: usize, end: usize, mut f: impl FnMut(&'t str)) {
-    let mut at = start;
-    while at < end {
-        let stop = chunk_end(text, at);
-        f(&text[at..stop]);
-        at = stop;
-    }
+pub fn for_each_chunk<'t>(text: &'t str, start: usize, end: usize, f: impl FnMut(&'t str)) {
+    each_chunk(text, start, end, chunk_end, f);
 }

@@ -5,13 +5,15 @@
 //! - [`pattern`]: the split patterns (GPT-2, GPT-4 `cl100k_base`, `o200k_base`, the user's)
 //!   and the [`Splitter`];
 //! - [`cl100k`], [`o200k`]: GPT-4's and GPT-4o's patterns written out by hand (the regex
-//!   engine is most of encoding's time), on the character classes of [`classes`];
+//!   engine is most of encoding's time), on the character classes of [`classes`]
+//!   and the alternatives both patterns share ([`alternatives`]);
 //! - [`specials`]: special tokens in running text;
 //! - [`chunks`]: the distinct chunks of a text with their counts ([`ChunkCounts`]);
 //! - [`train`]: training on them with the engine's exact trainer ([`ByteTrainer`]);
 //! - [`ranks`]: encoding a chunk with a rank table, tiktoken's rule ([`RankTable`]);
 //! - [`oracle`]: the literal loops the fast paths are tested against.
 
+pub mod alternatives;
 pub mod chunks;
 pub mod cl100k;
 pub mod classes;

@@ -23,6 +23,9 @@
 //! word fails without it — which matters only for a combining mark, the one `P` character that
 //! is also `U` and `L`.
 
+use super::alternatives::{
+    all_but_the_last, each_chunk, symbols, up_to_the_last_line_break, up_to_three_numbers,
+};
 use super::classes::{
     char_at, is_letter, is_lower_side, is_mark, is_number, is_space, is_upper_side, run_end,
 };
@@ -102,50 +105,31 @@ pub fn chunk_end(text: &str, i: usize) -> usize {
     }
     // 3. One to three numbers.
     if is_number(c) {
-        let mut end = after_c;
-        for _ in 0..2 {
-            match char_at(text, end) {
-                Some(n) if is_number(n) => end += n.len_utf8(),
-                _ => break,
-            }
-        }
-        return end;
+        return up_to_three_numbers(text, i, c);
     }
     // 4. Punctuation and symbols, an optional space before, line breaks and slashes after.
-    let other = |c: char| !is_space(c) && !is_letter(c) && !is_number(c);
-    let symbols_from = if c == ' ' { after_c } else { i };
-    let symbols_end = run_end(text, symbols_from, other);
-    if symbols_end > symbols_from {
-        return run_end(text, symbols_end, |c| matches!(c, '\r' | '\n' | '/'));
+    if let Some(end) = symbols(text, i, c, |c| matches!(c, '\r' | '\n' | '/')) {
+        return end;
     }
     // What is left is whitespace (every character is a letter, a number, whitespace or other).
     debug_assert!(is_space(c));
     let spaces_end = run_end(text, i, is_space);
     // 5. Up to the last line break of the run.
-    if let Some(last) = text[i..spaces_end].rfind(['\r', '\n']) {
-        return i + last + 1;
+    if let Some(end) = up_to_the_last_line_break(text, i, spaces_end) {
+        return end;
     }
     // 6. The whole run at the end of the text; else all but its last character.
     if spaces_end == text.len() {
         return spaces_end;
     }
-    let last_len = text[i..spaces_end]
-        .chars()
-        .next_back()
-        .map_or(0, char::len_utf8);
-    if spaces_end - last_len > i {
-        return spaces_end - last_len;
+    if let Some(end) = all_but_the_last(text, i, spaces_end) {
+        return end;
     }
     // 7. One whitespace character.
     after_c
 }
 
 /// Calls `f` with every chunk of `text` that starts in `start..end` (`start` a chunk start).
-pub fn for_each_chunk<'t>(text: &'t str, start: usize, end: usize, mut f: impl FnMut(&'t str)) {
-    let mut at = start;
-    while at < end {
-        let stop = chunk_end(text, at);
-        f(&text[at..stop]);
-        at = stop;
-    }
+pub fn for_each_chunk<'t>(text: &'t str, start: usize, end: usize, f: impl FnMut(&'t str)) {
+    each_chunk(text, start, end, chunk_end, f);
 }
