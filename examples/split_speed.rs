@@ -1,6 +1,7 @@
-//! The hand-written splitters of GPT-4's and GPT-4o's patterns beside fancy-regex running the
-//! same pattern, in one process: chunks checked identical on the whole file first, then the
-//! median of `--runs` passes of each (MB/s). What the hand-written splitters buy an encoder.
+//! The hand-written splitters of GPT-2's, GPT-4's and GPT-4o's patterns beside fancy-regex
+//! running the same pattern, in one process: chunks checked identical on the whole file first,
+//! then the median of `--runs` passes of each (MB/s). What the hand-written splitters buy an
+//! encoder.
 //!
 //!     cargo run --release --no-default-features --example split_speed -- FILE [--runs 5]
 
@@ -26,7 +27,11 @@ fn main() {
         "| split pattern ({mb:.1} MB, median of {runs}) | chunks | hand-written MB/s | fancy-regex MB/s | ratio |"
     );
     println!("|---|---|---|---|---|");
-    for pattern in [SplitPattern::Cl100k, SplitPattern::O200k] {
+    for pattern in [
+        SplitPattern::Gpt2,
+        SplitPattern::Cl100k,
+        SplitPattern::O200k,
+    ] {
         let splitter = Splitter::new(pattern.clone()).unwrap();
         let mut fast = Vec::new();
         splitter

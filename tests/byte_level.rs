@@ -371,6 +371,14 @@ fn a_rebuilt_token_is_one_token() {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(4000))]
 
+    /// The hand-written GPT-2 splitter gives fancy-regex's chunks (GPT-4's text has what
+    /// GPT-2's pattern turns on: contractions in both cases, numbers, spaces, any character).
+    #[test]
+    fn hand_written_gpt2_equals_the_regex(text in cl100k_text()) {
+        let (fast, regex) = both_ways(SplitPattern::Gpt2, &text);
+        prop_assert_eq!(fast, regex);
+    }
+
     /// The hand-written GPT-4o splitter gives fancy-regex's chunks.
     #[test]
     fn hand_written_o200k_equals_the_regex(text in o200k_text()) {

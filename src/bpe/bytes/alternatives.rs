@@ -1,5 +1,5 @@
-//! The alternatives GPT-4's and GPT-4o's split patterns share, for their hand-written
-//! splitters ([`super::cl100k`], [`super::o200k`]): numbers three at a time, a run of
+//! The alternatives GPT's split patterns share, for their hand-written splitters
+//! ([`super::gpt2`], [`super::cl100k`], [`super::o200k`]): numbers three at a time, a run of
 //! punctuation and symbols, and whitespace that leaves its last character to the word after it.
 
 use super::classes::{char_at, is_letter, is_number, is_space, run_end};

@@ -4,9 +4,9 @@
 //! - [`symbols`]: bytes as the engine's symbols (byte `b` is the character U+0100 + `b`);
 //! - [`pattern`]: the split patterns (GPT-2, GPT-4 `cl100k_base`, `o200k_base`, the user's)
 //!   and the [`Splitter`];
-//! - [`cl100k`], [`o200k`]: GPT-4's and GPT-4o's patterns written out by hand (the regex
-//!   engine is most of encoding's time), on the character classes of [`classes`]
-//!   and the alternatives both patterns share ([`alternatives`]);
+//! - [`gpt2`], [`cl100k`], [`o200k`]: GPT-2's, GPT-4's and GPT-4o's patterns written out by
+//!   hand (the regex engine is most of encoding's time), on the character classes of
+//!   [`classes`] and the alternatives the patterns share ([`alternatives`]);
 //! - [`specials`]: special tokens in running text;
 //! - [`chunks`]: the distinct chunks of a text with their counts ([`ChunkCounts`]);
 //! - [`train`]: training on them with the engine's exact trainer ([`ByteTrainer`]);
@@ -17,6 +17,7 @@ pub mod alternatives;
 pub mod chunks;
 pub mod cl100k;
 pub mod classes;
+pub mod gpt2;
 pub mod o200k;
 pub mod oracle;
 pub mod pattern;

@@ -193,8 +193,8 @@ impl Splitter {
     /// `text` (so look-ahead sees past `end`). `start` must be where a chunk of the whole text
     /// starts (0, or a cut given by [`Splitter::cut_points`]).
     ///
-    /// GPT-4's and GPT-4o's patterns run on hand-written splitters ([`super::cl100k`],
-    /// [`super::o200k`]), the others on fancy-regex.
+    /// The built-in patterns run on hand-written splitters ([`super::gpt2`],
+    /// [`super::cl100k`], [`super::o200k`]), the user's on fancy-regex.
     pub fn for_each_chunk<'t>(
         &self,
         text: &'t str,
@@ -203,9 +203,10 @@ impl Splitter {
         f: impl FnMut(&'t str),
     ) -> Result<(), SplitError> {
         match self.pattern {
+            SplitPattern::Gpt2 => crate::bpe::bytes::gpt2::for_each_chunk(text, start, end, f),
             SplitPattern::Cl100k => crate::bpe::bytes::cl100k::for_each_chunk(text, start, end, f),
             SplitPattern::O200k => crate::bpe::bytes::o200k::for_each_chunk(text, start, end, f),
-            _ => return self.for_each_chunk_regex(text, start, end, f),
+            SplitPattern::Custom(_) => return self.for_each_chunk_regex(text, start, end, f),
         }
         Ok(())
     }
