@@ -407,3 +407,53 @@ fn doctor_names_what_is_missing_and_the_command_that_fixes_it() {
     assert!(out.contains("run: evcxr_jupyter --install"), "{out}");
     assert!(stderr(&run).contains("problem(s) found"));
 }
+
+#[test]
+fn the_self_study_edition_is_never_written_over_the_graded_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let (sources, out) = (dir.path().join("src"), dir.path().join("notebooks"));
+    write_source(&sources, "01-double");
+    write_source(&sources, "02-double");
+    assert_success(&release(&sources, &out, false));
+    let graded: Vec<Vec<u8>> = ["01-double", "02-double"]
+        .iter()
+        .map(|n| fs::read(out.join(format!("{n}.ipynb"))).unwrap())
+        .collect();
+    let run = bpe_lab(&[
+        "lab",
+        "release",
+        "--self-study",
+        "--sources",
+        path_str(&sources),
+        "--out",
+        path_str(&out),
+    ]);
+    assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
+    let message = stderr(&run);
+    assert!(
+        message.contains("01-double.ipynb: holds the graded edition")
+            && message.contains("--out DIR"),
+        "{message}"
+    );
+    // Nothing was written: both graded files are as they were.
+    for (n, before) in ["01-double", "02-double"].iter().zip(&graded) {
+        assert_eq!(&fs::read(out.join(format!("{n}.ipynb"))).unwrap(), before);
+    }
+    // Into a folder of its own it goes; and a self-study folder takes the self-study edition
+    // again, and the graded edition over it (which shows nothing it should not).
+    let own = dir.path().join("notebooks-self-study");
+    let self_study = |out: &Path| {
+        bpe_lab(&[
+            "lab",
+            "release",
+            "--self-study",
+            "--sources",
+            path_str(&sources),
+            "--out",
+            path_str(out),
+        ])
+    };
+    assert_success(&self_study(&own));
+    assert_success(&self_study(&own));
+    assert_success(&release(&sources, &own, false));
+}

@@ -9,7 +9,7 @@ use bpe_lab::instructor::grade::{
     Whose, grade_all, merge_shards,
 };
 use bpe_lab::instructor::nbgrader_course::{CourseError, find_crate, write_course_from};
-use bpe_lab::instructor::release::{Edition, release_edition, stale_edition};
+use bpe_lab::instructor::release::{Edition, edition_of, release_edition, stale_edition};
 use bpe_lab::instructor::runner::{RunOptions, find_python};
 use bpe_lab::instructor::verify::{NotebookOutcome, VerifyError, VerifyOptions, verify};
 use clap::{Args, Subcommand};
@@ -66,14 +66,15 @@ pub struct ReleaseArgs {
     /// Instructor sources
     #[arg(long, value_name = "DIR", default_value = "instructor")]
     pub sources: PathBuf,
-    /// Where the student versions go
-    #[arg(long, value_name = "DIR", default_value = "notebooks")]
-    pub out: PathBuf,
+    /// Where the student versions go [default: notebooks; with --self-study,
+    /// notebooks-self-study]
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
     /// Write nothing; exit 1 if any student version is missing or out of date
     #[arg(long)]
     pub check: bool,
     /// The self-study edition: a folded solution after each exercise's check, for students to
-    /// open after trying. Never for a graded course (use another --out, e.g. notebooks-self-study)
+    /// open after trying. Never for a graded course: it is refused over graded notebooks
     #[arg(long)]
     pub self_study: bool,
 }
@@ -254,16 +255,20 @@ fn run_nbgrader_course(args: &NbgraderCourseArgs) -> Result<(), CliError> {
 }
 
 fn run_release(args: &ReleaseArgs) -> Result<(), CliError> {
-    let edition = if args.self_study {
-        Edition::SelfStudy
+    let (edition, default_out) = if args.self_study {
+        (Edition::SelfStudy, "notebooks-self-study")
     } else {
-        Edition::Graded
+        (Edition::Graded, "notebooks")
     };
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(default_out));
     if args.check {
-        let stale = stale_edition(&args.sources, &args.out, edition)
+        let stale = stale_edition(&args.sources, &out, edition)
             .map_err(|e| CliError::runtime(e.to_string()))?;
         if stale.is_empty() {
-            eprintln!("student versions in {} are up to date", args.out.display());
+            eprintln!("student versions in {} are up to date", out.display());
             return Ok(());
         }
         let list: Vec<String> = stale.iter().map(|s| format!("  {s}")).collect();
@@ -272,8 +277,13 @@ fn run_release(args: &ReleaseArgs) -> Result<(), CliError> {
             list.join("\n")
         )));
     }
-    let released = release_edition(&args.sources, &args.out, edition)
-        .map_err(|e| CliError::runtime(e.to_string()))?;
+    let released = release_edition(&args.sources, &out, edition).map_err(|e| {
+        if edition == Edition::SelfStudy && edition_of(&e.path) == Some(Edition::Graded) {
+            CliError::runtime(format!("{e}; choose that folder with --out DIR"))
+        } else {
+            CliError::runtime(e.to_string())
+        }
+    })?;
     for r in &released {
         eprintln!(
             "{} {} -> {}",

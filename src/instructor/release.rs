@@ -367,6 +367,22 @@ pub fn release_edition(
         let student = student_edition(&Notebook::read(&path)?, &path, edition)?;
         planned.push((path, student));
     }
+    if edition == Edition::SelfStudy {
+        // All checked before anything is written: a refused release leaves the folder as it was.
+        for (path, _) in &planned {
+            let target = student_path(path, out_dir);
+            if edition_of(&target) == Some(Edition::Graded) {
+                return Err(NotebookError {
+                    path: target,
+                    problem: "holds the graded edition, whose solutions are removed; the \
+                              self-study edition shows them, so it is never written over a \
+                              graded course's notebooks: write it to a folder of its own \
+                              (e.g. notebooks-self-study)"
+                        .to_owned(),
+                });
+            }
+        }
+    }
     std::fs::create_dir_all(out_dir).map_err(|e| NotebookError {
         path: out_dir.to_owned(),
         problem: crate::files::describe_io_error(&e),
@@ -386,6 +402,20 @@ pub fn release_edition(
         });
     }
     Ok(released)
+}
+
+/// The edition the student file at `path` is, from the metadata release writes; `None` when
+/// there is no such file or it is no student version.
+pub fn edition_of(path: &Path) -> Option<Edition> {
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()?;
+    let meta = &json["metadata"]["bpe_lab"];
+    (meta["version"] == "student").then(|| {
+        if meta["solutions"] == true {
+            Edition::SelfStudy
+        } else {
+            Edition::Graded
+        }
+    })
 }
 
 /// A student file that is not what [`release`] would write.
