@@ -61,6 +61,19 @@ fn release(sources: &Path, out: &Path, check: bool) -> std::process::Output {
     bpe_lab(&args)
 }
 
+/// Runs `bpe-lab lab release --self-study` from `sources` into `out`.
+fn release_self_study(sources: &Path, out: &Path) -> std::process::Output {
+    bpe_lab(&[
+        "lab",
+        "release",
+        "--self-study",
+        "--sources",
+        path_str(sources),
+        "--out",
+        path_str(out),
+    ])
+}
+
 fn read_json(path: &Path) -> Value {
     serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
 }
@@ -419,15 +432,7 @@ fn the_self_study_edition_is_never_written_over_the_graded_one() {
         .iter()
         .map(|n| fs::read(out.join(format!("{n}.ipynb"))).unwrap())
         .collect();
-    let run = bpe_lab(&[
-        "lab",
-        "release",
-        "--self-study",
-        "--sources",
-        path_str(&sources),
-        "--out",
-        path_str(&out),
-    ]);
+    let run = release_self_study(&sources, &out);
     assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
     let message = stderr(&run);
     assert!(
@@ -442,18 +447,43 @@ fn the_self_study_edition_is_never_written_over_the_graded_one() {
     // Into a folder of its own it goes; and a self-study folder takes the self-study edition
     // again, and the graded edition over it (which shows nothing it should not).
     let own = dir.path().join("notebooks-self-study");
-    let self_study = |out: &Path| {
-        bpe_lab(&[
-            "lab",
-            "release",
-            "--self-study",
-            "--sources",
-            path_str(&sources),
-            "--out",
-            path_str(out),
-        ])
-    };
-    assert_success(&self_study(&own));
-    assert_success(&self_study(&own));
+    assert_success(&release_self_study(&sources, &own));
+    assert_success(&release_self_study(&sources, &own));
     assert_success(&release(&sources, &own, false));
+}
+
+#[test]
+fn a_submission_made_from_the_self_study_edition_is_graded_and_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let sources = dir.path().join("src");
+    write_source(&sources, "01-double");
+    let own = dir.path().join("self-study");
+    assert_success(&release_self_study(&sources, &own));
+    let subs = dir.path().join("subs");
+    fs::create_dir_all(subs.join("kim")).unwrap();
+    fs::copy(
+        own.join("01-double.ipynb"),
+        subs.join("kim/01-double.ipynb"),
+    )
+    .unwrap();
+    let grades = dir.path().join("grades.csv");
+    let run = bpe_lab(&[
+        "lab",
+        "grade",
+        path_str(&subs),
+        "--sources",
+        path_str(&sources),
+        "--out",
+        path_str(&grades),
+        "--feedback",
+        path_str(&dir.path().join("feedback")),
+        "--no-sandbox",
+    ]);
+    assert_success(&run);
+    let csv = fs::read_to_string(&grades).unwrap();
+    let kim = csv.lines().find(|r| r.starts_with("kim,")).unwrap();
+    assert!(
+        kim.contains("01-double") && kim.contains("is the self-study edition"),
+        "{csv}"
+    );
 }

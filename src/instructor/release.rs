@@ -404,11 +404,16 @@ pub fn release_edition(
     Ok(released)
 }
 
-/// The edition the student file at `path` is, from the metadata release writes; `None` when
-/// there is no such file or it is no student version.
+/// The edition the student file at `path` is ([`edition_in`]); `None` when there is no such
+/// file or it is no student version.
 pub fn edition_of(path: &Path) -> Option<Edition> {
-    let json: Value = serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()?;
-    let meta = &json["metadata"]["bpe_lab"];
+    edition_in(&Notebook::read(path).ok()?)
+}
+
+/// The edition the student version `nb` is, from the metadata release writes; `None` when it
+/// is no student version.
+pub fn edition_in(nb: &Notebook) -> Option<Edition> {
+    let meta = &nb.json["metadata"]["bpe_lab"];
     (meta["version"] == "student").then(|| {
         if meta["solutions"] == true {
             Edition::SelfStudy

@@ -13,6 +13,7 @@ use super::submission::{Submission, stem};
 use crate::instructor::execute::{ExecuteOptions, Executed, describe, execute};
 use crate::instructor::judge::{JudgeOptions, editable_cells, judge_exercise};
 use crate::instructor::notebook::{Notebook, cell_id, to_jupyter_json};
+use crate::instructor::release::{Edition, edition_in};
 use crate::instructor::restore::restore;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -62,6 +63,9 @@ fn steps(
         .map_err(|e| Ungradable::NotANotebook { problem: e.problem })?;
     let lab = identified(&nb, options, expected)?;
     grade.against(lab);
+    if edition_in(&nb) == Some(Edition::SelfStudy) {
+        grade.note(Note::SelfStudyEdition);
+    }
     let (restored, changes) = restore(&nb, &lab.released);
     changes
         .into_iter()

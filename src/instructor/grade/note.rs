@@ -91,6 +91,9 @@ pub enum Note {
     NotExecuted {
         problem: String,
     },
+    /// It was made from the self-study edition, which shows the solutions: in a graded
+    /// course, a sign the wrong edition was handed out (the grade itself is as judged).
+    SelfStudyEdition,
 }
 
 impl fmt::Display for Note {
@@ -101,6 +104,10 @@ impl fmt::Display for Note {
             Note::Cell(note) => note.fmt(f),
             Note::Executed { summary } => f.write_str(summary),
             Note::NotExecuted { problem } => f.write_str(problem),
+            Note::SelfStudyEdition => f.write_str(
+                "this notebook is the self-study edition, which shows the solutions under each \
+                 check; a graded course hands out the graded edition",
+            ),
         }
     }
 }
