@@ -72,6 +72,12 @@ fn children(pid: i32) -> Vec<i32> {
     if listed {
         return found;
     }
+    children_by_parent_field(pid)
+}
+
+/// The children of `pid`, from the parent field of every `/proc/*/stat` (the way without
+/// CONFIG_PROC_CHILDREN).
+fn children_by_parent_field(pid: i32) -> Vec<i32> {
     let Ok(all) = std::fs::read_dir("/proc") else {
         return Vec::new();
     };
@@ -591,7 +597,31 @@ impl Drop for Supervised {
 
 #[cfg(test)]
 mod tests {
-    use super::init_state_in;
+    use super::{children, children_by_parent_field, init_state_in};
+
+    #[test]
+    fn both_ways_of_listing_children_find_the_same_ones() {
+        let mut sleepers: Vec<std::process::Child> = (0..2)
+            .map(|_| {
+                std::process::Command::new("sleep")
+                    .arg("30")
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        let me = std::process::id() as i32;
+        let ids: Vec<i32> = sleepers.iter().map(|c| c.id() as i32).collect();
+        // Other tests of this binary start children too: compare only these two.
+        let (by_field, listed) = (children_by_parent_field(me), children(me));
+        for child in &mut sleepers {
+            child.kill().unwrap();
+            child.wait().unwrap();
+        }
+        for id in ids {
+            assert!(by_field.contains(&id), "{id} not in {by_field:?}");
+            assert!(listed.contains(&id), "{id} not in {listed:?}");
+        }
+    }
 
     #[test]
     fn a_sandbox_init_leads_its_own_session() {
