@@ -126,6 +126,9 @@ pub struct VerifyArgs {
     /// Also render each executed notebook to HTML (next to it) with nbconvert
     #[arg(long)]
     pub html: bool,
+    /// Notebooks run at once, each in a kernel of its own (default: the number of cores)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
     #[command(flatten)]
     pub kernel: KernelArgs,
 }
@@ -309,6 +312,10 @@ fn run_verify(args: &VerifyArgs) -> Result<(), CliError> {
         },
         only: args.only.clone(),
         html: args.html,
+        jobs: args.jobs.map_or_else(
+            || std::thread::available_parallelism().map_or(1, usize::from),
+            usize::from,
+        ),
     };
     let started = Instant::now();
     let outcomes = verify(&options, |o| eprintln!("{}", outcome_line(o))).map_err(|e| match e {

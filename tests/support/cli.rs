@@ -28,6 +28,16 @@ pub fn bpe_lab_with_stdin(args: &[&str], input: &[u8]) -> Output {
     output
 }
 
+/// Runs `bpe-lab` with `args` and the environment variables `env` set.
+pub fn bpe_lab_with_env(args: &[&str], env: &[(&str, &Path)]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_bpe-lab"));
+    command.args(args).stdin(Stdio::null());
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    command.output().expect("the bpe-lab binary runs")
+}
+
 /// Runs `bpe-lab` with `args`, with `path_first` (if any) put before the PATH.
 pub fn bpe_lab_with_path(args: &[&str], path_first: Option<&Path>) -> Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_bpe-lab"));

@@ -2,6 +2,7 @@
 //! the sandbox is there.
 #![allow(dead_code)] // each test file uses a different part
 
+pub mod alone;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod lab03;

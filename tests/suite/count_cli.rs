@@ -4,7 +4,7 @@
 
 #![cfg(all(feature = "cli", feature = "columnar"))]
 
-mod support;
+use crate::support;
 
 use std::fs;
 use std::path::{Path, PathBuf};

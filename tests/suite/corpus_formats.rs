@@ -23,7 +23,7 @@ use tempfile::TempDir;
 /// (CSV), backslashes (JSON), double and leading spaces (empty words), non-ASCII.
 fn paragraphs() -> Vec<String> {
     let json: Value =
-        serde_json::from_str(include_str!("../data/africa_galore_stand_in.json")).unwrap();
+        serde_json::from_str(include_str!("../../data/africa_galore_stand_in.json")).unwrap();
     let mut paragraphs: Vec<String> = json
         .as_array()
         .unwrap()

@@ -2,7 +2,7 @@
 //! the literal oracle's merges and `apply_merges_naive`, vocabularies assembled here by the
 //! documented rule, seed 004's printed output and its code run in Python.
 
-mod support;
+use crate::support;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::process::Command;

@@ -1,6 +1,8 @@
-//! A check stops waiting for a function that never returns. On its own in this test binary
-//! because it shortens the limit through the environment, which every check reads.
+//! A check stops waiting for a function that never returns. Run in a process of its own
+//! (`support::alone`) because it shortens the limit through the environment, which every check
+//! reads.
 
+use crate::support::alone;
 use bpe_lab::lab::check::{self, Status};
 
 fn merge_forever(word: &[String], _: &(String, String)) -> Vec<String> {
@@ -13,7 +15,14 @@ fn merge_forever(word: &[String], _: &(String, String)) -> Vec<String> {
 
 #[test]
 fn a_function_that_never_returns_is_reported_after_the_limit() {
-    // SAFETY: the only test in this binary, so no other thread reads the environment now.
+    let Some(_alone) = alone::here(
+        module_path!(),
+        "a_function_that_never_returns_is_reported_after_the_limit",
+        &[],
+    ) else {
+        return;
+    };
+    // SAFETY: this process runs only this test, so no other thread reads the environment now.
     unsafe { std::env::set_var(check::SECONDS_ENV, "1") };
     let started = std::time::Instant::now();
     let stuck = check::merge_pair_in_word(merge_forever);

@@ -7,7 +7,7 @@
 //! worker compilations (~10 s).
 #![cfg(feature = "cli")]
 
-mod support;
+use crate::support;
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt;

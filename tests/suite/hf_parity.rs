@@ -7,7 +7,7 @@
 //! import `tokenizers` ≥ 0.20 fails the tests; when it is unset (a plain `cargo test`), the
 //! tests that need the library say they are skipped and pass.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

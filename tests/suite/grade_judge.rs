@@ -5,12 +5,12 @@
 //! sets BPE_LAB_SANDBOX_TESTS=1, which makes a missing sandbox a failure rather than a skip.
 #![cfg(feature = "cli")]
 
-mod support;
+use crate::support;
 
 use serde_json::{Value, json};
 use std::fs;
 use std::path::Path;
-use support::cli::{assert_success, bpe_lab, path_str, stderr};
+use support::cli::{assert_success, bpe_lab, bpe_lab_with_env, path_str, stderr};
 use support::lab03::{
     BEST_EXITS, BEST_FORKS, BEST_RIGHT, LAB, MERGE_HOGS, MERGE_LOOPS, MERGE_PANICS, MERGE_RIGHT,
     MERGE_SLEEPS, files_under, merge_floods, project_snapshot, root, solve, student_notebook,
@@ -217,15 +217,23 @@ fn build_attacks(dir: &Path, project: &Path) {
     save(dir, "xavier", &file, &xavier);
 }
 
-/// Processes whose command line mentions `needle`.
-fn processes_with(needle: &str) -> Vec<String> {
+/// Processes whose command line mentions `needle` and that belong to a grading run whose
+/// scratch folders are under `scratch`: the sandbox's outer bubblewrap names that folder on its
+/// command line, and every process inside the sandbox has it bound at /scratch (its mount table
+/// says so). Other tests of this binary grade at the same time; their sandboxes are not ours.
+fn processes_with(scratch: &Path, needle: &str) -> Vec<String> {
+    let marker = scratch.to_string_lossy();
     let mut found = Vec::new();
     for entry in fs::read_dir("/proc").unwrap().filter_map(Result::ok) {
-        if let Ok(cmdline) = fs::read(entry.path().join("cmdline")) {
-            let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
-            if text.contains(needle) {
-                found.push(text);
-            }
+        let Ok(cmdline) = fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        let ours = text.contains(marker.as_ref())
+            || fs::read_to_string(entry.path().join("mountinfo"))
+                .is_ok_and(|mounts| mounts.contains(marker.as_ref()));
+        if text.contains(needle) && ours {
+            found.push(text);
         }
     }
     found
@@ -247,6 +255,9 @@ fn grading_honest_and_hostile_submissions_gives_each_its_grade_and_harms_nothing
     fs::create_dir_all(&empty).unwrap();
     let (grades, feedback) = (dir.path().join("grades.csv"), dir.path().join("feedback"));
     let sources = root().join("instructor");
+    // The grader's scratch folders go here (TMPDIR), so this run's processes can be told apart.
+    let scratch = dir.path().join("scratch");
+    fs::create_dir_all(&scratch).unwrap();
     let grade = |extra: &[&str]| {
         let mut args = vec![
             "lab",
@@ -267,7 +278,7 @@ fn grading_honest_and_hostile_submissions_gives_each_its_grade_and_harms_nothing
             "2",
         ];
         args.extend_from_slice(extra);
-        bpe_lab(&args)
+        bpe_lab_with_env(&args, &[("TMPDIR", &scratch)])
     };
     let exported = dir.path().join("nbgrader.csv");
     let run = grade(&["--nbgrader-csv", path_str(&exported)]);
@@ -434,8 +445,11 @@ fn grading_honest_and_hostile_submissions_gives_each_its_grade_and_harms_nothing
     assert!(!project.join("planted.txt").exists());
     assert!(files_under(&subs) == submitted, "a submission changed");
     std::thread::sleep(std::time::Duration::from_millis(300));
-    assert_eq!(processes_with("sleep 1000"), Vec::<String>::new());
-    assert_eq!(processes_with("/scratch/worker"), Vec::<String>::new());
+    assert_eq!(processes_with(&scratch, "sleep"), Vec::<String>::new());
+    assert_eq!(
+        processes_with(&scratch, "/scratch/worker"),
+        Vec::<String>::new()
+    );
 
     // A second run with --resume grades nothing again and writes the same gradebook.
     let again = grade(&["--resume"]);

@@ -6,7 +6,7 @@
 //! The switch is an environment variable, so every assertion that depends on it lives in one
 //! test function (tests in one binary run in parallel threads and share the environment).
 
-mod support;
+use crate::support;
 
 use bpe_lab::lab::check::{self, Status};
 use bpe_lab::lab::{parity, reference};
@@ -140,8 +140,15 @@ fn train_smallest(corpus: &mut Vec<Vec<String>>, num_merges: usize) -> Vec<Pair>
 
 #[test]
 fn the_parity_switch_moves_the_check_and_the_fallback_to_the_labs_rule() {
-    // SAFETY: this is the only test of this binary that touches the environment, and no other
-    // test here reads the variable.
+    let Some(_alone) = support::alone::here(
+        module_path!(),
+        "the_parity_switch_moves_the_check_and_the_fallback_to_the_labs_rule",
+        &[],
+    ) else {
+        return;
+    };
+    // SAFETY: this process runs only this test (support::alone), so no other thread reads the
+    // environment now.
     unsafe { std::env::remove_var(parity::TIE_BREAK_ENV) };
     assert_eq!(parity::tie_break(), TieBreak::Lexicographic);
     assert!(check::train_bpe(train_smallest).passed());

@@ -6,7 +6,7 @@
 //! the other sandbox tests); about 2 minutes on 2 cores (see each test).
 #![cfg(feature = "cli")]
 
-mod support;
+use crate::support;
 
 use serde_json::Value;
 use std::fs;

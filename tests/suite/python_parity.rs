@@ -3,7 +3,7 @@
 //! too. Needs `python3` on the PATH, which every machine this project runs on has; without it
 //! the test fails rather than pretending to pass.
 
-mod support;
+use crate::support;
 
 use bpe_lab::{apply_merges, learn_bpe, train_bpe};
 use serde_json::{Value, json};

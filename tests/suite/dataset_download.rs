@@ -7,7 +7,7 @@
 
 #![cfg(feature = "dataset")]
 
-mod dataset_support;
+use crate::dataset_support;
 
 use std::fs;
 use std::path::{Path, PathBuf};

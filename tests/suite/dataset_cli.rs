@@ -4,7 +4,7 @@
 
 #![cfg(all(feature = "cli", feature = "dataset"))]
 
-mod dataset_support;
+use crate::dataset_support;
 
 use std::path::Path;
 use std::process::{Command, Output};

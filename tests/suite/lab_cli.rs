@@ -4,7 +4,7 @@
 //! note without stopping the run. The kernel-backed tests are in lab_kernel.rs.
 #![cfg(feature = "cli")]
 
-mod support;
+use crate::support;
 
 use serde_json::{Value, json};
 use std::fs;

@@ -8,7 +8,7 @@
 //! `scripts/python-requirements.txt`). Set but unable to import tiktoken or tokenizers: the
 //! tests fail. Unset: the Python comparisons say they are skipped and pass.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 

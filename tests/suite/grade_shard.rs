@@ -7,7 +7,7 @@
 //! cores). Bad `--shard` values and bad merges need no sandbox.
 #![cfg(feature = "cli")]
 
-mod support;
+use crate::support;
 
 use serde_json::Value;
 use std::fs;

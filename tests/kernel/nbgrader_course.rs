@@ -7,7 +7,7 @@
 //! it after the kernel is set up); without it the test says so and does nothing.
 #![cfg(feature = "cli")]
 
-mod support;
+use crate::support;
 
 use serde_json::{Value, json};
 use std::collections::BTreeMap;

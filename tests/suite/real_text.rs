@@ -2,7 +2,7 @@
 //! CPython (`pydoc_data.topics`, about 460 KB of prose and examples), trained by the fast
 //! engine and by the literal naive loop. Needs `python3`; without it the test fails.
 
-mod support;
+use crate::support;
 
 use bpe_lab::bpe::reference::{apply_merges_naive, train_naive};
 use bpe_lab::{Encoder, TieBreak, Trainer, WordCounts, bpe_initialize};

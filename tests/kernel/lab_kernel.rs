@@ -3,7 +3,7 @@
 //! the test says so and does nothing.
 #![cfg(feature = "cli")]
 
-mod support;
+use crate::support;
 
 use std::path::PathBuf;
 use support::cli::{assert_success, bpe_lab, path_str};

@@ -3,14 +3,15 @@
 //! child and no sandbox process left. This test binary makes itself a child subreaper, as a
 //! grader running as a container's first process is, so a sandbox killed in the wrong order
 //! (its outer bubblewrap process before the sandbox's init) would leave the init here as a
-//! `[bwrap] <defunct>` child. One test in this binary: nothing else runs beside it.
+//! `[bwrap] <defunct>` child. It runs in a process of its own (`support::alone`): nothing else
+//! runs beside it, and no other test's children are counted as its own.
 //!
 //! The CI machines run the suite in a container entered from outside its PID namespace, where
 //! the grader's session leader is invisible (getsid gives 0): the test runs once as started,
 //! then again, as root, in a PID namespace of its own (`unshare --pid --fork --mount-proc`),
 //! which is that situation.
 
-mod support;
+use crate::support;
 
 use bpe_lab::instructor::process::sandbox::{Limits, Sandbox};
 use bpe_lab::instructor::process::{Ended, Sink, Supervised};
@@ -45,6 +46,9 @@ fn fifty_sandboxed_programs_leave_no_zombie_and_no_process() {
     if !support::sandbox_available() {
         return;
     }
+    let Some(_alone) = support::alone::here(module_path!(), TEST, &[]) else {
+        return;
+    };
     // SAFETY: prctl on this process.
     assert_eq!(
         unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) },
@@ -105,20 +109,20 @@ fn fifty_sandboxed_programs_leave_no_zombie_and_no_process() {
     }
 }
 
+const TEST: &str = "fifty_sandboxed_programs_leave_no_zombie_and_no_process";
+
 /// Set in the second run, which must not start a third.
 const AGAIN: &str = "BPE_LAB_REAPING_IN_OWN_PID_NAMESPACE";
 
 /// Runs this test again in a PID namespace of its own, where getsid(0) is 0.
 fn again_where_the_session_is_invisible() {
-    let me = std::env::current_exe().unwrap();
+    let name = support::alone::test_name(module_path!(), TEST);
+    let alone = support::alone::command(&name);
     let out = std::process::Command::new("unshare")
         .args(["--pid", "--fork", "--mount-proc"])
-        .arg(&me)
-        .args([
-            "--exact",
-            "fifty_sandboxed_programs_leave_no_zombie_and_no_process",
-        ])
-        .args(["--nocapture", "--test-threads", "1"])
+        .arg(alone.get_program())
+        .args(alone.get_args())
+        .envs(alone.get_envs().filter_map(|(k, v)| Some((k, v?))))
         .env(AGAIN, "1")
         .output()
         .expect("unshare (util-linux) runs");

@@ -2,7 +2,7 @@
 //! as its program exits, programs that cannot be started, and the machine out of processes.
 //! The sandboxed cases need bubblewrap (required when BPE_LAB_SANDBOX_TESTS is set).
 
-mod support;
+use crate::support;
 
 use support::sandbox_available;
 
@@ -213,7 +213,7 @@ fn a_machine_out_of_processes_is_the_graders_trouble() {
     let out = Command::new(std::env::current_exe().unwrap())
         .args([
             "--exact",
-            "eagain_child",
+            &support::alone::test_name(module_path!(), "eagain_child"),
             "--nocapture",
             "--test-threads",
             "1",

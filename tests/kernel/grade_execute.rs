@@ -7,7 +7,7 @@
 //! (./scripts/test sets BPE_LAB_KERNEL_TESTS=1 after scripts/lab setup) and bubblewrap.
 #![cfg(feature = "cli")]
 
-mod support;
+use crate::support;
 
 use serde_json::{Value, json};
 use std::fs;

@@ -41,7 +41,10 @@ fn run(which: &str, nbgrader: Option<&str>) -> (Option<i32>, String) {
     command
         .args([
             "--exact",
-            "checks_end_the_cell_only_under_nbgrader",
+            &crate::support::alone::test_name(
+                module_path!(),
+                "checks_end_the_cell_only_under_nbgrader",
+            ),
             "--nocapture",
         ])
         .env(CHILD, which)

@@ -4,7 +4,7 @@
 
 #![cfg(feature = "cli")]
 
-mod support;
+use crate::support;
 
 use std::fs;
 

@@ -4,7 +4,7 @@
 
 #![cfg(feature = "cli")]
 
-mod support;
+use crate::support;
 
 use std::fs;
 use std::path::Path;
@@ -594,7 +594,7 @@ fn the_allocator_starts_with_huge_pages_and_prompt_purging() {
 /// The stand-in's paragraphs, as serde_json reads the fixture (not through bpe-lab's readers).
 fn stand_in_paragraphs() -> Vec<String> {
     let json: Value =
-        serde_json::from_str(include_str!("../data/africa_galore_stand_in.json")).unwrap();
+        serde_json::from_str(include_str!("../../data/africa_galore_stand_in.json")).unwrap();
     json.as_array()
         .unwrap()
         .iter()

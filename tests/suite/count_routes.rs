@@ -9,7 +9,7 @@
 
 #![cfg(all(feature = "cli", feature = "columnar"))]
 
-mod support;
+use crate::support;
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -1,0 +1,46 @@
+//! Every integration test that needs no Jupyter kernel, in one test binary, so the crate and
+//! polars are linked once instead of once per file. Each module is one topic and keeps the name
+//! its file had when each was a binary of its own: `cargo test --test suite cli::` runs one.
+//! Tests that change what the whole process shares run in a process of their own
+//! (`support::alone`).
+
+#[path = "../dataset_support/mod.rs"]
+mod dataset_support;
+#[path = "../support/mod.rs"]
+mod support;
+
+mod byte_level;
+mod bytelevel_cli;
+mod bytelevel_parity;
+mod cli;
+mod corpus_formats;
+mod count_cli;
+mod count_routes;
+mod dataset_cli;
+mod dataset_download;
+mod dataset_formats;
+mod differential;
+mod execute_sandbox;
+mod executor_run;
+mod fixed_api;
+mod grade_judge;
+mod grade_resume;
+mod grade_shard;
+mod grade_stress;
+mod hf_parity;
+mod kernel_build;
+mod lab_check_time_limit;
+mod lab_checks;
+mod lab_checks_bytes;
+mod lab_cli;
+mod lab_nbgrader;
+mod lab_parity;
+mod layers;
+mod process_reaping;
+mod process_supervisor;
+mod python_parity;
+mod real_text;
+mod seeds;
+mod tokenizer;
+mod tokenizer_cli;
+mod tokenizer_file;
