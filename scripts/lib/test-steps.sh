@@ -88,7 +88,8 @@ part() {
 wait_part() {
     local name=$1 title=$2
     _end_step
-    while [ ! -e "$LOGS/$name.$(_slug "$title")-done" ] && kill -0 "${_bg_pid[$name]}" 2>/dev/null; do
+    # The job's end is its .ended note (a finished job stays a zombie, which kill -0 still finds).
+    while [ ! -e "$LOGS/$name.$(_slug "$title")-done" ] && [ ! -e "$LOGS/$name.ended" ]; do
         sleep 1
     done
     # Failed before that part was done: its output and the reason stop the run.

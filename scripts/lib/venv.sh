@@ -29,7 +29,8 @@ ensure_venv() {
         echo "error: $VENV_REQUIREMENTS not found (run from the repository root)" >&2
         return 1
     fi
-    if ! "$VENV_DIR/bin/python" -c 'import sys' 2>/dev/null; then
+    # A venv without pip is one whose creation was cut short: made again.
+    if ! "$VENV_DIR/bin/python" -c 'import pip' 2>/dev/null; then
         command -v python3 >/dev/null || {
             echo "error: python3 not found; install Python 3.9 or newer (with its venv module)" >&2
             return 1
