@@ -42,9 +42,12 @@ MERGE_RIGHT = """fn merge_pair_in_word(word: &[String], pair: &(String, String))
 # Misses an occurrence at the very end of a word.
 MERGE_WRONG = MERGE_RIGHT.replace("if i + 1 < word.len()", "if i + 2 < word.len()")
 
-# Right, but prints markup at every call (the feedback page must show it as text).
+# Right, but prints markup once (the feedback page must show it as text, not run it).
 MERGE_PRINTS = MERGE_RIGHT.replace(
-    "{\n    let mut out", '{\n    println!("<script>alert(1)</script>");\n    let mut out', 1
+    "{\n    let mut out",
+    '{\n    static ONCE: std::sync::Once = std::sync::Once::new();\n'
+    '    ONCE.call_once(|| println!("<script>alert(1)</script>"));\n    let mut out',
+    1,
 )
 
 SAMPLES = {
