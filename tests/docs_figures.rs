@@ -119,7 +119,10 @@ fn stated(text: &str, template: &str) -> Vec<(usize, u64)> {
                 .collect();
             let after = start + digits.len();
             if !digits.is_empty() && text[after..].starts_with(suffix) {
-                found.push((line_of(text, start), digits.replace(',', "").parse().unwrap()));
+                found.push((
+                    line_of(text, start),
+                    digits.replace(',', "").parse().unwrap(),
+                ));
             }
             from = start;
         }
@@ -137,7 +140,10 @@ fn stated(text: &str, template: &str) -> Vec<(usize, u64)> {
                 .collect();
             let start = end - digits.len();
             if !digits.is_empty() && head[..start].ends_with(prefix) {
-                found.push((line_of(text, start), digits.replace(',', "").parse().unwrap()));
+                found.push((
+                    line_of(text, start),
+                    digits.replace(',', "").parse().unwrap(),
+                ));
             }
             from = end + suffix.len();
         }
@@ -204,8 +210,16 @@ fn rules() -> Vec<Rule> {
         rule("stopped waiting after {} seconds", check_seconds, CHECK),
         rule("does\n  not return within {} s", check_seconds, CHECK),
         rule("`--check-timeout` ({} s)", check_timeout, LAB_CLI),
-        rule("(default {} s, as\n  in the notebook)", check_timeout, LAB_CLI),
-        rule("`--compile-timeout` per compilation ({} s)", compile_timeout, LAB_CLI),
+        rule(
+            "(default {} s, as\n  in the notebook)",
+            check_timeout,
+            LAB_CLI,
+        ),
+        rule(
+            "`--compile-timeout` per compilation ({} s)",
+            compile_timeout,
+            LAB_CLI,
+        ),
         rule("`--compile-timeout` ({} s)", compile_timeout, LAB_CLI),
         rule("`--memory-mb` (default {};", memory_mb, LAB_CLI),
         rule("`--memory-mb` ({} MiB)", memory_mb, LAB_CLI),
@@ -290,7 +304,10 @@ fn the_constants_are_read_as_the_code_writes_them() {
     assert_eq!(eval("Duration::from_secs(10 * 60)"), 600);
     assert_eq!(eval(" 64 * 1024 * 1024"), 64 << 20);
     assert_eq!(eval("1_000"), 1000);
-    assert_eq!(constant("src/dataset/source.rs", "DEFAULT_FAILURE_WINDOW"), 600);
+    assert_eq!(
+        constant("src/dataset/source.rs", "DEFAULT_FAILURE_WINDOW"),
+        600
+    );
     assert_eq!(clap_default("src/cli/lab.rs", "check_timeout"), 20);
 }
 
@@ -357,14 +374,16 @@ fn rel(path: &Path) -> String {
 #[test]
 fn the_legal_and_contributor_files_exist() {
     for file in ["LICENSE", "CONTRIBUTING.md", "CHANGELOG.md"] {
-        let text = fs::read_to_string(root().join(file))
-            .unwrap_or_else(|e| panic!("{file}: {e}"));
+        let text = fs::read_to_string(root().join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
         assert!(text.len() > 200, "{file} is nearly empty");
     }
     let license = fs::read_to_string(root().join("LICENSE")).unwrap();
     assert!(license.contains("Apache License") && license.contains("Version 2.0"));
     let manifest = fs::read_to_string(root().join("Cargo.toml")).unwrap();
-    assert!(manifest.contains("license = \"Apache-2.0\""), "Cargo.toml's license");
+    assert!(
+        manifest.contains("license = \"Apache-2.0\""),
+        "Cargo.toml's license"
+    );
 }
 
 #[test]
@@ -387,5 +406,9 @@ fn every_relative_link_of_the_pages_leads_somewhere() {
             }
         }
     }
-    assert!(broken.is_empty(), "links to nothing:\n{}", broken.join("\n"));
+    assert!(
+        broken.is_empty(),
+        "links to nothing:\n{}",
+        broken.join("\n")
+    );
 }
