@@ -60,3 +60,8 @@ pub use tokenizer::{Split, Tokenizer, TokenizerConfig, Vocab, VocabOrder};
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeExamples;
+
+/// The Rust examples of the library's page (docs/library.md) compile and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/library.md")]
+struct LibraryPageExamples;

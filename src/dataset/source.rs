@@ -24,6 +24,15 @@ pub const OFFLINE_ENV: &str = "BPE_LAB_OFFLINE";
 /// of a session pay for an unreachable server once, short enough that a student who comes
 /// back online gets the real data without doing anything.
 pub const DEFAULT_FAILURE_WINDOW: Duration = Duration::from_secs(10 * 60);
+/// How long the download waits to connect, by default. Short: a reachable server answers
+/// within a second, and an offline student should not wait for one that will not. The docs
+/// state this figure; a test compares them.
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
+/// How long the whole download may take, by default.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+/// The largest download accepted, by default: the real file is a few hundred kilobytes;
+/// anything this large is not it.
+pub const DEFAULT_MAX_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Which copy of the dataset was loaded.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -274,12 +283,9 @@ impl Default for AfricaGalore {
             failure_window: DEFAULT_FAILURE_WINDOW,
             retry_download: false,
             limits: download::Limits {
-                // Short: a reachable server answers within a second, and an offline student
-                // should not wait for one that will not.
-                connect_timeout: Duration::from_secs(3),
-                timeout: Duration::from_secs(30),
-                // The real file is a few hundred kilobytes; anything this large is not it.
-                max_bytes: 64 * 1024 * 1024,
+                connect_timeout: DEFAULT_CONNECT_TIMEOUT,
+                timeout: DEFAULT_TIMEOUT,
+                max_bytes: DEFAULT_MAX_BYTES,
             },
         }
     }
