@@ -2,7 +2,7 @@
 """Writes docs/samples/submissions/<student>/03-merge.ipynb from the released notebook
 notebooks/03-merge.ipynb, each with its own answers in the two solution cells (and, for one,
 an edited check cell). Run from the repository root after `bpe-lab lab release` changes
-notebook 03; `tests/docs_walkthrough.rs` grades the result."""
+notebook 03; `tests/suite/docs_walkthrough.rs` grades the result."""
 import json
 import pathlib
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The Python side of tests/bytelevel_parity.rs: encodes texts with tiktoken and with Hugging
+"""The Python side of tests/suite/bytelevel_parity.rs: encodes texts with tiktoken and with Hugging
 Face tokenizers, from local files only (nothing is downloaded).
 
 Reads one JSON document on stdin: a list of jobs, each

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The Hugging Face side of tests/hf_parity.rs: encodes texts with exported tokenizer.json files.
+"""The Hugging Face side of tests/suite/hf_parity.rs: encodes texts with exported tokenizer.json files.
 
 Reads one JSON document on stdin: a list of jobs {"tokenizer": PATH, "texts": [...]}. For each
 job, loads PATH with `tokenizers.Tokenizer.from_file` and answers, per text, the ids of

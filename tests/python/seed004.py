@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Seed 004's tokenizer, as its cells run it, for tests/tokenizer.rs.
+"""Seed 004's tokenizer, as its cells run it, for tests/suite/tokenizer.rs.
 
 Reads {"corpus": [...], "num_merges": N, "texts": [...]} on stdin; trains exactly as the seed
 does (vocabulary of the documents' characters plus "</w>", word splits without empty words,

@@ -3,7 +3,7 @@
 //! from under the grader), so every worker compile of the two submissions it grades fails in
 //! the sandbox ("setpriv: failed to execute /rust/bin/rustc") — the grader's failure, never the
 //! students'. The third run, with the real toolchain, must regrade those two and touch nothing
-//! of the two graded before. Needs rustc and bubblewrap (see tests/grade_judge.rs); about six
+//! of the two graded before. Needs rustc and bubblewrap (see tests/suite/grade_judge.rs); about six
 //! worker compilations (~10 s).
 #![cfg(feature = "cli")]
 

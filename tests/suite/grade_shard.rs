@@ -2,7 +2,7 @@
 //! run and once as shards 1/3, 2/3 and 3/3 joined by the merge must give the same gradebook,
 //! nbgrader CSV and feedback files, byte for byte — except the saved grade records
 //! (`.03-merge.grade.json`), whose `seconds` field holds each submission's wall time: those are
-//! compared with that field masked. Needs rustc and bubblewrap (see tests/grade_judge.rs);
+//! compared with that field masked. Needs rustc and bubblewrap (see tests/suite/grade_judge.rs);
 //! grading costs about eight worker compilations per pass, two passes (~20 s on two busy
 //! cores). Bad `--shard` values and bad merges need no sandbox.
 #![cfg(feature = "cli")]

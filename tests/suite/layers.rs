@@ -355,7 +355,7 @@ fn every_top_level_module_has_a_floor() {
     }
     assert!(
         missing.is_empty(),
-        "modules with no floor in tests/layers.rs: {missing:?}"
+        "modules with no floor in tests/suite/layers.rs: {missing:?}"
     );
 }
 

@@ -20,6 +20,8 @@ mod dataset_cli;
 mod dataset_download;
 mod dataset_formats;
 mod differential;
+mod docs_figures;
+mod docs_walkthrough;
 mod execute_sandbox;
 mod executor_run;
 mod fixed_api;

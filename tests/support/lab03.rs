@@ -3,7 +3,7 @@
 //! folder per student, and what the tests compare of two runs. [`class`] is the set whose
 //! grades rest on processes, time, memory and disk — what a loaded machine could get wrong.
 //!
-//! `tests/grade_judge.rs` grades a larger set built from the same answers (with edits to
+//! `tests/suite/grade_judge.rs` grades a larger set built from the same answers (with edits to
 //! protected cells, other labs and broken files).
 
 pub use super::notebooks::{root, solve, student_notebook};

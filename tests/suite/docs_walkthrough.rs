@@ -4,7 +4,7 @@
 //! describes. Needs rustc and bubblewrap (gated like the other sandbox tests); a few seconds.
 #![cfg(feature = "cli")]
 
-mod support;
+use crate::support;
 
 use std::fs;
 use std::path::PathBuf;
