@@ -118,6 +118,6 @@ kernel_install() {
     local dir root=${1:-} args=()
     dir=$(kernel_source_dir)/evcxr_jupyter-$KERNEL_EVCXR_VERSION
     [ -n "$root" ] && args+=(--root "$root")
-    cargo install --path "$dir" --locked ${args[@]+"${args[@]}"} || return 1
+    cargo install --path "$dir" --locked --force ${args[@]+"${args[@]}"} || return 1
     [ -n "${CARGO_TARGET_DIR:-}" ] || rm -rf "$dir/target"
 }
