@@ -133,10 +133,19 @@ fn cells_behave_as_under_stock_evcxr() {
     }
     let expected: Vec<Value> =
         serde_json::from_str(&std::fs::read_to_string(&expected_path).unwrap()).unwrap();
-    assert_eq!(cells.len(), expected.len(), "cells in the notebook and in expected.json");
+    assert_eq!(
+        cells.len(),
+        expected.len(),
+        "cells in the notebook and in expected.json"
+    );
     // Every case is there: the recording is not of a kernel that failed to start.
     let recorded = serde_json::to_string(&expected).unwrap();
-    for sign in ["borrowed data escapes", "panicked", "cannot find value `text`", "\"43\""] {
+    for sign in [
+        "borrowed data escapes",
+        "panicked",
+        "cannot find value `text`",
+        "\"43\"",
+    ] {
         assert!(recorded.contains(sign), "expected.json lacks {sign:?}");
     }
     for (got, want) in cells.iter().zip(&expected) {
