@@ -5,9 +5,11 @@ has (scripts/lab setup warms it), and executes a short notebook made of the lab'
 
     setup       the first cell of every notebook (:cache, :opt, :dep bpe-lab)
     use         the `use` lines of notebook 00
-    one line    `1 + 1`, `answer`, `let doubled = answer * 2;`, `doubled` (their median)
-    first let   `let answer = 6 * 7;`: the first cell that binds a variable, where evcxr loads
-                its rust-analyzer workspace, once per kernel
+    one line    `1 + 1`, `answer`, `let doubled: i32 = answer * 2;`, `doubled` (their median)
+    first let   `let answer: i32 = 6 * 7;`: the first cell that binds a variable, where stock
+                evcxr loads its rust-analyzer workspace, once per kernel
+    untyped let `let tripled = answer * 3;` after the others: the lab's patched evcxr asks its
+                analyser only for a variable without a written type
     dataset     notebook 00's cell that loads Africa Galore
     after data  one line that reads the loaded frame
 
@@ -17,8 +19,14 @@ kernel answers, then each cell from request to reply. The kernel's own log (carg
 "Compiling ..." lines) is kept per run, and the number of crates cargo compiled or took from
 evcxr's cache after the setup cell is reported: it should be zero for a one-line cell.
 
+With --kernel LABEL=PATH (repeatable), each run goes round the given evcxr_jupyter binaries in
+turn (a "rust" kernel spec of its own for each, through JUPYTER_PATH), so the machine's load
+falls on all of them alike, and the table has one column per kernel: scripts/bench/waits.sh
+compares stock evcxr 0.22.0 with the lab's patched build that way.
+
 Usage: python waits.py [--runs N] [--notebook notebooks/03-merge.ipynb] [--out DIR]
-Prints a Markdown table; exits 1 if any cell failed.
+                       [--kernel LABEL=PATH ...]
+Prints a Markdown table of medians; exits 1 if any cell failed.
 """
 
 import argparse
@@ -46,13 +54,17 @@ def probe_notebook(welcome):
         ("setup", setup),
         ("use", uses),
         ("one line", "1 + 1"),
-        # evcxr loads its rust-analyzer workspace at the first cell that binds a variable.
-        ("first let", "let answer = 6 * 7;"),
+        # Stock evcxr loads its rust-analyzer workspace at the first cell that binds a variable;
+        # the notebooks write their variables' types, as here.
+        ("first let", "let answer: i32 = 6 * 7;"),
         ("one line", "answer"),
-        ("one line", "let doubled = answer * 2;"),
+        ("one line", "let doubled: i32 = answer * 2;"),
         ("one line", "doubled"),
         ("dataset", dataset),
         ("after data", "data.frame.height()"),
+        # A variable without its type: the kernel asks its analyser (once per kernel it loads
+        # the crate graph; stock evcxr has done so at the first `let`).
+        ("untyped let", "let tripled = answer * 3;"),
     ]
     cells = [
         {"cell_type": "code", "id": f"w{i}", "metadata": {}, "execution_count": None,
@@ -63,14 +75,29 @@ def probe_notebook(welcome):
     return probe, [label for label, _ in sources]
 
 
-def run(notebook, out_dir, name):
+def kernel_spec(out_dir, label, evcxr):
+    """A Jupyter data folder whose "rust" kernel is `evcxr`; returns the JUPYTER_PATH for it."""
+    base = os.path.join(out_dir, "jupyter-" + label)
+    spec = os.path.join(base, "kernels", "rust")
+    os.makedirs(spec, exist_ok=True)
+    with open(os.path.join(spec, "kernel.json"), "w", encoding="utf-8") as f:
+        json.dump({"argv": [os.path.abspath(evcxr), "--control_file", "{connection_file}"],
+                   "display_name": "Rust", "language": "rust",
+                   "interrupt_mode": "message"}, f, indent=1)
+    return base
+
+
+def run(notebook, out_dir, name, jupyter_path=None):
     output = os.path.join(out_dir, name + ".ipynb")
     log = os.path.join(out_dir, name + ".kernel.log")
+    env = dict(os.environ)
+    if jupyter_path:
+        env["JUPYTER_PATH"] = jupyter_path
     started = time.monotonic()
     proc = subprocess.run(
         [sys.executable, RUNNER, "--input", notebook, "--output", output,
          "--cwd", os.path.join(ROOT, "notebooks"), "--kernel-log", log],
-        stdout=subprocess.PIPE, check=False,
+        stdout=subprocess.PIPE, check=False, env=env,
     )
     wall = time.monotonic() - started
     if proc.returncode != 0:
@@ -98,47 +125,71 @@ def main(argv):
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--notebook", default=os.path.join(ROOT, "notebooks", "03-merge.ipynb"))
     parser.add_argument("--out", default=os.path.join(ROOT, "target", "bench", "waits"))
+    parser.add_argument("--kernel", action="append", default=[], metavar="LABEL=PATH",
+                        help="an evcxr_jupyter to measure (repeatable; default: the installed "
+                             "\"rust\" kernel)")
     args = parser.parse_args(argv)
     os.makedirs(args.out, exist_ok=True)
+    kernels = []
+    for item in args.kernel:
+        label, _, path = item.partition("=")
+        if not path or not os.access(path, os.X_OK):
+            parser.error(f"--kernel {item}: expected LABEL=PATH of an evcxr_jupyter")
+        kernels.append((label, kernel_spec(args.out, label, path)))
+    if not kernels:
+        kernels = [("seconds", None)]
 
     probe, labels = probe_notebook(os.path.join(ROOT, "notebooks", "00-welcome.ipynb"))
     probe_path = os.path.join(args.out, "probe.ipynb")
     json.dump(probe, open(probe_path, "w", encoding="utf-8"), indent=1)
 
-    rows = {key: [] for key in
-            ("kernel start", "setup", "use", "one line", "first let", "dataset", "after data")}
-    later_crates, failed = [], []
-    for i in range(args.runs):
-        s = run(probe_path, args.out, f"probe-{i}")
-        rows["kernel start"].append(s["kernel_start_seconds"])
-        one_line = []
-        for label, cell in zip(labels, s["cells"]):
-            if cell["status"] != "ok":
-                failed.append(f"probe run {i}, {label}: {cell['status']} {cell.get('error', '')}")
-            (one_line if label == "one line" else rows[label]).append(cell["seconds"])
-        rows["one line"].append(median(one_line))
-        later_crates.append(compiled_after_setup(s["log"]))
-        print(f"probe run {i + 1}/{args.runs}: setup {s['cells'][0]['seconds']:.1f} s, "
-              f"one line {median(one_line):.2f} s", file=sys.stderr)
-
-    whole, slowest = [], []
+    keys = ("kernel start", "setup", "use", "one line", "first let", "dataset", "after data",
+            "untyped let")
+    rows = {label: {key: [] for key in keys} for label, _ in kernels}
+    later_crates = {label: [] for label, _ in kernels}
+    whole = {label: [] for label, _ in kernels}
+    slowest = {label: [] for label, _ in kernels}
+    failed = []
     name = os.path.basename(args.notebook)[: -len(".ipynb")]
+    # One uncounted run of the probe per kernel: whatever one kernel would take from evcxr's
+    # cache that another put there is in it before the counted runs.
+    for k, (kernel, jupyter_path) in enumerate(kernels):
+        run(probe_path, args.out, f"probe-{k}-warm", jupyter_path)
     for i in range(args.runs):
-        s = run(args.notebook, args.out, f"{name}-{i}")
-        whole.append(s["wall"])
-        bad = [c for c in s["cells"] if c["status"] != "ok"]
-        failed += [f"{name} run {i}, cell {c['index']}: {c['status']}" for c in bad]
-        later = sorted(c["seconds"] for c in s["cells"][1:])
-        slowest.append(later[-1] if later else 0.0)
-        print(f"{name} run {i + 1}/{args.runs}: {s['wall']:.1f} s", file=sys.stderr)
+        for k, (kernel, jupyter_path) in enumerate(kernels):
+            s = run(probe_path, args.out, f"probe-{k}-{i}", jupyter_path)
+            rows[kernel]["kernel start"].append(s["kernel_start_seconds"])
+            one_line = []
+            for label, cell in zip(labels, s["cells"]):
+                if cell["status"] != "ok":
+                    failed.append(f"{kernel} probe run {i}, {label}: {cell['status']} "
+                                  f"{cell.get('error', '')}")
+                (one_line if label == "one line" else rows[kernel][label]).append(cell["seconds"])
+            rows[kernel]["one line"].append(median(one_line))
+            later_crates[kernel].append(compiled_after_setup(s["log"]))
+            print(f"{kernel} probe run {i + 1}/{args.runs}: setup {s['cells'][0]['seconds']:.1f} s, "
+                  f"first let {s['cells'][3]['seconds']:.2f} s, one line {median(one_line):.2f} s",
+                  file=sys.stderr)
+        for k, (kernel, jupyter_path) in enumerate(kernels):
+            s = run(args.notebook, args.out, f"{name}-{k}-{i}", jupyter_path)
+            whole[kernel].append(s["wall"])
+            bad = [c for c in s["cells"] if c["status"] != "ok"]
+            failed += [f"{kernel} {name} run {i}, cell {c['index']}: {c['status']}" for c in bad]
+            later = sorted(c["seconds"] for c in s["cells"][1:])
+            slowest[kernel].append(later[-1] if later else 0.0)
+            print(f"{kernel} {name} run {i + 1}/{args.runs}: {s['wall']:.1f} s", file=sys.stderr)
 
-    print(f"| wait (fresh kernel, warm cache; median of {args.runs}) | seconds |")
-    print("|---|---|")
-    for key, values in rows.items():
-        print(f"| {key} | {median(values):.2f} |")
-    print(f"| crates cargo rebuilt after the setup cell | {median(later_crates):.0f} |")
-    print(f"| {name}, whole notebook (kernel start to shutdown) | {median(whole):.1f} |")
-    print(f"| {name}, slowest cell after setup | {median(slowest):.2f} |")
+    labels_ = [label for label, _ in kernels]
+    print(f"| wait (fresh kernel, warm cache; median of {args.runs}) | " + " | ".join(labels_) + " |")
+    print("|---|" + "---|" * len(labels_))
+    for key in keys:
+        print(f"| {key} | " + " | ".join(f"{median(rows[k][key]):.2f}" for k in labels_) + " |")
+    print("| crates cargo rebuilt after the setup cell | "
+          + " | ".join(f"{median(later_crates[k]):.0f}" for k in labels_) + " |")
+    print(f"| {name}, whole notebook (kernel start to shutdown) | "
+          + " | ".join(f"{median(whole[k]):.1f}" for k in labels_) + " |")
+    print(f"| {name}, slowest cell after setup | "
+          + " | ".join(f"{median(slowest[k]):.2f}" for k in labels_) + " |")
     for line in failed:
         print("FAILED", line, file=sys.stderr)
     return 1 if failed else 0

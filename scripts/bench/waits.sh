@@ -3,8 +3,13 @@
 #
 #   scripts/bench/waits.sh [--runs N] [--notebook PATH]
 #         fresh kernels on the machine's warm cache: kernel start, setup cell, one-line cells,
-#         the first `let`, the dataset cell, then a whole notebook (scripts/bench/waits.py);
-#         runs `scripts/lab setup` first, so the cache is warm
+#         the first `let`, the dataset cell, an untyped `let`, then a whole notebook
+#         (scripts/bench/waits.py), before and after side by side: stock evcxr_jupyter 0.22.0
+#         (installed once into STOCK_ROOT, at the lab's optimisation level) and the lab's patched
+#         build (what scripts/lab setup installs), their runs interleaved; runs
+#         `scripts/lab setup` first, so the cache is warm
+#   scripts/bench/waits.sh installed [--runs N] [--notebook PATH]
+#         the same with the installed kernel only
 #   scripts/bench/waits.sh deps [--runs N]
 #         where the setup cell's and the first `let`'s seconds go: the same cells in fresh
 #         kernels whose setup cell depends on more or less of bpe-lab's dependencies (the
@@ -16,7 +21,8 @@
 #         first notebook, each timed. Uses the machine's Rust toolchain and Debian packages
 #         (lld, bubblewrap) as a student's machine would already have them after one setup.
 #
-# Environment: WORK (/tmp/bpe-waits-fresh) for the fresh mode. Results also go to bench-results/.
+# Environment: WORK (/tmp/bpe-waits-fresh) for the fresh mode; STOCK_ROOT
+# (target/bench/evcxr-stock) where stock evcxr_jupyter is installed for the comparison. Results also go to bench-results/.
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -30,9 +36,24 @@ if [ "${1:-}" = deps ]; then
     exit "${PIPESTATUS[0]}"
 fi
 
-if [ "${1:-}" != fresh ]; then
+if [ "${1:-}" = installed ]; then
+    shift
     ./scripts/lab setup >&2
     .venv/bin/python scripts/bench/waits.py "$@" | tee bench-results/waits.md
+    exit "${PIPESTATUS[0]}"
+fi
+
+if [ "${1:-}" != fresh ]; then
+    ./scripts/lab setup >&2
+    stock_root=${STOCK_ROOT:-$repo/target/bench/evcxr-stock}
+    if [ ! -x "$stock_root/bin/evcxr_jupyter" ]; then
+        echo "installing stock evcxr_jupyter 0.22.0 into $stock_root (once, ~5 minutes)" >&2
+        CARGO_PROFILE_RELEASE_OPT_LEVEL=${CARGO_PROFILE_RELEASE_OPT_LEVEL:-1} \
+            cargo install evcxr_jupyter --version 0.22.0 --locked --root "$stock_root" >&2
+    fi
+    patched=$(command -v evcxr_jupyter)
+    .venv/bin/python scripts/bench/waits.py --kernel "stock=$stock_root/bin/evcxr_jupyter" \
+        --kernel "patched=$patched" "$@" | tee bench-results/waits.md
     exit "${PIPESTATUS[0]}"
 fi
 

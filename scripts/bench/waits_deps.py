@@ -2,11 +2,13 @@
 kernels whose setup cell asks for more or less of bpe-lab's dependencies, side by side in one
 run (run by scripts/bench/waits.sh deps).
 
-evcxr 0.22 runs rust-analyzer inside the kernel to learn the types of `let` variables. When
-the setup cell's `:dep` changes the kernel's Cargo.toml, it loads the source of every crate
+Stock evcxr 0.22 runs rust-analyzer inside the kernel to learn the types of `let` variables.
+When the setup cell's `:dep` changes the kernel's Cargo.toml, it loads the source of every crate
 the kernel depends on (the setup cell pays); at the first cell that binds a variable it
-resolves their names and macros (the first `let` pays). Both grow with the dependency graph,
-not with the notebook, so the variants below differ only in what the setup cell depends on:
+resolves their names and macros (the first `let` pays). The lab's patched evcxr (kernel/) asks
+it only for a variable without a written type (the untyped let pays, once). Both grow with the
+dependency graph, and so does every cell's cargo build, so the variants below differ only in
+what the setup cell depends on:
 
     lab           the notebooks' setup cell: bpe-lab with `dataset` (polars core + reqwest)
     no download   bpe-lab's engine + polars as the notebooks build it, without reqwest
@@ -35,8 +37,9 @@ VARIANTS = [
                              'features = ["fmt"] }'),
     ("engine only", ENGINE),
 ]
-CELLS = [("one line", "1 + 1"), ("first let", "let answer = 6 * 7;"),
-         ("next let", "let text: String = answer.to_string();")]
+CELLS = [("one line", "1 + 1"), ("first let", "let answer: i32 = 6 * 7;"),
+         ("next let", "let text: String = answer.to_string();"),
+         ("untyped let", "let tripled = answer * 3;")]
 
 
 def notebook(setup):

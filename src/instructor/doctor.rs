@@ -131,7 +131,9 @@ pub fn diagnose(python: &Path, kernel_dir: &Path, quick: bool) -> Vec<Finding> {
             format!("{} not found", evcxr.display())
         },
         fix: (!installed).then(|| {
-            format!("cargo install evcxr_jupyter --version {EVCXR_VERSION} --locked && evcxr_jupyter --install")
+            format!(
+                "./scripts/lab setup (it builds the lab's evcxr_jupyter {EVCXR_VERSION}, with the patches in kernel/, and installs the kernel spec)"
+            )
         }),
     });
     if quick || !spec_ok {

@@ -8,7 +8,9 @@ through the lab's kernel spec (scripts/lib/rust-kernel).
 
 Run by scripts/test after `scripts/lab setup` (evcxr, the kernel spec, the warm cache). Needs
 /usr/bin/chromium (scripts/test installs the Debian package). Screenshots, JupyterLab's log and
-a JSON summary with the times go to target/lab/browser/. Exit 0 when every check passed; each
+a JSON summary with the times go to target/lab/browser/; the times include, for notebook 03 as
+run here, the waits of README's "What a student waits for" (seconds.cells: the setup cell, the
+first cell with a `let`, the median one-line cell; a benchmark's figures, not checks). Exit 0 when every check passed; each
 failed check is printed, and the run goes on where it can so one run shows them all.
 
 JupyterLab runs with settings of its own (a fresh folder): autosave off, so nothing the test
@@ -153,14 +155,47 @@ def wait_kernel_idle(page, timeout):
     raise RuntimeError(f"the kernel did not become idle within {timeout} s (status bar: {status})")
 
 
-def wait_all_run(page, timeout):
+def wait_all_run(page, timeout, done_at=None):
+    """Seconds until every code cell shows its execution count. With `done_at` (a dict), also
+    when each code cell's count appeared (by its index among the code cells): the cells run one
+    after the other, so the gaps between those times are the cells' own waits."""
     t0 = time.monotonic()
     while time.monotonic() - t0 < timeout:
         p = prompts(page)
+        now = time.monotonic() - t0
+        if done_at is not None:
+            for i, x in enumerate(p):
+                if i not in done_at and re.fullmatch(r"\[\d+\]:", x):
+                    done_at[i] = now
         if p and all(re.fullmatch(r"\[\d+\]:", x) for x in p):
-            return time.monotonic() - t0
-        time.sleep(0.5)
+            return now
+        time.sleep(0.1 if done_at is not None else 0.5)
     raise RuntimeError(f"cells still not run after {timeout} s: prompts {prompts(page)}")
+
+
+def cell_waits(sources, done_at):
+    """The waits README's table names, for the code cells `sources` (in order) from the times
+    their counts appeared: the setup cell, the first cell with a `let`, the median one-line
+    cell (one line of code besides comments)."""
+    waits, last = [], 0.0
+    for i in range(len(sources)):
+        at = done_at.get(i, last)
+        waits.append(round(at - last, 2))
+        last = at
+    code_lines = [[line for line in src.splitlines() if line.strip() and not line.strip().startswith("//")]
+                  for src in sources]
+    first_let = next((i for i, lines in enumerate(code_lines)
+                      if any(line.startswith("let ") for line in lines)), None)
+    one_line = sorted(w for w, lines in zip(waits, code_lines) if len(lines) == 1)
+    return {
+        "setup_cell": waits[0] if waits else None,
+        "first_let_cell": waits[first_let] if first_let is not None else None,
+        "one_line_cell_median": (one_line[len(one_line) // 2] if len(one_line) % 2 else
+                                 round((one_line[len(one_line) // 2 - 1] + one_line[len(one_line) // 2]) / 2, 2))
+        if one_line else None,
+        "one_line_cells": len(one_line),
+        "every_code_cell": waits,
+    }
 
 
 def cell_text(page, index):
@@ -224,8 +259,14 @@ def browser_part(port, token, scratch):
 
         t0 = time.monotonic()
         menu(page, "Run", "Run All Cells")
-        times["run_all_cells"] = round(wait_all_run(page, RUN_ALL_TIMEOUT), 1)
+        done_at = {}
+        times["run_all_cells"] = round(wait_all_run(page, RUN_ALL_TIMEOUT, done_at), 1)
         log(f"all {code_cells} code cells ran in {times['run_all_cells']} s")
+        # README's "What a student waits for", for this notebook as a student runs it.
+        times["cells"] = cell_waits(
+            ["".join(c["source"]) for c in student_cells if c["cell_type"] == "code"], done_at)
+        log("setup cell {setup_cell} s, first let {first_let_cell} s, one-line cells (median of "
+            "{one_line_cells}) {one_line_cell_median} s".format(**times["cells"]))
         time.sleep(1)
         shot(page, "02-ran-all")
 

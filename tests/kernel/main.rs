@@ -7,5 +7,6 @@
 mod support;
 
 mod grade_execute;
+mod kernel_behaviour;
 mod lab_kernel;
 mod nbgrader_course;
