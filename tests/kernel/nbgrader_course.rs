@@ -229,6 +229,10 @@ fn nbgrader_and_bpe_lab_give_the_same_scores() {
     assert!(page("right").contains("merge_pair_in_word"));
     assert!(page("partly").contains("most_frequent_pair"));
     let panics = page("panics");
-    assert!(panics.contains("your code panicked"), "{panics}");
-    assert!(panics.contains("not implemented yet"), "{panics}");
+    // Under nbgrader a check that did not pass ends its cell with an error naming the verdict.
+    assert!(panics.contains("did not pass (panicked)"), "{panics}");
+    assert!(
+        panics.contains("did not pass (not_implemented)"),
+        "{panics}"
+    );
 }
