@@ -10,7 +10,7 @@ use reqwest::Url;
 use reqwest::blocking::{Client, Response};
 
 use super::error::{DownloadFailure, is_name_lookup};
-use super::source::Limits;
+use super::published::Limits;
 
 /// Pause before the one retry: long enough for a dropped connection or a restarting server to
 /// come back, short enough not to be noticed.

@@ -48,6 +48,19 @@ impl Dataset {
     }
 }
 
+impl AfricaGalore {
+    /// Loads the dataset into a polars DataFrame. Fails only when the real dataset was required
+    /// (`refresh`, or `allow_stand_in(false)`) and could not be had; otherwise the stand-in is
+    /// the last resort and the [`Provenance`] says why it was used.
+    pub fn load(&self) -> Result<Dataset, DatasetError> {
+        let (records, provenance) = self.load_records()?;
+        Ok(Dataset {
+            frame: records.into_frame(),
+            provenance,
+        })
+    }
+}
+
 /// Africa Galore as configured by the environment (`BPE_LAB_CACHE_DIR`, `BPE_LAB_DATASET_URL`,
 /// `BPE_LAB_OFFLINE`): the cached copy, else a download, else the bundled stand-in. Never fails:
 /// what went wrong on the way is in the result's [`Provenance`]. For other choices (refresh, the

@@ -48,6 +48,8 @@ mod formats;
 #[cfg(feature = "dataset")]
 mod frames;
 #[cfg(feature = "africa-galore")]
+mod published;
+#[cfg(feature = "africa-galore")]
 mod rows;
 #[cfg(feature = "africa-galore")]
 mod source;
@@ -75,11 +77,13 @@ pub use formats::{
 #[cfg(feature = "dataset")]
 pub use frames::{Dataset, africa_galore, descriptions};
 #[cfg(feature = "africa-galore")]
+pub use published::DEFAULT_URL;
+#[cfg(feature = "africa-galore")]
 pub use rows::{Rows, africa_galore_rows, paragraphs_for_training};
 #[cfg(feature = "africa-galore")]
 pub use source::{
-    AfricaGalore, CACHE_DIR_ENV, DEFAULT_FAILURE_WINDOW, DEFAULT_URL, Note, OFFLINE_ENV,
-    Provenance, Source, URL_ENV,
+    AfricaGalore, CACHE_DIR_ENV, DEFAULT_FAILURE_WINDOW, Note, OFFLINE_ENV, Provenance, Source,
+    URL_ENV,
 };
 #[cfg(feature = "dataset")]
 pub use summary::{Summary, summarize};

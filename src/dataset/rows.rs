@@ -1,6 +1,7 @@
 //! Africa Galore as plain vectors (feature `africa-galore`): what a notebook that never shows a
 //! DataFrame loads, so that its kernel builds without polars.
 
+use super::DatasetError;
 use super::formats::Records;
 use super::source::{AfricaGalore, Provenance};
 
@@ -64,6 +65,17 @@ impl Rows {
     }
 }
 
+impl AfricaGalore {
+    /// Loads the dataset as plain vectors ([`Rows`]), without polars: what the lab's lighter
+    /// notebooks use. The same copies in the same order as `AfricaGalore::load` (feature
+    /// `dataset`); a build without the `download` feature reads a cached copy or uses the
+    /// stand-in, saying so.
+    pub fn load_rows(&self) -> Result<Rows, DatasetError> {
+        let (records, provenance) = self.load_records()?;
+        Ok(Rows::new(records, provenance))
+    }
+}
+
 /// Africa Galore as configured by the environment, as plain vectors: the cached copy, else (with
 /// the `download` feature) a download, else the bundled stand-in. Never fails: what went wrong on
 /// the way is in the result's [`Provenance`]. The polars form is
@@ -77,9 +89,7 @@ pub fn africa_galore_rows() -> Rows {
 /// The paragraphs to train on when no corpus file is given, for `bpe-lab train`: Africa Galore
 /// as [`africa_galore_rows`] loads it (with `offline` forcing the network off), and where it
 /// came from, so the caller can say so.
-pub fn paragraphs_for_training(
-    offline: bool,
-) -> Result<(Vec<String>, Provenance), super::DatasetError> {
+pub fn paragraphs_for_training(offline: bool) -> Result<(Vec<String>, Provenance), DatasetError> {
     let mut loader = AfricaGalore::from_env();
     if offline {
         loader = loader.offline(true);

@@ -11,13 +11,11 @@ use std::time::{Duration, SystemTime};
 use super::download;
 use super::error::{DatasetError, DownloadFailure};
 use super::formats::{JsonProblem, Records, TEXT_COLUMN, records_from_json_slice};
-use super::rows::Rows;
+use super::published::{
+    DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, DEFAULT_URL, Limits,
+};
 use super::{STAND_IN_JSON, cache};
 use crate::files::describe_io_error as describe_io;
-
-/// Where the lab publishes Africa Galore.
-pub const DEFAULT_URL: &str =
-    "https://storage.googleapis.com/dm-educational/assets/ai_foundations/africa_galore.json";
 
 /// Environment variable: the cache directory (default: the user cache directory + `bpe-lab`).
 pub const CACHE_DIR_ENV: &str = "BPE_LAB_CACHE_DIR";
@@ -30,24 +28,6 @@ pub const OFFLINE_ENV: &str = "BPE_LAB_OFFLINE";
 /// of a session pay for an unreachable server once, short enough that a student who comes
 /// back online gets the real data without doing anything.
 pub const DEFAULT_FAILURE_WINDOW: Duration = Duration::from_secs(10 * 60);
-/// How long the download waits to connect, by default. Short: a reachable server answers
-/// within a second, and an offline student should not wait for one that will not. The docs
-/// state this figure; a test compares them.
-pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
-/// How long the whole download may take, by default.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
-/// The largest download accepted, by default: the real file is a few hundred kilobytes;
-/// anything this large is not it.
-pub const DEFAULT_MAX_BYTES: u64 = 64 * 1024 * 1024;
-
-/// How long a download may wait and how much it accepts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Limits {
-    pub connect_timeout: Duration,
-    pub timeout: Duration,
-    pub max_bytes: u64,
-}
-
 /// Which copy of the dataset was loaded.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Source {
@@ -429,27 +409,9 @@ impl AfricaGalore {
         Some(dir.join(cache::file_name(&self.url)))
     }
 
-    /// Loads the dataset into a polars DataFrame (feature `dataset`). Fails only when the real
-    /// dataset was required (`refresh`, or `allow_stand_in(false)`) and could not be had;
-    /// otherwise the stand-in is the last resort and the [`Provenance`] says why it was used.
-    #[cfg(feature = "dataset")]
-    pub fn load(&self) -> Result<super::Dataset, DatasetError> {
-        let (records, provenance) = self.load_records()?;
-        Ok(super::Dataset {
-            frame: records.into_frame(),
-            provenance,
-        })
-    }
-
-    /// Loads the dataset as plain vectors ([`Rows`]), without polars: what the lab's lighter
-    /// notebooks use. The same copies in the same order as [`AfricaGalore::load`]; a build
-    /// without the `download` feature reads a cached copy or uses the stand-in, saying so.
-    pub fn load_rows(&self) -> Result<Rows, DatasetError> {
-        let (records, provenance) = self.load_records()?;
-        Ok(Rows::new(records, provenance))
-    }
-
-    fn load_records(&self) -> Result<(Records, Provenance), DatasetError> {
+    /// The loaded copy as records, and where it came from: what [`AfricaGalore::load`]
+    /// (frames.rs) and [`AfricaGalore::load_rows`] (rows.rs) turn into their own shapes.
+    pub(crate) fn load_records(&self) -> Result<(Records, Provenance), DatasetError> {
         let mut notes = Vec::new();
         let cache_path = self.cache_path();
         if cache_path.is_none() {

@@ -180,14 +180,14 @@ fn check_text(page: &str, text: &str, rules: &[Rule]) -> (Vec<Mismatch>, Vec<usi
 
 /// The figures of the code that the pages state, each read from where the code defines it.
 fn rules() -> Vec<Rule> {
-    const SOURCE: &str = "src/dataset/source.rs";
+    const PUBLISHED: &str = "src/dataset/published.rs";
     const CHECK: &str = "src/lab/check/run.rs";
     const LAB_CLI: &str = "src/cli/lab.rs";
     const WORKER: &str = "src/instructor/judge/worker.rs";
-    let connect = constant(SOURCE, "DEFAULT_CONNECT_TIMEOUT");
-    let timeout = constant(SOURCE, "DEFAULT_TIMEOUT");
-    let max_mib = constant(SOURCE, "DEFAULT_MAX_BYTES") / (1024 * 1024);
-    let failure_minutes = constant(SOURCE, "DEFAULT_FAILURE_WINDOW") / 60;
+    let connect = constant(PUBLISHED, "DEFAULT_CONNECT_TIMEOUT");
+    let timeout = constant(PUBLISHED, "DEFAULT_TIMEOUT");
+    let max_mib = constant(PUBLISHED, "DEFAULT_MAX_BYTES") / (1024 * 1024);
+    let failure_minutes = constant("src/dataset/source.rs", "DEFAULT_FAILURE_WINDOW") / 60;
     let check_seconds = constant(CHECK, "DEFAULT_SECONDS");
     let check_timeout = clap_default(LAB_CLI, "check_timeout");
     let compile_timeout = clap_default(LAB_CLI, "compile_timeout");
@@ -200,13 +200,13 @@ fn rules() -> Vec<Rule> {
         from,
     };
     vec![
-        rule("allows {} s to connect", connect, SOURCE),
-        rule("the connection gives up after {} s", connect, SOURCE),
-        rule("to connect, {} s in all", timeout, SOURCE),
-        rule("timed out after {} s", timeout, SOURCE),
-        rule("waits for it (at most {} s)", timeout, SOURCE),
-        rule("s in all and {} MiB, retries once", max_mib, SOURCE),
-        rule("remembered for {} minutes", failure_minutes, SOURCE),
+        rule("allows {} s to connect", connect, PUBLISHED),
+        rule("the connection gives up after {} s", connect, PUBLISHED),
+        rule("to connect, {} s in all", timeout, PUBLISHED),
+        rule("timed out after {} s", timeout, PUBLISHED),
+        rule("waits for it (at most {} s)", timeout, PUBLISHED),
+        rule("s in all and {} MiB, retries once", max_mib, PUBLISHED),
+        rule("remembered for {} minutes", failure_minutes, "src/dataset/source.rs"),
         rule("stopped waiting after {} seconds", check_seconds, CHECK),
         rule("does\n  not return within {} s", check_seconds, CHECK),
         rule("`--check-timeout` ({} s)", check_timeout, LAB_CLI),
