@@ -3,15 +3,15 @@
 Each run starts a fresh kernel, as opening a notebook does, on whatever evcxr cache the machine
 has (scripts/lab setup warms it), and executes a short notebook made of the lab's own cells:
 
-    setup       the first cell of every notebook (:cache, :opt, :dep bpe-lab)
-    use         the `use` lines of notebook 00
+    setup       the notebook's first cell (:cache, :opt, :dep bpe-lab)
+    use         its `use` lines
     one line    `1 + 1`, `answer`, `let doubled: i32 = answer * 2;`, `doubled` (their median)
     first let   `let answer: i32 = 6 * 7;`: the first cell that binds a variable, where stock
                 evcxr loads its rust-analyzer workspace, once per kernel
     untyped let `let tripled = answer * 3;` after the others: the lab's patched evcxr asks its
                 analyser only for a variable without a written type
-    dataset     notebook 00's cell that loads Africa Galore
-    after data  one line that reads the loaded frame
+    dataset     the notebook's cell that loads Africa Galore
+    after data  one line that reads the loaded data
 
 Then it runs one real student notebook top to bottom (03-merge by default) in a fresh kernel.
 Times come from the notebook runner (src/instructor/bpe_lab_executor): kernel start until the
@@ -24,8 +24,12 @@ turn (a "rust" kernel spec of its own for each, through JUPYTER_PATH), so the ma
 falls on all of them alike, and the table has one column per kernel: scripts/bench/waits.sh
 compares stock evcxr 0.22.0 with the lab's patched build that way.
 
+With --polars LABEL, that kernel runs the notebook as it was when every notebook's kernel
+carried polars and the download (the `dataset` feature; see with_polars), so one table shows
+what the patch and what the lighter kernels each bring.
+
 Usage: python waits.py [--runs N] [--notebook notebooks/03-merge.ipynb] [--out DIR]
-                       [--kernel LABEL=PATH ...]
+                       [--kernel LABEL=PATH ...] [--polars LABEL ...]
 Prints a Markdown table of medians; exits 1 if any cell failed.
 """
 
@@ -46,10 +50,28 @@ def code_cells(path):
     return nb, ["".join(c["source"]) for c in nb["cells"] if c.get("cell_type") == "code"]
 
 
-def probe_notebook(welcome):
-    nb, cells = code_cells(welcome)
+def with_polars(text):
+    """A notebook's text as it was when every kernel carried polars and the download: the
+    `dataset` feature and the DataFrame loader instead of the plain-vector one."""
+    return (text.replace('features = ["africa-galore"', 'features = ["dataset"')
+            .replace("dataset::Rows", "dataset::Dataset")
+            .replace("data: Rows", "data: Dataset")
+            .replace("africa_galore_rows()", "africa_galore()"))
+
+
+def notebook_with_polars(path, out_dir):
+    nb = json.load(open(path, encoding="utf-8"))
+    for cell in nb["cells"]:
+        cell["source"] = with_polars("".join(cell["source"]))
+    target = os.path.join(out_dir, "polars-" + os.path.basename(path))
+    json.dump(nb, open(target, "w", encoding="utf-8"), indent=1)
+    return target
+
+
+def probe_notebook(notebook):
+    nb, cells = code_cells(notebook)
     setup, uses = cells[0], cells[1]
-    dataset = next(c for c in cells if "africa_galore()" in c)
+    dataset = next(c for c in cells if "africa_galore" in c)
     sources = [
         ("setup", setup),
         ("use", uses),
@@ -61,7 +83,7 @@ def probe_notebook(welcome):
         ("one line", "let doubled: i32 = answer * 2;"),
         ("one line", "doubled"),
         ("dataset", dataset),
-        ("after data", "data.frame.height()"),
+        ("after data", "data.paragraphs().len()"),
         # A variable without its type: the kernel asks its analyser (once per kernel it loads
         # the crate graph; stock evcxr has done so at the first `let`).
         ("untyped let", "let tripled = answer * 3;"),
@@ -128,6 +150,8 @@ def main(argv):
     parser.add_argument("--kernel", action="append", default=[], metavar="LABEL=PATH",
                         help="an evcxr_jupyter to measure (repeatable; default: the installed "
                              "\"rust\" kernel)")
+    parser.add_argument("--polars", action="append", default=[], metavar="LABEL",
+                        help="run this --kernel's notebooks with polars in the kernel, as before")
     args = parser.parse_args(argv)
     os.makedirs(args.out, exist_ok=True)
     kernels = []
@@ -139,9 +163,16 @@ def main(argv):
     if not kernels:
         kernels = [("seconds", None)]
 
-    probe, labels = probe_notebook(os.path.join(ROOT, "notebooks", "00-welcome.ipynb"))
+    probe, labels = probe_notebook(args.notebook)
     probe_path = os.path.join(args.out, "probe.ipynb")
     json.dump(probe, open(probe_path, "w", encoding="utf-8"), indent=1)
+    # Per kernel: (probe, whole notebook) to run.
+    polars = set(args.polars)
+    unknown = polars - {label for label, _ in kernels}
+    if unknown:
+        parser.error(f"--polars {sorted(unknown)[0]}: no --kernel has that label")
+    inputs = {label: (notebook_with_polars(probe_path, args.out), notebook_with_polars(args.notebook, args.out))
+              if label in polars else (probe_path, args.notebook) for label, _ in kernels}
 
     keys = ("kernel start", "setup", "use", "one line", "first let", "dataset", "after data",
             "untyped let")
@@ -154,10 +185,10 @@ def main(argv):
     # One uncounted run of the probe per kernel: whatever one kernel would take from evcxr's
     # cache that another put there is in it before the counted runs.
     for k, (kernel, jupyter_path) in enumerate(kernels):
-        run(probe_path, args.out, f"probe-{k}-warm", jupyter_path)
+        run(inputs[kernel][0], args.out, f"probe-{k}-warm", jupyter_path)
     for i in range(args.runs):
         for k, (kernel, jupyter_path) in enumerate(kernels):
-            s = run(probe_path, args.out, f"probe-{k}-{i}", jupyter_path)
+            s = run(inputs[kernel][0], args.out, f"probe-{k}-{i}", jupyter_path)
             rows[kernel]["kernel start"].append(s["kernel_start_seconds"])
             one_line = []
             for label, cell in zip(labels, s["cells"]):
@@ -171,7 +202,7 @@ def main(argv):
                   f"first let {s['cells'][3]['seconds']:.2f} s, one line {median(one_line):.2f} s",
                   file=sys.stderr)
         for k, (kernel, jupyter_path) in enumerate(kernels):
-            s = run(args.notebook, args.out, f"{name}-{k}-{i}", jupyter_path)
+            s = run(inputs[kernel][1], args.out, f"{name}-{k}-{i}", jupyter_path)
             whole[kernel].append(s["wall"])
             bad = [c for c in s["cells"] if c["status"] != "ok"]
             failed += [f"{kernel} {name} run {i}, cell {c['index']}: {c['status']}" for c in bad]

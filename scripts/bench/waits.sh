@@ -5,8 +5,10 @@
 #         fresh kernels on the machine's warm cache: kernel start, setup cell, one-line cells,
 #         the first `let`, the dataset cell, an untyped `let`, then a whole notebook
 #         (scripts/bench/waits.py), before and after side by side: stock evcxr_jupyter 0.22.0
-#         (installed once into STOCK_ROOT, at the lab's optimisation level) and the lab's patched
-#         build (what scripts/lab setup installs), their runs interleaved; runs
+#         (installed once into STOCK_ROOT, at the lab's optimisation level) with polars in the
+#         kernel as every notebook had before, the lab's patched build (what scripts/lab setup
+#         installs) with polars, and the patched build with the notebook's own lighter kernel,
+#         their runs interleaved; runs
 #         `scripts/lab setup` first, so the cache is warm
 #   scripts/bench/waits.sh installed [--runs N] [--notebook PATH]
 #         the same with the installed kernel only
@@ -52,8 +54,11 @@ if [ "${1:-}" != fresh ]; then
             cargo install evcxr_jupyter --version 0.22.0 --locked --root "$stock_root" >&2
     fi
     patched=$(command -v evcxr_jupyter)
-    .venv/bin/python scripts/bench/waits.py --kernel "stock=$stock_root/bin/evcxr_jupyter" \
-        --kernel "patched=$patched" "$@" | tee bench-results/waits.md
+    # Before: stock evcxr with polars in every kernel. Then the patch alone, then the patch
+    # with the notebook's own lighter kernel: what each change brings.
+    .venv/bin/python scripts/bench/waits.py --kernel "stock, polars=$stock_root/bin/evcxr_jupyter" \
+        --kernel "patched, polars=$patched" --kernel "patched=$patched" \
+        --polars "stock, polars" --polars "patched, polars" "$@" | tee bench-results/waits.md
     exit "${PIPESTATUS[0]}"
 fi
 

@@ -278,7 +278,7 @@ fn read_table(path: &Path) -> Result<WordCounts, CliError> {
 
 /// The words of Africa Galore as `bpe_lab::dataset` finds it (cache, download or stand-in),
 /// saying on stderr which source was used.
-#[cfg(feature = "dataset")]
+#[cfg(feature = "africa-galore")]
 fn read_dataset() -> Result<WordCounts, CliError> {
     let spinner = progress::spinner("loading the Africa Galore dataset");
     let loaded = bpe_lab::dataset::paragraphs_for_training(false);
@@ -289,7 +289,7 @@ fn read_dataset() -> Result<WordCounts, CliError> {
     Ok(WordCounts::from_paragraphs(&paragraphs))
 }
 
-#[cfg(not(feature = "dataset"))]
+#[cfg(not(feature = "africa-galore"))]
 fn read_dataset() -> Result<WordCounts, CliError> {
     Err(CliError::usage(
         "--input is required: this build has no dataset support (the `dataset` feature)",

@@ -1,11 +1,10 @@
 //! Where a downloaded copy is kept, and how it is written: whole or not at all.
 
 use std::fs;
-use std::io;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use super::download::DEFAULT_URL;
+use super::source::DEFAULT_URL;
 
 /// The cache directory used when none is configured: the platform's user cache directory
 /// (`$XDG_CACHE_HOME` or `~/.cache` on Linux, `~/Library/Caches` on macOS, `%LOCALAPPDATA%`
@@ -27,7 +26,8 @@ pub(crate) fn file_name(url: &str) -> String {
 
 /// Stores `bytes` at `path` in the cache, creating the cache directory if needed; written by
 /// [`crate::files::write_atomically`], so a reader sees the old file or the new one.
-pub(crate) fn store(path: &Path, bytes: &[u8]) -> io::Result<()> {
+#[cfg(feature = "download")]
+pub(crate) fn store(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     if let Some(dir) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         fs::create_dir_all(dir)?;
     }
@@ -54,6 +54,7 @@ pub(crate) fn failure_marker(cache_file: &Path) -> PathBuf {
 
 /// Records that a download failed `now` because of `what`. Best effort: a cache that cannot
 /// be written only means the next load tries again.
+#[cfg(feature = "download")]
 pub(crate) fn remember_failure(marker: &Path, what: &str, now: SystemTime) {
     let secs = now.duration_since(UNIX_EPOCH).unwrap_or_default().as_secs();
     // One line each, so a reader never mistakes part of the reason for the time.
@@ -79,6 +80,7 @@ pub(crate) fn recent_failure(
 }
 
 /// Forgets a remembered failure (after a download worked, or before a retry).
+#[cfg(feature = "download")]
 pub(crate) fn forget_failure(marker: &Path) {
     let _ = fs::remove_file(marker);
 }

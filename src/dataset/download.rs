@@ -2,10 +2,6 @@
 //! (a cap checked against Content-Length first and while reading), retried once when the
 //! failure may pass, and never accepting a partial body.
 
-/// Where the lab publishes Africa Galore.
-pub const DEFAULT_URL: &str =
-    "https://storage.googleapis.com/dm-educational/assets/ai_foundations/africa_galore.json";
-
 use std::io::{self, Read};
 use std::net::IpAddr;
 use std::time::{Duration, Instant};
@@ -13,15 +9,8 @@ use std::time::{Duration, Instant};
 use reqwest::Url;
 use reqwest::blocking::{Client, Response};
 
-use super::error::DownloadFailure;
-
-/// How long to wait and how much to accept.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Limits {
-    pub connect_timeout: Duration,
-    pub timeout: Duration,
-    pub max_bytes: u64,
-}
+use super::error::{DownloadFailure, is_name_lookup};
+use super::source::Limits;
 
 /// Pause before the one retry: long enough for a dropped connection or a restarting server to
 /// come back, short enough not to be noticed.
@@ -162,42 +151,6 @@ fn is_transient(failure: &DownloadFailure) -> bool {
     }
 }
 
-/// Whether a connection failed because the host name could not be resolved (no network, no
-/// DNS): the resolver's messages on Linux, macOS and Windows.
-fn is_name_lookup(why: &str) -> bool {
-    let why = why.to_ascii_lowercase();
-    [
-        "lookup address",
-        "name or service not known",
-        "temporary failure in name resolution",
-        "nodename nor servname",
-        "no such host",
-        "dns error",
-    ]
-    .iter()
-    .any(|sign| why.contains(sign))
-}
-
-/// A failure as a student would put it: what happened, without the resolver's or the TLS
-/// library's vocabulary. The full text stays available through `Display`.
-pub(crate) fn in_plain_words(failure: &DownloadFailure) -> String {
-    use super::error::seconds;
-    match failure {
-        DownloadFailure::Connect(why) if is_name_lookup(why) => {
-            "no network: the server's name could not be looked up".to_owned()
-        }
-        DownloadFailure::Connect(why) if why.to_ascii_lowercase().contains("refused") => {
-            "the server refused the connection".to_owned()
-        }
-        DownloadFailure::Connect(_) => "no connection to the server".to_owned(),
-        DownloadFailure::ConnectTimeout(d) => {
-            format!("no answer from the server within {}", seconds(*d))
-        }
-        DownloadFailure::Timeout(d) => format!("the download took longer than {}", seconds(*d)),
-        other => other.to_string(),
-    }
-}
-
 /// A reqwest error in the words of [`DownloadFailure`].
 fn failure(e: &reqwest::Error, limits: Limits) -> DownloadFailure {
     if e.is_timeout() {
@@ -243,7 +196,7 @@ mod tests {
         );
         assert!(!is_transient(&lookup));
         assert_eq!(
-            in_plain_words(&lookup),
+            lookup.in_plain_words(),
             "no network: the server's name could not be looked up"
         );
         assert!(!is_transient(&DownloadFailure::Timeout(
@@ -255,7 +208,7 @@ mod tests {
         let refused = DownloadFailure::Connect("Connection refused (os error 111)".into());
         assert!(is_transient(&refused));
         assert_eq!(
-            in_plain_words(&refused),
+            refused.in_plain_words(),
             "the server refused the connection"
         );
     }

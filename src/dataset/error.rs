@@ -259,6 +259,45 @@ impl fmt::Display for DownloadFailure {
 
 impl std::error::Error for DownloadFailure {}
 
+impl DownloadFailure {
+    /// The failure as a student would put it: what happened, without the resolver's or the
+    /// TLS library's vocabulary. The full text stays available through `Display`.
+    pub fn in_plain_words(&self) -> String {
+        match self {
+            DownloadFailure::Connect(why) if is_name_lookup(why) => {
+                "no network: the server's name could not be looked up".to_owned()
+            }
+            DownloadFailure::Connect(why) if why.to_ascii_lowercase().contains("refused") => {
+                "the server refused the connection".to_owned()
+            }
+            DownloadFailure::Connect(_) => "no connection to the server".to_owned(),
+            DownloadFailure::ConnectTimeout(d) => {
+                format!("no answer from the server within {}", seconds(*d))
+            }
+            DownloadFailure::Timeout(d) => {
+                format!("the download took longer than {}", seconds(*d))
+            }
+            other => other.to_string(),
+        }
+    }
+}
+
+/// Whether a connection failed because the host name could not be resolved (no network, no
+/// DNS): the resolver's messages on Linux, macOS and Windows.
+pub(crate) fn is_name_lookup(why: &str) -> bool {
+    let why = why.to_ascii_lowercase();
+    [
+        "lookup address",
+        "name or service not known",
+        "temporary failure in name resolution",
+        "nodename nor servname",
+        "no such host",
+        "dns error",
+    ]
+    .iter()
+    .any(|sign| why.contains(sign))
+}
+
 /// `10 s`, `1.5 s`, `300 ms`: how long, as a person would say it.
 pub(crate) fn seconds(d: Duration) -> String {
     let ms = d.as_millis();

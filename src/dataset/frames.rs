@@ -4,7 +4,7 @@
 use polars::prelude::DataFrame;
 
 use crate::dataset::error::DatasetError;
-use crate::dataset::formats::TEXT_COLUMN;
+use crate::dataset::formats::{NAME_COLUMN, TEXT_COLUMN};
 use crate::dataset::source::{AfricaGalore, Provenance};
 use crate::dataset::summary::Summary;
 
@@ -26,6 +26,17 @@ impl Dataset {
         descriptions(&self.frame).expect("a loaded dataset has a description column without nulls")
     }
 
+    /// The `name` column's values, in order, leaving out missing ones (none when there is no
+    /// such column).
+    pub fn names(&self) -> Vec<String> {
+        self.frame
+            .column(NAME_COLUMN)
+            .ok()
+            .and_then(|column| column.str().ok())
+            .map(|names| names.iter().flatten().map(str::to_owned).collect())
+            .unwrap_or_default()
+    }
+
     /// Paragraph, word and character counts (see [`Summary`]).
     pub fn summary(&self) -> Summary {
         Summary::of_paragraphs(&self.paragraphs())
@@ -45,18 +56,6 @@ pub fn africa_galore() -> Dataset {
     AfricaGalore::from_env()
         .load()
         .expect("with the stand-in allowed and no refresh, loading cannot fail")
-}
-
-/// The paragraphs to train on when no corpus file is given, for `bpe-lab train`: Africa Galore
-/// as [`africa_galore`] loads it (with `offline` forcing the network off), and where it came
-/// from, so the caller can say so.
-pub fn paragraphs_for_training(offline: bool) -> Result<(Vec<String>, Provenance), DatasetError> {
-    let mut loader = AfricaGalore::from_env();
-    if offline {
-        loader = loader.offline(true);
-    }
-    let data = loader.load()?;
-    Ok((data.paragraphs(), data.provenance))
 }
 
 /// The `description` column of a corpus DataFrame as strings (for [`crate::bpe_initialize`],

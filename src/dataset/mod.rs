@@ -4,7 +4,8 @@
 //! The corpus readers ([`CorpusReader`]) of text, JSON and JSON Lines need no feature: every
 //! command that takes a corpus reads it here, so the same file gives the same paragraphs in
 //! `bpe-lab train`, `explain`, `count` and the notebooks. CSV and Parquet need the `columnar`
-//! feature; Africa Galore (download, cache, stand-in) and the DataFrames need `dataset`.
+//! feature; Africa Galore as plain vectors ([`Rows`], from the cache or the stand-in) needs
+//! `africa-galore`, its download `download`, and the DataFrames `dataset` (which has both).
 //!
 //! The lab loads Africa Galore into pandas and trains on its `description` column; this module
 //! does the same with polars. One call gives the dataset and says where it came from:
@@ -36,17 +37,19 @@
 //! (and the whole crate as [`polars`](crate::polars)), so `:dep bpe-lab` is the only dependency
 //! a notebook needs.
 
-#[cfg(feature = "dataset")]
+#[cfg(feature = "africa-galore")]
 mod cache;
 #[cfg(feature = "columnar")]
 mod count;
-#[cfg(feature = "dataset")]
+#[cfg(feature = "download")]
 mod download;
 mod error;
 mod formats;
 #[cfg(feature = "dataset")]
 mod frames;
-#[cfg(feature = "dataset")]
+#[cfg(feature = "africa-galore")]
+mod rows;
+#[cfg(feature = "africa-galore")]
 mod source;
 #[cfg(feature = "dataset")]
 mod summary;
@@ -56,15 +59,13 @@ pub use polars::prelude::{Column, DataFrame, DataType, PolarsError, PolarsResult
 #[cfg(feature = "columnar")]
 pub use polars::prelude::{IntoLazy, LazyFrame, col, lit};
 
-#[cfg(feature = "dataset")]
+#[cfg(feature = "africa-galore")]
 pub use cache::default_cache_dir;
 #[cfg(feature = "columnar")]
 pub use count::{
     COUNT_COLUMN, TableFormat, WORD_COLUMN, WordTable, count_corpus, expand_inputs, merge_tables,
     read_word_table,
 };
-#[cfg(feature = "dataset")]
-pub use download::DEFAULT_URL;
 pub use error::{DatasetError, DownloadFailure};
 #[cfg(feature = "dataset")]
 pub use formats::read_corpus;
@@ -72,11 +73,13 @@ pub use formats::{
     CATEGORY_COLUMN, CorpusReader, Format, NAME_COLUMN, TEXT_COLUMN, read_word_counts,
 };
 #[cfg(feature = "dataset")]
-pub use frames::{Dataset, africa_galore, descriptions, paragraphs_for_training};
-#[cfg(feature = "dataset")]
+pub use frames::{Dataset, africa_galore, descriptions};
+#[cfg(feature = "africa-galore")]
+pub use rows::{Rows, africa_galore_rows, paragraphs_for_training};
+#[cfg(feature = "africa-galore")]
 pub use source::{
-    AfricaGalore, CACHE_DIR_ENV, DEFAULT_FAILURE_WINDOW, Note, OFFLINE_ENV, Provenance, Source,
-    URL_ENV,
+    AfricaGalore, CACHE_DIR_ENV, DEFAULT_FAILURE_WINDOW, DEFAULT_URL, Note, OFFLINE_ENV,
+    Provenance, Source, URL_ENV,
 };
 #[cfg(feature = "dataset")]
 pub use summary::{Summary, summarize};

@@ -7,11 +7,17 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-use super::download::{self, DEFAULT_URL};
+#[cfg(feature = "download")]
+use super::download;
 use super::error::{DatasetError, DownloadFailure};
 use super::formats::{JsonProblem, Records, TEXT_COLUMN, records_from_json_slice};
-use super::{Dataset, STAND_IN_JSON, cache};
+use super::rows::Rows;
+use super::{STAND_IN_JSON, cache};
 use crate::files::describe_io_error as describe_io;
+
+/// Where the lab publishes Africa Galore.
+pub const DEFAULT_URL: &str =
+    "https://storage.googleapis.com/dm-educational/assets/ai_foundations/africa_galore.json";
 
 /// Environment variable: the cache directory (default: the user cache directory + `bpe-lab`).
 pub const CACHE_DIR_ENV: &str = "BPE_LAB_CACHE_DIR";
@@ -33,6 +39,14 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 /// The largest download accepted, by default: the real file is a few hundred kilobytes;
 /// anything this large is not it.
 pub const DEFAULT_MAX_BYTES: u64 = 64 * 1024 * 1024;
+
+/// How long a download may wait and how much it accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Limits {
+    pub connect_timeout: Duration,
+    pub timeout: Duration,
+    pub max_bytes: u64,
+}
 
 /// Which copy of the dataset was loaded.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -86,6 +100,10 @@ pub enum Note {
     NotCached { path: PathBuf, reason: String },
     /// There is no cache directory (no home directory, and none configured).
     NoCacheDir,
+    /// There is no cached copy, and this build of bpe-lab cannot download one: it was built
+    /// without the `download` feature, as the lab's lighter notebooks are (they read the copy
+    /// that a notebook with the full `dataset` feature, or `bpe-lab dataset`, downloaded).
+    CannotDownload,
     /// A download failed a short while ago, so none was tried this time (see
     /// [`AfricaGalore::remember_failures`] and [`AfricaGalore::retry_download`]).
     RecentFailure {
@@ -119,6 +137,10 @@ impl fmt::Display for Note {
                 f,
                 "the download could not be saved in the cache at {}: {reason}",
                 path.display()
+            ),
+            Note::CannotDownload => f.write_str(
+                "no download was tried: this build reads downloaded copies but cannot download \
+                 (bpe-lab's `download` feature)",
             ),
             Note::NoCacheDir => write!(
                 f,
@@ -171,12 +193,13 @@ impl Provenance {
             Note::Offline => Some(format!("downloads are switched off ({OFFLINE_ENV})")),
             Note::DownloadFailed { failure, .. } => Some(format!(
                 "the download did not work ({})",
-                download::in_plain_words(failure)
+                failure.in_plain_words()
             )),
             Note::RecentFailure { age, what, .. } => Some(format!(
                 "a download failed {} ago ({what}), so none was tried",
                 minutes(*age)
             )),
+            Note::CannotDownload => Some("no copy has been downloaded yet".to_owned()),
             _ => None,
         });
         match &self.source {
@@ -198,6 +221,10 @@ impl Provenance {
                     "`bpe_lab::dataset::AfricaGalore::from_env().retry_download(true).load()`";
                 let how = if self.notes.contains(&Note::Offline) {
                     format!("unset {OFFLINE_ENV} to download it")
+                } else if self.notes.contains(&Note::CannotDownload) {
+                    "run notebook 01 once online (it downloads the dataset and keeps it), then \
+                     this cell again"
+                        .to_owned()
                 } else if let Some(retry_in) = self.notes.iter().find_map(|note| match note {
                     Note::RecentFailure { retry_in, .. } => Some(*retry_in),
                     _ => None,
@@ -269,7 +296,7 @@ pub struct AfricaGalore {
     allow_stand_in: bool,
     failure_window: Duration,
     retry_download: bool,
-    limits: download::Limits,
+    limits: Limits,
 }
 
 impl Default for AfricaGalore {
@@ -282,7 +309,7 @@ impl Default for AfricaGalore {
             allow_stand_in: true,
             failure_window: DEFAULT_FAILURE_WINDOW,
             retry_download: false,
-            limits: download::Limits {
+            limits: Limits {
                 connect_timeout: DEFAULT_CONNECT_TIMEOUT,
                 timeout: DEFAULT_TIMEOUT,
                 max_bytes: DEFAULT_MAX_BYTES,
@@ -402,10 +429,27 @@ impl AfricaGalore {
         Some(dir.join(cache::file_name(&self.url)))
     }
 
-    /// Loads the dataset. Fails only when the real dataset was required (`refresh`, or
-    /// `allow_stand_in(false)`) and could not be had; otherwise the stand-in is the last resort
-    /// and the [`Provenance`] says why it was used.
-    pub fn load(&self) -> Result<Dataset, DatasetError> {
+    /// Loads the dataset into a polars DataFrame (feature `dataset`). Fails only when the real
+    /// dataset was required (`refresh`, or `allow_stand_in(false)`) and could not be had;
+    /// otherwise the stand-in is the last resort and the [`Provenance`] says why it was used.
+    #[cfg(feature = "dataset")]
+    pub fn load(&self) -> Result<super::Dataset, DatasetError> {
+        let (records, provenance) = self.load_records()?;
+        Ok(super::Dataset {
+            frame: records.into_frame(),
+            provenance,
+        })
+    }
+
+    /// Loads the dataset as plain vectors ([`Rows`]), without polars: what the lab's lighter
+    /// notebooks use. The same copies in the same order as [`AfricaGalore::load`]; a build
+    /// without the `download` feature reads a cached copy or uses the stand-in, saying so.
+    pub fn load_rows(&self) -> Result<Rows, DatasetError> {
+        let (records, provenance) = self.load_records()?;
+        Ok(Rows::new(records, provenance))
+    }
+
+    fn load_records(&self) -> Result<(Records, Provenance), DatasetError> {
         let mut notes = Vec::new();
         let cache_path = self.cache_path();
         if cache_path.is_none() {
@@ -442,8 +486,11 @@ impl AfricaGalore {
             notes.push(Note::Offline);
         } else if let Some(note) = self.recent_failure() {
             notes.push(note);
-        } else if let Some(dataset) = self.download_and_cache(cache_path, &mut notes)? {
-            return Ok(dataset);
+            // What to do about it differs: such a build never tries again by itself.
+            #[cfg(not(feature = "download"))]
+            notes.push(Note::CannotDownload);
+        } else if let Some(found) = self.download_and_cache(cache_path, &mut notes)? {
+            return Ok(found);
         }
 
         // Reached only when the stand-in is allowed: every other way out returned above.
@@ -453,11 +500,12 @@ impl AfricaGalore {
     /// Downloads the dataset and caches it (remembering a failure beside the cache): the
     /// dataset, or `None` with a note when the stand-in may stand in, or the failure when the
     /// real data was required.
+    #[cfg(feature = "download")]
     fn download_and_cache(
         &self,
         cache_path: Option<PathBuf>,
         notes: &mut Vec<Note>,
-    ) -> Result<Option<Dataset>, DatasetError> {
+    ) -> Result<Option<(Records, Provenance)>, DatasetError> {
         let marker = cache_path.as_deref().map(cache::failure_marker);
         match self.download() {
             Ok((bytes, records)) => {
@@ -483,7 +531,7 @@ impl AfricaGalore {
             Err(failure) => {
                 if let Some(marker) = &marker {
                     // Kept in plain words: it is what the next notebooks show.
-                    let what = download::in_plain_words(&failure);
+                    let what = failure.in_plain_words();
                     cache::remember_failure(marker, &what, SystemTime::now());
                 }
                 if self.refresh || !self.allow_stand_in {
@@ -499,6 +547,25 @@ impl AfricaGalore {
                 Ok(None)
             }
         }
+    }
+
+    /// Without the `download` feature there is nothing to try: the stand-in, saying why, or an
+    /// error when the real data was required.
+    #[cfg(not(feature = "download"))]
+    fn download_and_cache(
+        &self,
+        _cache_path: Option<PathBuf>,
+        notes: &mut Vec<Note>,
+    ) -> Result<Option<(Records, Provenance)>, DatasetError> {
+        if self.refresh || !self.allow_stand_in {
+            return Err(DatasetError::Offline {
+                reason: "the real dataset was required, but there is no valid cached copy and \
+                         this build of bpe-lab cannot download (its `download` feature is off)"
+                    .to_owned(),
+            });
+        }
+        notes.push(Note::CannotDownload);
+        Ok(None)
     }
 
     /// The remembered failure that lets this load skip the download, if any. Only a load that
@@ -520,6 +587,7 @@ impl AfricaGalore {
     }
 
     /// The body at the URL, validated; the bytes are what gets cached, unchanged.
+    #[cfg(feature = "download")]
     fn download(&self) -> Result<(Vec<u8>, Records), DownloadFailure> {
         let bytes = download::fetch(&self.url, self.limits)?;
         let records = validate(&bytes).map_err(|problem| match problem {
@@ -544,11 +612,8 @@ fn offline_error(reason: &str) -> DatasetError {
     }
 }
 
-fn found(records: Records, source: Source, notes: Vec<Note>) -> Dataset {
-    Dataset {
-        frame: records.into_frame(),
-        provenance: Provenance { source, notes },
-    }
+fn found(records: Records, source: Source, notes: Vec<Note>) -> (Records, Provenance) {
+    (records, Provenance { source, notes })
 }
 
 /// The dataset's shape: a JSON array of objects with a string `description`, at least one.
@@ -598,14 +663,10 @@ mod tests {
 
     #[test]
     fn the_stand_in_is_the_dataset_shape() {
-        let frame = stand_in_records().into_frame();
-        assert_eq!(frame.height(), 40);
-        let names: Vec<&str> = frame
-            .get_column_names()
-            .iter()
-            .map(|n| n.as_str())
-            .collect();
-        assert_eq!(names, ["category", "name", "description"]);
+        let records = stand_in_records();
+        assert_eq!(records.text.len(), 40);
+        assert!(records.has_category && records.has_name);
+        assert!(records.name.iter().all(Option::is_some));
     }
 
     #[test]
@@ -613,6 +674,38 @@ mod tests {
         assert_eq!(minutes(Duration::from_secs(22)), "22 s");
         assert_eq!(minutes(Duration::from_secs(578)), "9 min");
         assert_eq!(minutes(Duration::from_secs(600)), "10 min");
+    }
+
+    /// A notebook built without downloading is told where the real data comes from, never to
+    /// call a loader it does not have or to wait for a retry that never comes.
+    #[test]
+    fn a_build_that_cannot_download_points_to_one_that_can() {
+        let headline = Provenance {
+            source: Source::StandIn,
+            notes: vec![
+                Note::RecentFailure {
+                    url: DEFAULT_URL.to_owned(),
+                    age: Duration::from_secs(50),
+                    what: "no network".to_owned(),
+                    retry_in: Duration::from_secs(550),
+                    marker: PathBuf::from("/c/africa_galore.json.failed"),
+                },
+                Note::CannotDownload,
+            ],
+        }
+        .headline();
+        assert_eq!(
+            headline,
+            "Using the bundled stand-in, not the real Africa Galore: a download failed 50 s ago \
+             (no network), so none was tried. Everything works on it; only the numbers differ. \
+             For the real data, run notebook 01 once online (it downloads the dataset and keeps \
+             it), then this cell again."
+        );
+        let never = Provenance {
+            source: Source::StandIn,
+            notes: vec![Note::CannotDownload],
+        };
+        assert!(never.headline().contains("no copy has been downloaded yet"));
     }
 
     #[test]

@@ -5,9 +5,12 @@
 //! A notebook depends on the crate alone and starts with
 //!
 //! ```text
-//! :dep bpe-lab = { path = "..", default-features = false, features = ["dataset"] }
+//! :dep bpe-lab = { path = "..", default-features = false, features = ["africa-galore"] }
 //! use bpe_lab::lab::prelude::*;
 //! ```
+//!
+//! (`dataset` instead of `africa-galore` where the notebook shows the data as a polars
+//! DataFrame; nothing here needs polars.)
 //!
 //! Everything here prints evcxr's display protocol (`EVCXR_BEGIN_CONTENT <mime>` … `EVCXR_END_CONTENT`
 //! on stdout). evcxr keeps one output per MIME type and cell, so each helper shows one rich

@@ -87,6 +87,39 @@ fn a_download_is_cached_and_the_cache_is_used_next_time() {
     assert_eq!(fs::read_dir(cache.path()).unwrap().count(), 1);
 }
 
+/// What notebooks without polars load ([`AfricaGalore::load_rows`]) is the copy the DataFrame
+/// loader gives: the same source, the same rows in the same order, names included.
+#[test]
+fn the_plain_rows_are_the_frames_rows() {
+    let server = TestServer::start(Reply::Ok(dataset_json(3)));
+    let cache = TempDir::new().unwrap();
+    let loader = loader(&server.url(), cache.path());
+    let frame = loader.load().unwrap();
+    let rows = loader.load_rows().unwrap();
+    assert_eq!(
+        rows.provenance.source,
+        Source::Cache {
+            path: cache_path(&loader)
+        },
+        "the rows come from the copy the first load cached"
+    );
+    assert_eq!(server.requests(), 1);
+    assert_eq!(rows.description, frame.paragraphs());
+    assert_eq!(rows.paragraphs(), frame.paragraphs());
+    assert_eq!(rows.names(), frame.names());
+    assert_eq!(rows.len(), 3);
+
+    let offline = AfricaGalore::new()
+        .offline(true)
+        .cache_dir(cache.path().join("empty"));
+    let (frame, rows) = (offline.load().unwrap(), offline.load_rows().unwrap());
+    assert!(rows.is_stand_in() && frame.is_stand_in());
+    assert_eq!(rows.paragraphs(), frame.paragraphs());
+    assert_eq!(rows.names(), frame.names());
+    assert_eq!(rows.names().len(), 40, "every stand-in row has a name");
+    assert_eq!(rows.provenance, frame.provenance);
+}
+
 #[test]
 fn not_found_falls_back_to_the_stand_in_and_says_so() {
     let server = TestServer::start(Reply::Status(404, "Not Found"));

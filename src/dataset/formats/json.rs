@@ -29,7 +29,7 @@ pub(crate) enum JsonProblem {
 }
 
 /// The records of a JSON array held in memory (a download, the cache, the bundled stand-in).
-#[cfg_attr(not(feature = "dataset"), allow(dead_code))]
+#[cfg_attr(not(feature = "africa-galore"), allow(dead_code))]
 pub(crate) fn records_from_json_slice(
     bytes: &[u8],
     text_field: &str,

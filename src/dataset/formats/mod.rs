@@ -35,10 +35,10 @@ use crate::dataset::error::DatasetError;
 #[cfg(feature = "columnar")]
 pub(crate) use columnar::add_word_counts;
 pub use format::Format;
-#[cfg(feature = "dataset")]
+#[cfg(feature = "africa-galore")]
 pub(crate) use json::{JsonProblem, records_from_json_slice};
 pub use reader::CorpusReader;
-#[cfg(feature = "dataset")]
+#[cfg(feature = "africa-galore")]
 pub(crate) use records::Records;
 pub use records::{CATEGORY_COLUMN, NAME_COLUMN, TEXT_COLUMN};
 

@@ -24,7 +24,7 @@ pub(crate) struct Records {
 }
 
 impl Records {
-    #[cfg_attr(not(feature = "dataset"), allow(dead_code))]
+    #[cfg_attr(not(feature = "africa-galore"), allow(dead_code))]
     pub(crate) fn is_empty(&self) -> bool {
         self.text.is_empty()
     }
