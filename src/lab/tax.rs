@@ -5,6 +5,7 @@
 
 use super::bars::Bars;
 use super::display::{Html, table};
+use crate::tokenizer::ByteLevelTokenizer;
 use std::collections::{HashMap, HashSet};
 
 /// Capitalised English words that name things in the dataset's `name` column without ever
@@ -313,6 +314,33 @@ impl Tax {
         }
         bars
     }
+}
+
+/// How many tokens `tokenizer` makes of `text` with `encode_ordinary`. A text it cannot
+/// encode stops the caller with the tokenizer's error, never counts as 0 tokens.
+pub fn tokens_in(tokenizer: &ByteLevelTokenizer, text: &str) -> usize {
+    match tokenizer.encode_ordinary(text) {
+        Ok(ids) => ids.len(),
+        Err(e) => panic!("{} could not encode {text:?}: {e}", tokenizer.name()),
+    }
+}
+
+/// Calls `f` with a token counter per tokenizer, named by the tokenizer's name: what
+/// [`measure`], [`paragraph_rates`] and [`super::parallel::measure`] take.
+pub fn with_tokenizers<R>(
+    tokenizers: &[&ByteLevelTokenizer],
+    f: impl FnOnce(&[(&str, &dyn Fn(&str) -> usize)]) -> R,
+) -> R {
+    let counters: Vec<Box<dyn Fn(&str) -> usize + '_>> = tokenizers
+        .iter()
+        .map(|&t| Box::new(move |text: &str| tokens_in(t, text)) as Box<dyn Fn(&str) -> usize>)
+        .collect();
+    let named: Vec<(&str, &dyn Fn(&str) -> usize)> = tokenizers
+        .iter()
+        .zip(&counters)
+        .map(|(t, c)| (t.name(), c.as_ref()))
+        .collect();
+    f(&named)
 }
 
 /// Whole paragraphs under each tokenizer: tokens, bytes per token and characters per token
