@@ -513,7 +513,8 @@ fn init_snoops(project: &Path) -> String {
     )
 }
 
-const MERGE_RIGHT: &str = "fn merge_ids(ids: &[u32], pair: (u32, u32), new_id: u32) -> Vec<u32> {
+const MERGE_IDS_RIGHT: &str =
+    "fn merge_ids(ids: &[u32], pair: (u32, u32), new_id: u32) -> Vec<u32> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < ids.len() {
@@ -524,7 +525,8 @@ const MERGE_RIGHT: &str = "fn merge_ids(ids: &[u32], pair: (u32, u32), new_id: u
 }";
 
 /// Every window looked at: `[5, 5, 5]` merges twice.
-const MERGE_OVERLAP: &str = "fn merge_ids(ids: &[u32], pair: (u32, u32), new_id: u32) -> Vec<u32> {
+const MERGE_IDS_OVERLAP: &str =
+    "fn merge_ids(ids: &[u32], pair: (u32, u32), new_id: u32) -> Vec<u32> {
     let mut out: Vec<u32> = Vec::new();
     for i in 0..ids.len() {
         if i + 1 < ids.len() && (ids[i], ids[i + 1]) == pair { out.push(new_id); }
@@ -649,7 +651,7 @@ fn grading_notebook_07_scores_every_exercise() {
         &with([
             INIT_RIGHT,
             PAIRS_RIGHT,
-            MERGE_RIGHT,
+            MERGE_IDS_RIGHT,
             &train_right,
             DECODE_RIGHT,
             &recover_right,
@@ -662,7 +664,7 @@ fn grading_notebook_07_scores_every_exercise() {
         &with([
             INIT_CHARS,
             PAIRS_ACROSS,
-            MERGE_OVERLAP,
+            MERGE_IDS_OVERLAP,
             &train_source(0, "merge_ids"),
             DECODE_PER_TOKEN,
             &recover_source("if p.len() == 1 { p[0] as u32 } else { ranks[p] }"),
@@ -675,7 +677,7 @@ fn grading_notebook_07_scores_every_exercise() {
         &with([
             INIT_RIGHT,
             PAIRS_BORROWED,
-            MERGE_RIGHT,
+            MERGE_IDS_RIGHT,
             &train_source(256, "bpe_lab::lab::reference::merge_ids"),
             DECODE_BORROWED,
             "fn recover_merges(ranks: &HashMap<Vec<u8>, u32>) -> Vec<((u32, u32), u32)> {
@@ -690,7 +692,7 @@ fn grading_notebook_07_scores_every_exercise() {
         &with([
             &init_snoops(&root()),
             PAIRS_RIGHT,
-            MERGE_RIGHT,
+            MERGE_IDS_RIGHT,
             &train_right,
             DECODE_RIGHT,
             "fn recover_merges(ranks: &HashMap<Vec<u8>, u32>) -> Vec<((u32, u32), u32)> {
