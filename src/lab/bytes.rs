@@ -63,7 +63,8 @@ pub fn merge_ids(ids: &[u32], pair: (u32, u32), new_id: u32) -> Vec<u32> {
 /// ```
 /// let chunks = vec!["aaab".to_string(), " aab".to_string()];
 /// let merges = bpe_lab::lab::bytes::train_byte_bpe(&chunks, 2);
-/// assert_eq!(merges, [((97, 97), 256), ((256, 98), 257)]);
+/// // After "aa" → 256, four pairs occur once each: the first counted, (256, 97), wins.
+/// assert_eq!(merges, [((97, 97), 256), ((256, 97), 257)]);
 /// ```
 pub fn train_byte_bpe(chunks: &[String], num_merges: usize) -> Vec<((u32, u32), u32)> {
     guard::answer_used(
