@@ -261,19 +261,41 @@ impl Tax {
         )
     }
 
-    /// One row per tokenizer: tokens per word and per letter of each list.
+    /// One row per tokenizer: mean tokens per word of each list, and the names' figure over
+    /// each control's.
     pub fn summary(&self) -> Html {
+        self.rates(Measured::per_word, 2)
+    }
+
+    /// The same per letter: all of a list's tokens over all of its letters.
+    pub fn per_letter(&self) -> Html {
+        self.rates(Measured::per_letter, 3)
+    }
+
+    fn rates(&self, rate: fn(&Measured, usize) -> f64, digits: usize) -> Html {
         let mut headers: Vec<String> = vec!["tokenizer".to_string()];
-        for unit in ["word", "letter"] {
-            for m in &self.lists {
-                headers.push(format!("{}: tokens per {unit}", m.label));
-            }
-        }
+        headers.extend(self.lists.iter().map(|m| m.label.clone()));
+        headers.extend(
+            self.lists
+                .iter()
+                .skip(1)
+                .map(|m| format!("{} ÷ {}", self.lists[0].label, m.label)),
+        );
         let rows: Vec<Vec<String>> = (0..self.tokenizers.len())
             .map(|t| {
                 let mut row = vec![self.tokenizers[t].clone()];
-                row.extend(self.lists.iter().map(|m| format!("{:.2}", m.per_word(t))));
-                row.extend(self.lists.iter().map(|m| format!("{:.3}", m.per_letter(t))));
+                row.extend(
+                    self.lists
+                        .iter()
+                        .map(|m| format!("{:.digits$}", rate(m, t))),
+                );
+                let names = rate(&self.lists[0], t);
+                row.extend(
+                    self.lists
+                        .iter()
+                        .skip(1)
+                        .map(|m| format!("{:.2}×", names / rate(m, t))),
+                );
                 row
             })
             .collect();
@@ -433,7 +455,13 @@ mod tests {
         // 11 letters, 15 characters with the two spaces.
         assert!((tax.lists[0].per_letter(1) - 13.0 / 11.0).abs() < 1e-12);
         assert_eq!(tax.lists[1].occurrences(), 2.0);
-        assert!(tax.summary().text.contains("1.182"));
+        assert!(tax.per_letter().text.contains("1.182"));
+        // Names 7 bytes a word, English 5.5: 1.27 times.
+        assert!(
+            tax.summary().text.contains("1.27×"),
+            "{}",
+            tax.summary().text
+        );
         assert_eq!(tax.words(1).text.lines().count(), 4);
         let rates = paragraph_rates(&["ab cd".to_string()], &[("bytes", &bytes)]);
         assert!(rates.text.contains("1.00"), "{}", rates.text);
