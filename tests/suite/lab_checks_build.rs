@@ -311,3 +311,43 @@ fn serde_json_paragraphs() -> Vec<String> {
         serde_json::from_str(bpe_lab::dataset::STAND_IN_JSON).expect("the stand-in is JSON");
     rows.into_iter().map(|r| r["description"].clone()).collect()
 }
+
+/// Every check cell of notebook 07 has its task box just before its solution cell, and the box
+/// states the points the check gives; the six exercises of 07 are the ones checked.
+#[test]
+fn notebook_07_task_boxes_state_each_checks_points() {
+    use crate::support::notebooks::{cell_text, read_json, root};
+    let nb = read_json(&root().join("instructor").join("07-bytes.ipynb"));
+    let cells = nb["cells"].as_array().unwrap();
+    let mut checked: Vec<String> = Vec::new();
+    for (i, cell) in cells.iter().enumerate() {
+        let Some(exercise) = cell["metadata"]["bpe_lab"]["exercise"].as_str() else {
+            continue;
+        };
+        let points = cell["metadata"]["bpe_lab"]["points"].as_u64().unwrap();
+        let unit = if points == 1 { "point" } else { "points" };
+        let wanted = format!("### ✍️ Your task: `{exercise}` ({points} {unit})");
+        let task = cells[..i]
+            .iter()
+            .rev()
+            .map(|c| cell_text(&c["source"]))
+            .find(|text| text.contains("### ✍️ Your task"))
+            .unwrap_or_default();
+        assert!(
+            task.contains(&wanted),
+            "{exercise}: no `{wanted}` in\n{task}"
+        );
+        checked.push(exercise.to_string());
+    }
+    assert_eq!(
+        checked,
+        [
+            "byte_initialize",
+            "count_pairs_in_chunks",
+            "merge_ids",
+            "train_byte_bpe",
+            "decode_ids",
+            "recover_merges"
+        ]
+    );
+}
