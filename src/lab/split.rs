@@ -10,11 +10,13 @@ use crate::bpe::bytes::{RankTable, SplitError, SplitPattern, Splitter};
 use crate::tokenizer::{ByteLevelError, ByteLevelTokenizer};
 use std::fmt::Write as _;
 
-/// Pieces as Python shows a list of strings, joined by ` | `: `' Yoru' | '̀ba'`.
+/// Pieces quoted as Python quotes strings, joined by ` | `: `' Yoru' | '̀ba'`. A byte that is
+/// only part of a character stays `\xNN` as [`byte_token_text`] writes it (Python would show
+/// it as `\xNN` in a bytes literal), not `\\xNN`.
 fn joined(pieces: &[String]) -> String {
     pieces
         .iter()
-        .map(|p| python_str(p))
+        .map(|p| python_str(p).replace("\\\\x", "\\x"))
         .collect::<Vec<_>>()
         .join(" | ")
 }
@@ -133,6 +135,12 @@ pub fn replay_ranks(ranks: &RankTable, piece: &str) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pieces_show_partial_bytes_with_one_backslash() {
+        let pieces = vec![byte_token_text([0xC3]), "it's".to_string()];
+        assert_eq!(joined(&pieces), "'\\xC3' | \"it's\"");
+    }
 
     #[test]
     fn replay_stops_when_no_neighbours_join() {
