@@ -8,6 +8,7 @@
 //! much of the text the tokenizer's vocabulary covers with long tokens).
 
 use super::display::{Html, table};
+use super::tax::Counter;
 use serde::Deserialize;
 
 /// The bundled translations, as `include_str!` reads them.
@@ -64,7 +65,7 @@ pub struct Premium {
 
 /// Counts characters, bytes and tokens of every translation; `count` returns the number of
 /// tokens of a text.
-pub fn measure(text: &Parallel, tokenizers: &[(&str, &dyn Fn(&str) -> usize)]) -> Premium {
+pub fn measure(text: &Parallel, tokenizers: &[Counter]) -> Premium {
     Premium {
         tokenizers: tokenizers.iter().map(|(n, _)| n.to_string()).collect(),
         rows: text

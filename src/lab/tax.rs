@@ -49,6 +49,9 @@ pub fn words(text: &str) -> Vec<&str> {
     out
 }
 
+/// A token counter with the tokenizer's name: what the measurements take, one per tokenizer.
+pub type Counter<'a> = (&'a str, &'a dyn Fn(&str) -> usize);
+
 /// A word of the dataset and how often its descriptions use it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Word {
@@ -221,7 +224,7 @@ pub struct Tax {
 /// Counts the tokens of every word of every list under every tokenizer. A word is measured
 /// as it appears inside a sentence, after a space (`" Lagos"`), which is how GPT's
 /// tokenizers see most words; `count` returns the number of tokens of its argument.
-pub fn measure(groups: &Groups, tokenizers: &[(&str, &dyn Fn(&str) -> usize)]) -> Tax {
+pub fn measure(groups: &Groups, tokenizers: &[Counter]) -> Tax {
     let costs = |label: &str, list: &[Word]| Measured {
         label: label.to_string(),
         words: list
@@ -364,13 +367,14 @@ pub fn tokens_in(tokenizer: &ByteLevelTokenizer, text: &str) -> usize {
 /// [`measure`], [`paragraph_rates`] and [`super::parallel::measure`] take.
 pub fn with_tokenizers<R>(
     tokenizers: &[&ByteLevelTokenizer],
-    f: impl FnOnce(&[(&str, &dyn Fn(&str) -> usize)]) -> R,
+    f: impl FnOnce(&[Counter]) -> R,
 ) -> R {
-    let counters: Vec<Box<dyn Fn(&str) -> usize + '_>> = tokenizers
+    type Boxed<'t> = Box<dyn Fn(&str) -> usize + 't>;
+    let counters: Vec<Boxed> = tokenizers
         .iter()
-        .map(|&t| Box::new(move |text: &str| tokens_in(t, text)) as Box<dyn Fn(&str) -> usize>)
+        .map(|&t| Box::new(move |text: &str| tokens_in(t, text)) as Boxed)
         .collect();
-    let named: Vec<(&str, &dyn Fn(&str) -> usize)> = tokenizers
+    let named: Vec<Counter> = tokenizers
         .iter()
         .zip(&counters)
         .map(|(t, c)| (t.name(), c.as_ref()))
@@ -380,10 +384,7 @@ pub fn with_tokenizers<R>(
 
 /// Whole paragraphs under each tokenizer: tokens, bytes per token and characters per token
 /// over all of `paragraphs`.
-pub fn paragraph_rates(
-    paragraphs: &[String],
-    tokenizers: &[(&str, &dyn Fn(&str) -> usize)],
-) -> Html {
+pub fn paragraph_rates(paragraphs: &[String], tokenizers: &[Counter]) -> Html {
     let bytes: usize = paragraphs.iter().map(|p| p.len()).sum();
     let chars: usize = paragraphs.iter().map(|p| p.chars().count()).sum();
     let rows: Vec<Vec<String>> = tokenizers
