@@ -352,3 +352,27 @@ fn notebook_07_task_boxes_state_each_checks_points() {
         ]
     );
 }
+
+/// Notebook 07 invites 5000 merges; the stand-in allows fewer, and training says it stopped
+/// for want of pairs (the notebook's early-stop message), having learned every merge it could.
+#[test]
+fn the_stand_in_runs_out_of_pairs_before_5000_merges() {
+    use bpe_lab::TieBreak;
+    use bpe_lab::bpe::bytes::{ByteTrainer, ChunkCounts, SplitPattern, Splitter};
+    use bpe_lab::bpe::train::StopReason;
+    let text = serde_json_paragraphs().join("\n");
+    let splitter = Splitter::new(SplitPattern::Cl100k).unwrap();
+    let chunks = ChunkCounts::from_text(&text, &splitter, &[], 1).unwrap();
+    let training = ByteTrainer::new(5000)
+        .tie_break(TieBreak::FirstSeen)
+        .train(&chunks);
+    assert_eq!(training.stop, StopReason::NoPairs);
+    assert!(training.merges.len() < 5000);
+    // Every chunk is one token now: nothing was left to merge.
+    let tokens: std::collections::HashSet<Vec<u8>> = training.tokens().into_iter().collect();
+    assert!(
+        chunks
+            .iter()
+            .all(|(c, _)| c.len() < 2 || tokens.contains(c))
+    );
+}
