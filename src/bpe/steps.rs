@@ -95,3 +95,101 @@ pub fn apply_merges(tokens: &[String], merges: &[(String, String)]) -> Vec<Strin
         tokens[i].push_str(&right);
     }
 }
+
+// Notebook 07: byte-level BPE on token ids. Ids 0–255 are the bytes; merge `i` makes id
+// `256 + i` (minbpe's numbering).
+
+/// Every chunk as the values of its UTF-8 bytes, 0–255, in order.
+pub fn byte_initialize(chunks: &[String]) -> Vec<Vec<u32>> {
+    chunks
+        .iter()
+        .map(|chunk| chunk.bytes().map(u32::from).collect())
+        .collect()
+}
+
+/// How often each pair of neighbouring ids occurs inside the chunks, never across two.
+pub fn count_pairs_in_chunks(chunks: &[Vec<u32>]) -> HashMap<(u32, u32), usize> {
+    let mut counts = HashMap::new();
+    for chunk in chunks {
+        for i in 1..chunk.len() {
+            *counts.entry((chunk[i - 1], chunk[i])).or_insert(0) += 1;
+        }
+    }
+    counts
+}
+
+/// One left-to-right pass: where `ids[i..i+2] == pair` emit `new_id` and skip two, else copy
+/// one; so `[a, a, a]` with `(a, a)` gives `[new_id, a]`.
+pub fn merge_ids(ids: &[u32], pair: (u32, u32), new_id: u32) -> Vec<u32> {
+    let mut out = Vec::with_capacity(ids.len());
+    let mut i = 0;
+    while i < ids.len() {
+        if i + 1 < ids.len() && ids[i] == pair.0 && ids[i + 1] == pair.1 {
+            out.push(new_id);
+            i += 2;
+        } else {
+            out.push(ids[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// minbpe's training loop on chunks: each round counts the pairs inside every chunk, takes
+/// the most frequent, the one counted first among equals (a Python dict's order), gives it
+/// the next id from 256 and merges it in every chunk. Stops early when no pair is left.
+pub fn train_byte_bpe(chunks: &[String], num_merges: usize) -> Vec<((u32, u32), u32)> {
+    let mut ids = byte_initialize(chunks);
+    let mut merges = Vec::new();
+    for step in 0..num_merges {
+        let mut first_seen: Vec<(u32, u32)> = Vec::new();
+        let mut counts: HashMap<(u32, u32), usize> = HashMap::new();
+        for chunk in &ids {
+            for i in 1..chunk.len() {
+                let count = counts.entry((chunk[i - 1], chunk[i])).or_insert(0);
+                if *count == 0 {
+                    first_seen.push((chunk[i - 1], chunk[i]));
+                }
+                *count += 1;
+            }
+        }
+        let mut best: Option<(u32, u32)> = None;
+        for pair in first_seen {
+            // Strictly more only: among equal counts the pair counted first stays.
+            if best.is_none_or(|b| counts[&pair] > counts[&b]) {
+                best = Some(pair);
+            }
+        }
+        let Some(pair) = best else { break };
+        let new_id = 256 + step as u32;
+        for chunk in ids.iter_mut() {
+            *chunk = merge_ids(chunk, pair, new_id);
+        }
+        merges.push((pair, new_id));
+    }
+    merges
+}
+
+/// The bytes of every id: 0–255 are themselves, and each merge's id is its two parts' bytes
+/// one after the other, built in the order of the merges.
+pub fn id_bytes(merges: &[((u32, u32), u32)]) -> HashMap<u32, Vec<u8>> {
+    let mut bytes: HashMap<u32, Vec<u8>> = (0..=255u8).map(|b| (u32::from(b), vec![b])).collect();
+    for &((a, b), id) in merges {
+        let mut joined = bytes.get(&a).cloned().unwrap_or_default();
+        joined.extend(bytes.get(&b).cloned().unwrap_or_default());
+        bytes.insert(id, joined);
+    }
+    bytes
+}
+
+/// Text of `ids`: every id's bytes, all of them joined first, then read as UTF-8 once, each
+/// invalid sequence replaced by U+FFFD (an id ending inside a character shows as `�` only if
+/// the next id does not finish it).
+pub fn decode_ids(ids: &[u32], merges: &[((u32, u32), u32)]) -> String {
+    let vocab = id_bytes(merges);
+    let mut bytes = Vec::new();
+    for id in ids {
+        bytes.extend(vocab.get(id).cloned().unwrap_or_default());
+    }
+    String::from_utf8_lossy(&bytes).into_owned()
+}

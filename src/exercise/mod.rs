@@ -32,11 +32,19 @@ pub enum Exercise {
     ByteInitialize,
     /// Notebook 07: adjacent byte pairs counted inside each chunk, never across two.
     CountPairsInChunks,
+    /// Notebook 07: every occurrence of a pair of ids replaced by a new id, in one pass.
+    MergeIds,
+    /// Notebook 07: minbpe's training loop, new ids numbered from 256.
+    TrainByteBpe,
+    /// Notebook 07: ids to bytes to text, the bytes joined before they are read as UTF-8.
+    DecodeIds,
+    /// Notebook 07: the merges behind a rank file (cl100k_base's), recovered from the ranks.
+    RecoverMerges,
 }
 
 impl Exercise {
     /// Every exercise, in teaching order.
-    pub const ALL: [Exercise; 10] = [
+    pub const ALL: [Exercise; 14] = [
         Exercise::BpeInitialize,
         Exercise::GetPairFrequencies,
         Exercise::MostFrequentPair,
@@ -47,6 +55,10 @@ impl Exercise {
         Exercise::Decode,
         Exercise::ByteInitialize,
         Exercise::CountPairsInChunks,
+        Exercise::MergeIds,
+        Exercise::TrainByteBpe,
+        Exercise::DecodeIds,
+        Exercise::RecoverMerges,
     ];
 
     /// The function's name, as the notebooks write it.
@@ -62,6 +74,10 @@ impl Exercise {
             Exercise::Decode => "decode",
             Exercise::ByteInitialize => "byte_initialize",
             Exercise::CountPairsInChunks => "count_pairs_in_chunks",
+            Exercise::MergeIds => "merge_ids",
+            Exercise::TrainByteBpe => "train_byte_bpe",
+            Exercise::DecodeIds => "decode_ids",
+            Exercise::RecoverMerges => "recover_merges",
         }
     }
 

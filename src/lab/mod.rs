@@ -21,11 +21,13 @@ pub mod bytes;
 pub mod check;
 pub mod display;
 mod fallback;
+pub mod parallel;
 pub mod parity;
 pub mod plot;
 pub mod prelude;
 pub mod reference;
 pub mod replay;
+pub mod split;
 pub mod tax;
 pub mod tokens;
 

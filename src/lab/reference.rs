@@ -12,7 +12,9 @@ use crate::lab::check::{Exercise, guard};
 use std::collections::HashMap;
 
 /// The references of notebook 07's byte-level exercises, written out in [`super::bytes`].
-pub use super::bytes::{byte_initialize, count_pairs_in_chunks};
+pub use super::bytes::{
+    byte_initialize, count_pairs_in_chunks, decode_ids, merge_ids, recover_merges, train_byte_bpe,
+};
 /// The references of notebooks 01, 02, 03 and 05: the fixed API's functions themselves.
 pub use crate::{apply_merges, bpe_initialize, get_pair_frequencies, merge_pair_in_word};
 

@@ -5,6 +5,7 @@
 
 use super::bars::Bars;
 use super::display::{Html, table};
+use crate::tokenizer::ByteLevelTokenizer;
 use std::collections::{HashMap, HashSet};
 
 /// Capitalised English words that name things in the dataset's `name` column without ever
@@ -48,30 +49,67 @@ pub fn words(text: &str) -> Vec<&str> {
     out
 }
 
-/// The two lists of words the tax is measured on.
+/// A token counter with the tokenizer's name: what the measurements take, one per tokenizer.
+pub type Counter<'a> = (&'a str, &'a dyn Fn(&str) -> usize);
+
+/// A word of the dataset and how often its descriptions use it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct WordSets {
-    /// Words of the dataset's names (`name` column) that its descriptions use but never write
-    /// in lower case, most frequent first: Lagos, Djenné, Thieboudienne, …
-    pub african: Vec<String>,
-    /// The descriptions' most frequent lower-case English words of five letters or more.
-    pub english: Vec<String>,
+pub struct Word {
+    pub text: String,
+    /// Occurrences in the descriptions (0 for a word from outside the data).
+    pub count: usize,
 }
 
-/// Picks up to `per_set` words of each kind from the dataset: `names` is its `name` column
-/// (empty for a corpus without one: then the capitalised words of the descriptions stand in),
-/// `paragraphs` its descriptions. Ties in frequency go alphabetically, so the lists are the
-/// same on every run.
+impl Word {
+    /// Its letters (characters).
+    pub fn letters(&self) -> usize {
+        self.text.chars().count()
+    }
+}
+
+/// The three lists of words the tax is measured on, each in the order of `african`: the
+/// `i`-th English word and the `i`-th place were chosen to match the `i`-th name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Groups {
+    /// Words of the dataset's names (`name` column) that its descriptions use but never write
+    /// in lower case, most frequent first: Lagos, Djenné, Thieboudienne, …
+    pub african: Vec<Word>,
+    /// For each name, a lower-case English word of the descriptions used as often (or as
+    /// near as there is), then as near in length; each word once.
+    pub english: Vec<Word>,
+    /// For each name, the place of `places` nearest in length, each once, while they last.
+    pub places: Vec<Word>,
+}
+
+/// A fixed shuffle of words: among equally good controls, the one whose hash is smallest, so
+/// that the choice favours no part of the alphabet and is the same on every run.
+fn shuffled(word: &str) -> u64 {
+    // FNV-1a, then one splitmix64 step to spread it.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in word.bytes() {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    crate::rng::splitmix64(&mut h)
+}
+
+/// Picks the lists from the dataset: `names` is its `name` column (empty for a corpus
+/// without one: then the capitalised words of the descriptions stand in), `paragraphs` its
+/// descriptions, `places` names of places outside Africa to compare with. Names are listed
+/// most frequent first, then alphabetically; among equally close English words the choice
+/// follows a fixed shuffle (a hash of the word), among equally close places the order given;
+/// so the lists are the same on every run.
 ///
 /// ```
-/// use bpe_lab::lab::tax::word_sets;
+/// use bpe_lab::lab::tax::matched_groups;
 /// let names = vec!["Jollof Rice".to_string(), "Lagos".to_string()];
 /// let text = vec!["In Lagos the jollof rice is famous, and Lagos cooks agree: famous.".to_string()];
-/// let sets = word_sets(&names, &text, 5);
-/// assert_eq!(sets.african, ["Lagos"]);
-/// assert_eq!(sets.english, ["famous", "agree", "cooks"]);
+/// let groups = matched_groups(&names, &text, &["Oslo", "Paris"]);
+/// let words = |list: &[bpe_lab::lab::tax::Word]| list.iter().map(|w| w.text.clone()).collect::<Vec<_>>();
+/// assert_eq!(words(&groups.african), ["Lagos"]);
+/// assert_eq!(words(&groups.english), ["famous"]); // the only word used twice, as Lagos is
+/// assert_eq!(words(&groups.places), ["Paris"]);   // five letters, as Lagos has
 /// ```
-pub fn word_sets(names: &[String], paragraphs: &[String], per_set: usize) -> WordSets {
+pub fn matched_groups(names: &[String], paragraphs: &[String], places: &[&str]) -> Groups {
     let mut count: HashMap<&str, usize> = HashMap::new();
     let mut lower: HashSet<&str> = HashSet::new();
     for paragraph in paragraphs {
@@ -96,110 +134,206 @@ pub fn word_sets(names: &[String], paragraphs: &[String], per_set: usize) -> Wor
         .collect::<HashSet<_>>()
         .into_iter()
         .collect();
+    african.sort_by(|a, b| count[b].cmp(&count[a]).then_with(|| a.cmp(b)));
     let mut english: Vec<&str> = lower
         .iter()
         .copied()
-        .filter(|w| w.len() >= 5 && w.bytes().all(|b| b.is_ascii_lowercase()))
+        .filter(|w| w.bytes().all(|b| b.is_ascii_lowercase()))
         .filter(|w| !lowered.contains(*w))
         .collect();
-    for list in [&mut african, &mut english] {
-        list.sort_by(|a, b| count[b].cmp(&count[a]).then_with(|| a.cmp(b)));
-        list.truncate(per_set);
+    english.sort();
+    let word = |w: &str| Word {
+        text: w.to_string(),
+        count: count.get(w).copied().unwrap_or(0),
+    };
+    let letters = |w: &str| w.chars().count();
+    let mut english_used: HashSet<&str> = HashSet::new();
+    let mut places_used: HashSet<&str> = HashSet::new();
+    let mut groups = Groups {
+        african: Vec::new(),
+        english: Vec::new(),
+        places: Vec::new(),
+    };
+    for &name in &african {
+        let (n, len) = (count[name], letters(name));
+        if let Some(&best) = english
+            .iter()
+            .filter(|w| !english_used.contains(*w))
+            .min_by_key(|w| (count[*w].abs_diff(n), letters(w).abs_diff(len), shuffled(w)))
+        {
+            english_used.insert(best);
+            groups.english.push(word(best));
+        }
+        if let Some(&best) = places
+            .iter()
+            .filter(|p| !places_used.contains(*p))
+            .min_by_key(|p| letters(p).abs_diff(len))
+        {
+            places_used.insert(best);
+            groups.places.push(word(best));
+        }
+        groups.african.push(word(name));
     }
-    WordSets {
-        african: african.into_iter().map(String::from).collect(),
-        english: english.into_iter().map(String::from).collect(),
+    groups
+}
+
+/// One list's words with their token counts under every tokenizer measured.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Measured {
+    pub label: String,
+    /// Each word and its tokens under each tokenizer.
+    pub words: Vec<(Word, Vec<usize>)>,
+}
+
+impl Measured {
+    /// Mean tokens per word under tokenizer `t`.
+    pub fn per_word(&self, t: usize) -> f64 {
+        let total: usize = self.words.iter().map(|(_, c)| c[t]).sum();
+        total as f64 / self.words.len() as f64
+    }
+
+    /// Tokens per letter under `t`: all the list's tokens over all its letters.
+    pub fn per_letter(&self, t: usize) -> f64 {
+        let tokens: usize = self.words.iter().map(|(_, c)| c[t]).sum();
+        let letters: usize = self.words.iter().map(|(w, _)| w.letters()).sum();
+        tokens as f64 / letters as f64
+    }
+
+    /// Mean letters per word.
+    pub fn letters(&self) -> f64 {
+        let letters: usize = self.words.iter().map(|(w, _)| w.letters()).sum();
+        letters as f64 / self.words.len() as f64
+    }
+
+    /// Mean occurrences in the descriptions.
+    pub fn occurrences(&self) -> f64 {
+        let n: usize = self.words.iter().map(|(w, _)| w.count).sum();
+        n as f64 / self.words.len() as f64
     }
 }
 
-/// Tokens per word, for every word of both lists under every tokenizer measured.
+/// Tokens per word of the three lists under every tokenizer measured.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Tax {
     /// The tokenizers' names, in the order measured.
     pub tokenizers: Vec<String>,
-    /// Each African word and its token count under each tokenizer.
-    pub african: Vec<(String, Vec<usize>)>,
-    /// Each English word and its token count under each tokenizer.
-    pub english: Vec<(String, Vec<usize>)>,
+    /// African names, matched English words, matched places.
+    pub lists: Vec<Measured>,
 }
 
-/// Counts the tokens of every word under every tokenizer. A word is measured as it appears
-/// inside a sentence, after a space (`" Lagos"`), which is how GPT's tokenizers see most
-/// words; `count` returns the number of tokens of its argument.
-pub fn measure(sets: &WordSets, tokenizers: &[(&str, &dyn Fn(&str) -> usize)]) -> Tax {
-    let costs = |list: &[String]| -> Vec<(String, Vec<usize>)> {
-        list.iter()
+/// Counts the tokens of every word of every list under every tokenizer. A word is measured
+/// as it appears inside a sentence, after a space (`" Lagos"`), which is how GPT's
+/// tokenizers see most words; `count` returns the number of tokens of its argument.
+pub fn measure(groups: &Groups, tokenizers: &[Counter]) -> Tax {
+    let costs = |label: &str, list: &[Word]| Measured {
+        label: label.to_string(),
+        words: list
+            .iter()
             .map(|w| {
-                let spaced = format!(" {w}");
+                let spaced = format!(" {}", w.text);
                 (
                     w.clone(),
                     tokenizers.iter().map(|(_, count)| count(&spaced)).collect(),
                 )
             })
-            .collect()
+            .collect(),
     };
     Tax {
         tokenizers: tokenizers
             .iter()
             .map(|(name, _)| name.to_string())
             .collect(),
-        african: costs(&sets.african),
-        english: costs(&sets.english),
+        lists: vec![
+            costs("African names", &groups.african),
+            costs("English words, same frequency", &groups.english),
+            costs("places outside Africa", &groups.places),
+        ],
     }
-}
-
-fn mean(rows: &[(String, Vec<usize>)], t: usize) -> f64 {
-    if rows.is_empty() {
-        return f64::NAN;
-    }
-    rows.iter().map(|(_, c)| c[t] as f64).sum::<f64>() / rows.len() as f64
 }
 
 impl Tax {
-    /// Mean tokens per African word under tokenizer `t`.
-    pub fn african_mean(&self, t: usize) -> f64 {
-        mean(&self.african, t)
-    }
-
-    /// Mean tokens per English word under tokenizer `t`.
-    pub fn english_mean(&self, t: usize) -> f64 {
-        mean(&self.english, t)
-    }
-
-    /// How many times the tokens of an English word an African word costs under `t`.
-    pub fn ratio(&self, t: usize) -> f64 {
-        self.african_mean(t) / self.english_mean(t)
-    }
-
-    /// One row per tokenizer: mean tokens per word of each list, and their ratio.
-    pub fn summary(&self) -> Html {
-        let rows: Vec<Vec<String>> = (0..self.tokenizers.len())
-            .map(|t| {
+    /// What the lists are: words, mean occurrences in the descriptions, mean letters.
+    pub fn lists(&self) -> Html {
+        let rows: Vec<Vec<String>> = self
+            .lists
+            .iter()
+            .map(|m| {
                 vec![
-                    self.tokenizers[t].clone(),
-                    format!("{:.2}", self.african_mean(t)),
-                    format!("{:.2}", self.english_mean(t)),
-                    format!("{:.1}×", self.ratio(t)),
+                    m.label.clone(),
+                    m.words.len().to_string(),
+                    format!("{:.2}", m.occurrences()),
+                    format!("{:.2}", m.letters()),
                 ]
             })
             .collect();
-        let african = format!("African names ({} words)", self.african.len());
-        let english = format!("English words ({} words)", self.english.len());
         table(
-            &["tokenizer", &african, &english, "African ÷ English"],
+            &[
+                "list",
+                "words",
+                "mean occurrences in the descriptions",
+                "mean letters",
+            ],
             &rows,
         )
     }
 
+    /// One row per tokenizer: mean tokens per word of each list, and the names' figure over
+    /// each control's.
+    pub fn summary(&self) -> Html {
+        self.rates(Measured::per_word, 2)
+    }
+
+    /// The same per letter: all of a list's tokens over all of its letters.
+    pub fn per_letter(&self) -> Html {
+        self.rates(Measured::per_letter, 3)
+    }
+
+    fn rates(&self, rate: fn(&Measured, usize) -> f64, digits: usize) -> Html {
+        let mut headers: Vec<String> = vec!["tokenizer".to_string()];
+        headers.extend(self.lists.iter().map(|m| m.label.clone()));
+        headers.extend(
+            self.lists
+                .iter()
+                .skip(1)
+                .map(|m| format!("{} ÷ {}", self.lists[0].label, m.label)),
+        );
+        let rows: Vec<Vec<String>> = (0..self.tokenizers.len())
+            .map(|t| {
+                let mut row = vec![self.tokenizers[t].clone()];
+                row.extend(
+                    self.lists
+                        .iter()
+                        .map(|m| format!("{:.digits$}", rate(m, t))),
+                );
+                let names = rate(&self.lists[0], t);
+                row.extend(
+                    self.lists
+                        .iter()
+                        .skip(1)
+                        .map(|m| format!("{:.2}×", names / rate(m, t))),
+                );
+                row
+            })
+            .collect();
+        let headers: Vec<&str> = headers.iter().map(String::as_str).collect();
+        table(&headers, &rows)
+    }
+
     /// The first `top` words of each list with their token counts under every tokenizer.
     pub fn words(&self, top: usize) -> Html {
-        let mut headers: Vec<&str> = vec!["word", "kind"];
+        let mut headers: Vec<&str> = vec!["word", "list", "occurrences", "letters"];
         headers.extend(self.tokenizers.iter().map(String::as_str));
-        let rows: Vec<Vec<String>> = [("African", &self.african), ("English", &self.english)]
-            .into_iter()
-            .flat_map(|(kind, list)| {
-                list.iter().take(top).map(move |(w, counts)| {
-                    let mut row = vec![w.clone(), kind.to_string()];
+        let rows: Vec<Vec<String>> = self
+            .lists
+            .iter()
+            .flat_map(|m| {
+                m.words.iter().take(top).map(move |(w, counts)| {
+                    let mut row = vec![
+                        w.text.clone(),
+                        m.label.clone(),
+                        w.count.to_string(),
+                        w.letters().to_string(),
+                    ];
                     row.extend(counts.iter().map(usize::to_string));
                     row
                 })
@@ -212,16 +346,68 @@ impl Tax {
     pub fn chart(&self) -> Bars {
         let names: Vec<&str> = self.tokenizers.iter().map(String::as_str).collect();
         let n = names.len();
-        Bars::new("Tokens per word", "mean tokens per word", &names)
-            .series(
-                "African names",
-                (0..n).map(|t| self.african_mean(t)).collect(),
-            )
-            .series(
-                "English words",
-                (0..n).map(|t| self.english_mean(t)).collect(),
-            )
+        let mut bars = Bars::new("Tokens per word", "mean tokens per word", &names);
+        for m in &self.lists {
+            bars = bars.series(&m.label, (0..n).map(|t| m.per_word(t)).collect());
+        }
+        bars
     }
+}
+
+/// How many tokens `tokenizer` makes of `text` with `encode_ordinary`. A text it cannot
+/// encode stops the caller with the tokenizer's error, never counts as 0 tokens.
+pub fn tokens_in(tokenizer: &ByteLevelTokenizer, text: &str) -> usize {
+    match tokenizer.encode_ordinary(text) {
+        Ok(ids) => ids.len(),
+        Err(e) => panic!("{} could not encode {text:?}: {e}", tokenizer.name()),
+    }
+}
+
+/// Calls `f` with a token counter per tokenizer, named by the tokenizer's name: what
+/// [`measure`], [`paragraph_rates`] and [`super::parallel::measure`] take.
+pub fn with_tokenizers<R>(
+    tokenizers: &[&ByteLevelTokenizer],
+    f: impl FnOnce(&[Counter]) -> R,
+) -> R {
+    type Boxed<'t> = Box<dyn Fn(&str) -> usize + 't>;
+    let counters: Vec<Boxed> = tokenizers
+        .iter()
+        .map(|&t| Box::new(move |text: &str| tokens_in(t, text)) as Boxed)
+        .collect();
+    let named: Vec<Counter> = tokenizers
+        .iter()
+        .zip(&counters)
+        .map(|(t, c)| (t.name(), c.as_ref()))
+        .collect();
+    f(&named)
+}
+
+/// Whole paragraphs under each tokenizer: tokens, bytes per token and characters per token
+/// over all of `paragraphs`.
+pub fn paragraph_rates(paragraphs: &[String], tokenizers: &[Counter]) -> Html {
+    let bytes: usize = paragraphs.iter().map(|p| p.len()).sum();
+    let chars: usize = paragraphs.iter().map(|p| p.chars().count()).sum();
+    let rows: Vec<Vec<String>> = tokenizers
+        .iter()
+        .map(|(name, count)| {
+            let tokens: usize = paragraphs.iter().map(|p| count(p)).sum();
+            vec![
+                name.to_string(),
+                tokens.to_string(),
+                format!("{:.2}", bytes as f64 / tokens as f64),
+                format!("{:.2}", chars as f64 / tokens as f64),
+            ]
+        })
+        .collect();
+    table(
+        &[
+            "tokenizer",
+            "tokens",
+            "bytes per token",
+            "characters per token",
+        ],
+        &rows,
+    )
 }
 
 #[cfg(test)]
@@ -242,31 +428,65 @@ mod tests {
             "Market Day".to_string(),
         ];
         let text = vec!["The Great Mosque of Djenné hosts a market. Djenné!".to_string()];
-        let sets = word_sets(&names, &text, 10);
-        assert_eq!(sets.african, ["Djenné"]);
-        assert!(!sets.english.contains(&"market".to_string()));
+        let groups = matched_groups(&names, &text, &[]);
+        let african: Vec<&str> = groups.african.iter().map(|w| w.text.as_str()).collect();
+        assert_eq!(african, ["Djenné"]);
+        assert!(groups.english.iter().all(|w| w.text != "market"));
+        assert!(groups.places.is_empty());
+    }
+
+    #[test]
+    fn controls_match_frequency_then_length_each_used_once() {
+        let names = vec!["Bamako".to_string(), "Lomé".to_string()];
+        let text = vec![
+            "Bamako Bamako Lomé: the river river flows, sand lies, a market markets.".to_string(),
+        ];
+        let groups = matched_groups(&names, &text, &["Rome", "Berlin", "Oslo"]);
+        let list = |l: &[Word]| l.iter().map(|w| w.text.clone()).collect::<Vec<_>>();
+        assert_eq!(list(&groups.african), ["Bamako", "Lomé"]);
+        // Bamako: twice → "river" (the only word used twice); Lomé: once, four letters →
+        // "lies" or "sand", whichever the shuffle puts first.
+        assert_eq!(groups.english[0].text, "river");
+        let second = &groups.english[1].text;
+        assert!(second == "lies" || second == "sand", "{second}");
+        let first = if shuffled("lies") < shuffled("sand") {
+            "lies"
+        } else {
+            "sand"
+        };
+        assert_eq!(second, first);
+        assert_eq!(list(&groups.places), ["Berlin", "Rome"]);
     }
 
     #[test]
     fn measure_counts_each_word_after_a_space() {
-        let sets = WordSets {
-            african: vec!["Lagos".into(), "Djenné".into()],
-            english: vec!["water".into()],
+        let w = |t: &str, count: usize| Word {
+            text: t.to_string(),
+            count,
+        };
+        let groups = Groups {
+            african: vec![w("Lagos", 3), w("Djenné", 1)],
+            english: vec![w("water", 2), w("sand", 2)],
+            places: vec![w("Paris", 0)],
         };
         let bytes = |w: &str| w.len();
         let chars = |w: &str| w.chars().count();
-        let tax = measure(&sets, &[("bytes", &bytes), ("chars", &chars)]);
-        assert_eq!(
-            tax.african,
-            [
-                ("Lagos".to_string(), vec![6, 6]),
-                ("Djenné".to_string(), vec![8, 7])
-            ]
+        let tax = measure(&groups, &[("bytes", &bytes), ("chars", &chars)]);
+        assert_eq!(tax.lists[0].words[1].1, vec![8, 7]);
+        assert_eq!(tax.lists[0].per_word(0), 7.0);
+        assert_eq!(tax.lists[1].per_word(1), 5.5);
+        // 11 letters, 15 characters with the two spaces.
+        assert!((tax.lists[0].per_letter(1) - 13.0 / 11.0).abs() < 1e-12);
+        assert_eq!(tax.lists[1].occurrences(), 2.0);
+        assert!(tax.per_letter().text.contains("1.182"));
+        // Names 7 bytes a word, English 5.5: 1.27 times.
+        assert!(
+            tax.summary().text.contains("1.27×"),
+            "{}",
+            tax.summary().text
         );
-        assert_eq!(tax.african_mean(0), 7.0);
-        assert_eq!(tax.english_mean(1), 6.0);
-        assert!((tax.ratio(0) - 7.0 / 6.0).abs() < 1e-12);
-        assert!(tax.summary().text.contains("1.2×"));
-        assert_eq!(tax.words(1).text.lines().count(), 3);
+        assert_eq!(tax.words(1).text.lines().count(), 4);
+        let rates = paragraph_rates(&["ab cd".to_string()], &[("bytes", &bytes)]);
+        assert!(rates.text.contains("1.00"), "{}", rates.text);
     }
 }

@@ -513,11 +513,112 @@ fn init_snoops(project: &Path) -> String {
     )
 }
 
-/// Notebook 07's two exercises graded in the judge like every other: right answers get their
-/// points, the two classic mistakes and a borrowed answer get none, and a submission that
-/// looks for the instructor's solutions finds nothing.
+const MERGE_IDS_RIGHT: &str =
+    "fn merge_ids(ids: &[u32], pair: (u32, u32), new_id: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < ids.len() {
+        if i + 1 < ids.len() && (ids[i], ids[i + 1]) == pair { out.push(new_id); i += 2; }
+        else { out.push(ids[i]); i += 1; }
+    }
+    out
+}";
+
+/// Every window looked at: `[5, 5, 5]` merges twice.
+const MERGE_IDS_OVERLAP: &str =
+    "fn merge_ids(ids: &[u32], pair: (u32, u32), new_id: u32) -> Vec<u32> {
+    let mut out: Vec<u32> = Vec::new();
+    for i in 0..ids.len() {
+        if i + 1 < ids.len() && (ids[i], ids[i + 1]) == pair { out.push(new_id); }
+        else if i == 0 || (ids[i - 1], ids[i]) != pair { out.push(ids[i]); }
+    }
+    out
+}";
+
+/// minbpe's loop; `FIRST` is the first new id and `MERGE` the merge function it calls.
+fn train_source(first: u32, merge: &str) -> String {
+    format!(
+        "fn train_byte_bpe(chunks: &[String], num_merges: usize) -> Vec<((u32, u32), u32)> {{
+    let mut ids: Vec<Vec<u32>> = chunks.iter().map(|c| c.bytes().map(u32::from).collect()).collect();
+    let mut merges = Vec::new();
+    for step in 0..num_merges as u32 {{
+        let mut order: Vec<(u32, u32)> = Vec::new();
+        let mut counts: HashMap<(u32, u32), usize> = HashMap::new();
+        for c in &ids {{
+            for w in c.windows(2) {{
+                let n = counts.entry((w[0], w[1])).or_insert(0);
+                if *n == 0 {{ order.push((w[0], w[1])); }}
+                *n += 1;
+            }}
+        }}
+        let mut best: Option<(u32, u32)> = None;
+        for p in order {{ if best.map_or(true, |b| counts[&p] > counts[&b]) {{ best = Some(p); }} }}
+        let Some(pair) = best else {{ break }};
+        let id = {first} + step;
+        ids = ids.iter().map(|c| {merge}(c, pair, id)).collect();
+        merges.push((pair, id));
+    }}
+    merges
+}}"
+    )
+}
+
+const DECODE_RIGHT: &str = "fn decode_ids(ids: &[u32], merges: &[((u32, u32), u32)]) -> String {
+    let mut v: HashMap<u32, Vec<u8>> = (0..=255u32).map(|b| (b, vec![b as u8])).collect();
+    for &((a, b), id) in merges { let j = [v[&a].clone(), v[&b].clone()].concat(); v.insert(id, j); }
+    let bytes: Vec<u8> = ids.iter().flat_map(|i| v[i].clone()).collect();
+    String::from_utf8_lossy(&bytes).into_owned()
+}";
+
+/// Each token read as text on its own.
+const DECODE_PER_TOKEN: &str = "fn decode_ids(ids: &[u32], merges: &[((u32, u32), u32)]) -> String {
+    let mut v: HashMap<u32, Vec<u8>> = (0..=255u32).map(|b| (b, vec![b as u8])).collect();
+    for &((a, b), id) in merges { let j = [v[&a].clone(), v[&b].clone()].concat(); v.insert(id, j); }
+    ids.iter().map(|i| String::from_utf8_lossy(&v[i]).into_owned()).collect()
+}";
+
+/// The crate's answer: the worker has no `bpe_lab::lab::bytes`, so it does not compile.
+const DECODE_BORROWED: &str = "fn decode_ids(ids: &[u32], merges: &[((u32, u32), u32)]) -> String {
+    bpe_lab::lab::bytes::decode_ids(ids, merges)
+}";
+
+/// tiktoken's split with lower ranks; `RANK` says how a part's rank is found.
+fn recover_source(rank: &str) -> String {
+    format!(
+        "fn recover_merges(ranks: &HashMap<Vec<u8>, u32>) -> Vec<((u32, u32), u32)> {{
+    let rank_of = |p: &Vec<u8>| -> u32 {{ {rank} }};
+    let mut tokens: Vec<(&Vec<u8>, u32)> = ranks.iter().filter(|(b, _)| b.len() > 1).map(|(b, &r)| (b, r)).collect();
+    tokens.sort_by_key(|t| t.1);
+    let mut merges = Vec::new();
+    for (token, rank) in tokens {{
+        let mut parts: Vec<Vec<u8>> = token.iter().map(|&b| vec![b]).collect();
+        loop {{
+            let mut best: Option<(u32, usize)> = None;
+            for i in 0..parts.len() - 1 {{
+                let j = [parts[i].clone(), parts[i + 1].clone()].concat();
+                if let Some(&r) = ranks.get(&j) {{
+                    if r < rank && best.map_or(true, |(b, _)| r < b) {{ best = Some((r, i)); }}
+                }}
+            }}
+            let Some((_, i)) = best else {{ break }};
+            let right = parts.remove(i + 1);
+            parts[i].extend(right);
+        }}
+        if parts.len() == 2 {{ merges.push(((rank_of(&parts[0]), rank_of(&parts[1])), rank)); }}
+    }}
+    merges
+}}"
+    )
+}
+
+/// Notebook 07's six exercises graded in the judge like every other: right answers get their
+/// points; the usual mistakes (characters for bytes, pairs across chunks, overlapping pairs
+/// merged twice, new ids from 0, decoding token by token, a byte's rank taken for its value)
+/// get none; the crate's answers do not compile, while a reference taught earlier
+/// (`merge_ids` inside `train_byte_bpe`) may be used; a submission that looks for the
+/// instructor's solutions finds nothing, and one that exits is `crashed`.
 #[test]
-fn grading_notebook_07_scores_bytes_and_chunk_pairs() {
+fn grading_notebook_07_scores_every_exercise() {
     if !sandbox_available() {
         return;
     }
@@ -526,20 +627,78 @@ fn grading_notebook_07_scores_bytes_and_chunk_pairs() {
     let subs = dir.path().join("submissions");
     let file = format!("{LAB7}.ipynb");
     let base = student_notebook(LAB7);
-    let with = |init: &str, pairs: &str| {
+    let with = |answers: [&str; 6]| {
         let mut nb = base.clone();
-        solve(&mut nb, "byte_initialize", init);
-        solve(&mut nb, "count_pairs_in_chunks", pairs);
+        let names = [
+            "byte_initialize",
+            "count_pairs_in_chunks",
+            "merge_ids",
+            "train_byte_bpe",
+            "decode_ids",
+            "recover_merges",
+        ];
+        for (name, code) in names.into_iter().zip(answers) {
+            solve(&mut nb, name, code);
+        }
         nb
     };
-    save(&subs, "amara", &file, &with(INIT_RIGHT, PAIRS_RIGHT));
-    save(&subs, "bayo", &file, &with(INIT_CHARS, PAIRS_ACROSS));
-    save(&subs, "chidi", &file, &with(INIT_RIGHT, PAIRS_BORROWED));
+    let train_right = train_source(256, "merge_ids");
+    let recover_right = recover_source("ranks[p]");
+    save(
+        &subs,
+        "amara",
+        &file,
+        &with([
+            INIT_RIGHT,
+            PAIRS_RIGHT,
+            MERGE_IDS_RIGHT,
+            &train_right,
+            DECODE_RIGHT,
+            &recover_right,
+        ]),
+    );
+    save(
+        &subs,
+        "bayo",
+        &file,
+        &with([
+            INIT_CHARS,
+            PAIRS_ACROSS,
+            MERGE_IDS_OVERLAP,
+            &train_source(0, "merge_ids"),
+            DECODE_PER_TOKEN,
+            &recover_source("if p.len() == 1 { p[0] as u32 } else { ranks[p] }"),
+        ]),
+    );
+    save(
+        &subs,
+        "chidi",
+        &file,
+        &with([
+            INIT_RIGHT,
+            PAIRS_BORROWED,
+            MERGE_IDS_RIGHT,
+            &train_source(256, "bpe_lab::lab::reference::merge_ids"),
+            DECODE_BORROWED,
+            "fn recover_merges(ranks: &HashMap<Vec<u8>, u32>) -> Vec<((u32, u32), u32)> {
+    bpe_lab::lab::reference::recover_merges(ranks)
+}",
+        ]),
+    );
     save(
         &subs,
         "dawit",
         &file,
-        &with(&init_snoops(&root()), PAIRS_RIGHT),
+        &with([
+            &init_snoops(&root()),
+            PAIRS_RIGHT,
+            MERGE_IDS_RIGHT,
+            &train_right,
+            DECODE_RIGHT,
+            "fn recover_merges(ranks: &HashMap<Vec<u8>, u32>) -> Vec<((u32, u32), u32)> {
+    std::process::exit(0)
+}",
+        ]),
     );
     save(&subs, "efua", &file, &base);
     let (grades, feedback) = (dir.path().join("grades.csv"), dir.path().join("feedback"));
@@ -567,34 +726,38 @@ fn grading_notebook_07_scores_bytes_and_chunk_pairs() {
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(
         lines[0],
-        "student,file,lab,byte_initialize,count_pairs_in_chunks,total,max,notes"
+        "student,file,lab,byte_initialize,count_pairs_in_chunks,merge_ids,train_byte_bpe,\
+         decode_ids,recover_merges,total,max,notes"
     );
     let scores = |student: &str| -> Vec<String> {
         let line = lines
             .iter()
             .find(|l| l.starts_with(&format!("{student},")))
             .unwrap_or_else(|| panic!("no row for {student}"));
-        line.splitn(8, ',')
+        line.splitn(12, ',')
             .skip(3)
-            .take(4)
+            .take(8)
             .map(str::to_owned)
             .collect()
     };
-    assert_eq!(scores("amara"), ["1", "2", "3", "3"]);
-    assert_eq!(scores("bayo"), ["0", "0", "0", "3"]);
-    assert_eq!(scores("chidi"), ["1", "0", "1", "3"]);
-    assert_eq!(scores("dawit"), ["0", "2", "2", "3"]);
-    assert_eq!(scores("efua"), ["0", "0", "0", "3"]);
+    assert_eq!(scores("amara"), ["1", "2", "2", "3", "2", "4", "14", "14"]);
+    assert_eq!(scores("bayo"), ["0", "0", "0", "0", "0", "0", "0", "14"]);
+    assert_eq!(scores("chidi"), ["1", "0", "2", "3", "0", "0", "6", "14"]);
+    assert_eq!(scores("dawit"), ["0", "2", "2", "3", "2", "0", "9", "14"]);
+    assert_eq!(scores("efua"), ["0", "0", "0", "0", "0", "0", "0", "14"]);
     let read = |student: &str| {
         fs::read_to_string(feedback.join(student).join(format!("{LAB7}.md"))).unwrap()
     };
-    assert!(read("bayo").contains("wrong result"), "{}", read("bayo"));
+    let bayo = read("bayo");
+    assert!(bayo.matches("wrong result").count() >= 6, "{bayo}");
     assert!(
-        read("chidi").contains("did not compile"),
-        "{}",
-        read("chidi")
+        bayo.contains("[((97, 97), 256)]") || bayo.contains(", 256)"),
+        "{bayo}"
     );
+    let chidi = read("chidi");
+    assert!(chidi.matches("did not compile").count() >= 3, "{chidi}");
     assert!(read("efua").contains("not implemented"), "{}", read("efua"));
+    assert!(read("dawit").contains("crashed"), "{}", read("dawit"));
     assert!(
         !read("dawit").contains("found the solutions"),
         "{}",

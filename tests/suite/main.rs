@@ -33,6 +33,7 @@ mod hf_parity;
 mod kernel_build;
 mod lab_check_time_limit;
 mod lab_checks;
+mod lab_checks_build;
 mod lab_checks_bytes;
 mod lab_cli;
 mod lab_nbgrader;

@@ -104,8 +104,26 @@ fn crate_stand_in(exercise: Exercise) -> String {
     out.push_str(
         "    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]\n    pub enum TieBreak { #[default] Lexicographic, FirstSeen }\n    pub mod lab {\n        pub mod prelude {\n            pub use super::super::steps::EOW;\n            pub use std::collections::{BTreeMap, BTreeSet, HashMap};\n            pub use std::time::{Duration, Instant};\n        }\n",
     );
-    if allowed(Exercise::MostFrequentPair) {
-        out.push_str("        pub mod reference {\n            pub use super::super::steps::most_frequent_pair;\n        }\n");
+    // The references a notebook offers under `bpe_lab::lab::reference::`, those taught
+    // before the exercise only.
+    let references: Vec<&str> = [
+        Exercise::MostFrequentPair,
+        Exercise::ByteInitialize,
+        Exercise::CountPairsInChunks,
+        Exercise::MergeIds,
+        Exercise::TrainByteBpe,
+        Exercise::DecodeIds,
+    ]
+    .into_iter()
+    .filter(|&step| allowed(step))
+    .map(Exercise::name)
+    .collect();
+    if !references.is_empty() {
+        let _ = writeln!(
+            out,
+            "        pub mod reference {{\n            pub use super::super::steps::{{{}}};\n        }}",
+            references.join(", ")
+        );
     }
     out.push_str("    }\n}\n");
     out

@@ -16,7 +16,7 @@ use std::collections::HashMap;
 const GENERATED: usize = 300;
 
 /// Pieces of text that chunks are made of; several are many bytes per character.
-const PIECES: [&str; 16] = [
+pub(super) const PIECES: [&str; 16] = [
     "a",
     "b",
     " ",
@@ -65,7 +65,7 @@ fn generated<I>(seed: u64, make: impl Fn(&mut Rng) -> I) -> impl Iterator<Item =
     (0..GENERATED).map(move |_| make(&mut rng))
 }
 
-fn show_texts(items: &[Text]) -> String {
+pub(super) fn show_texts(items: &[Text]) -> String {
     let shown: Vec<String> = items.iter().map(|t| python_str(&t.0)).collect();
     format!("[{}]", shown.join(", "))
 }

@@ -104,3 +104,46 @@ pub fn count_pairs_in_chunks(
 ) -> CountPairsInChunksOut {
     f(chunks)
 }
+
+/// A merge of notebook 07: the pair of ids and the new id it gets.
+pub type IdMerge = ((u32, u32), u32);
+
+/// Notebook 07: (ids, pair, new_id).
+pub type MergeIdsArgs = (Vec<u32>, (u32, u32), u32);
+pub type MergeIdsOut = Vec<u32>;
+pub fn merge_ids(
+    f: &impl Fn(&[u32], (u32, u32), u32) -> MergeIdsOut,
+    (ids, pair, new_id): &MergeIdsArgs,
+) -> MergeIdsOut {
+    f(ids, *pair, *new_id)
+}
+
+/// Notebook 07: (chunks, num_merges).
+pub type TrainByteBpeArgs = (Vec<String>, usize);
+pub type TrainByteBpeOut = Vec<IdMerge>;
+pub fn train_byte_bpe(
+    f: &impl Fn(&[String], usize) -> TrainByteBpeOut,
+    (chunks, num_merges): &TrainByteBpeArgs,
+) -> TrainByteBpeOut {
+    f(chunks, *num_merges)
+}
+
+/// Notebook 07: (ids, merges).
+pub type DecodeIdsArgs = (Vec<u32>, Vec<IdMerge>);
+pub type DecodeIdsOut = String;
+pub fn decode_ids(
+    f: &impl Fn(&[u32], &[IdMerge]) -> DecodeIdsOut,
+    (ids, merges): &DecodeIdsArgs,
+) -> DecodeIdsOut {
+    f(ids, merges)
+}
+
+/// Notebook 07: a rank file's tokens and ranks.
+pub type RecoverMergesArgs = HashMap<Vec<u8>, u32>;
+pub type RecoverMergesOut = Vec<IdMerge>;
+pub fn recover_merges(
+    f: &impl Fn(&HashMap<Vec<u8>, u32>) -> RecoverMergesOut,
+    ranks: &RecoverMergesArgs,
+) -> RecoverMergesOut {
+    f(ranks)
+}

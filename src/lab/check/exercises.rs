@@ -543,6 +543,14 @@ pub fn judge(
         Exercise::CountPairsInChunks => {
             judge_spec(&super::bytes::count_pairs_in_chunks_spec(), call, limit)
         }
+        Exercise::MergeIds => judge_spec(&super::byte_tokenizer::merge_ids_spec(), call, limit),
+        Exercise::TrainByteBpe => {
+            judge_spec(&super::byte_tokenizer::train_byte_bpe_spec(), call, limit)
+        }
+        Exercise::DecodeIds => judge_spec(&super::byte_tokenizer::decode_ids_spec(), call, limit),
+        Exercise::RecoverMerges => {
+            judge_spec(&super::byte_tokenizer::recover_merges_spec(), call, limit)
+        }
     }
 }
 

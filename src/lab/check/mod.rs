@@ -37,6 +37,7 @@
 //! assert_eq!(borrowed.status, Status::UsedReference);
 //! ```
 
+mod byte_tokenizer;
 mod bytes;
 pub mod calls;
 mod cases;
@@ -51,6 +52,7 @@ pub mod wire;
 /// The exercise vocabulary lives on the ground floor, where the engine's answers can report
 /// themselves to the guard without importing the lab.
 pub use crate::exercise::{Exercise, guard};
+pub use byte_tokenizer::{decode_ids, merge_ids, recover_merges, train_byte_bpe};
 pub use bytes::{byte_initialize, count_pairs_in_chunks};
 pub use exercises::judge;
 pub use exercises::{

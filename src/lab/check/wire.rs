@@ -106,6 +106,15 @@ impl Wire for u32 {
     }
 }
 
+impl Wire for u8 {
+    fn put(&self, out: &mut Vec<u8>) {
+        out.push(*self);
+    }
+    fn take(input: &mut &[u8]) -> Result<u8, WireError> {
+        Ok(take_bytes(input, 1)?[0])
+    }
+}
+
 impl Wire for String {
     fn put(&self, out: &mut Vec<u8>) {
         self.len().put(out);
@@ -163,6 +172,17 @@ impl<A: Wire, B: Wire> Wire for (A, B) {
     }
     fn take(input: &mut &[u8]) -> Result<(A, B), WireError> {
         Ok((A::take(input)?, B::take(input)?))
+    }
+}
+
+impl<A: Wire, B: Wire, C: Wire> Wire for (A, B, C) {
+    fn put(&self, out: &mut Vec<u8>) {
+        self.0.put(out);
+        self.1.put(out);
+        self.2.put(out);
+    }
+    fn take(input: &mut &[u8]) -> Result<(A, B, C), WireError> {
+        Ok((A::take(input)?, B::take(input)?, C::take(input)?))
     }
 }
 

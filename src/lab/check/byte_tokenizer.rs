@@ -1,0 +1,345 @@
+//! The checks of notebook 07's four exercises that build a byte-level tokenizer, in minbpe's
+//! order: merge a pair of ids, train (new ids from 256), decode ids to text, and recover the
+//! merges behind a rank file. Each has fixed cases aimed at one usual mistake, then generated
+//! ones over text that is many bytes per character.
+//!
+//! - `merge_ids`: overlapping pairs (`[5, 5, 5]` merges once), a pair at the very end, ids
+//!   above 255 (tokens merges made).
+//! - `train_byte_bpe`: the first new id is 256, not 0; pairs never cross two chunks; among
+//!   equal counts the pair counted first wins; a run that runs out of pairs stops early.
+//! - `decode_ids`: the bytes of all ids are joined before being read as UTF-8 (`é` split over
+//!   two ids decodes; read token by token it would be two `�`); ids made of ids.
+//! - `recover_merges`: single bytes whose ranks are not their values (cl100k_base's are not);
+//!   a token split only with tokens ranked below it; the result in rank order.
+
+use super::bytes::{PIECES, show_texts};
+use super::cases::Rng;
+use super::run::{Spec, run};
+use super::shrink::Text;
+use super::{Check, Exercise, calls};
+use crate::bpe::steps;
+use crate::lab::bytes;
+use crate::lab::display::python_str;
+use std::collections::HashMap;
+
+/// Generated cases per check, on top of the fixed examples.
+const GENERATED: usize = 200;
+
+fn generated<I>(seed: u64, make: impl Fn(&mut Rng) -> I) -> impl Iterator<Item = I> {
+    let mut rng = Rng::new(seed);
+    (0..GENERATED).map(move |_| make(&mut rng))
+}
+
+fn texts(items: &[&str]) -> Vec<Text> {
+    items.iter().map(|s| Text(s.to_string())).collect()
+}
+
+fn plain(items: &[Text]) -> Vec<String> {
+    items.iter().map(|t| t.0.clone()).collect()
+}
+
+/// Chunks of text: short, over few pieces, so that pairs repeat and tie.
+fn chunks(rng: &mut Rng) -> Vec<Text> {
+    let pieces = 2 + rng.below(PIECES.len() - 1);
+    (0..1 + rng.below(5))
+        .map(|_| {
+            let chunk: String = (0..1 + rng.below(4))
+                .map(|_| PIECES[rng.below(pieces)])
+                .collect();
+            Text(chunk)
+        })
+        .collect()
+}
+
+fn show_merges(merges: &[calls::IdMerge]) -> String {
+    let shown: Vec<String> = merges
+        .iter()
+        .map(|((a, b), id)| format!("(({a}, {b}), {id})"))
+        .collect();
+    format!("[{}]", shown.join(", "))
+}
+
+/// Checks `merge_ids(ids, pair, new_id) -> ids`: one left-to-right pass, each occurrence of
+/// `pair` replaced by `new_id`, an id never used in two merges.
+pub fn merge_ids<F>(student: F) -> Check
+where
+    F: Fn(&[u32], (u32, u32), u32) -> calls::MergeIdsOut + Send + 'static,
+{
+    show(run(merge_ids_spec(), move |a| {
+        calls::merge_ids(&student, a)
+    }))
+}
+
+type MergeIdsCase = (Vec<u32>, (u32, u32), u32);
+
+fn ids_and_pair(rng: &mut Rng) -> MergeIdsCase {
+    const IDS: [u32; 5] = [97, 98, 32, 256, 300];
+    let alphabet = 2 + rng.below(4);
+    let ids: Vec<u32> = (0..rng.below(9))
+        .map(|_| IDS[rng.below(alphabet)])
+        .collect();
+    let pair = if ids.len() >= 2 && rng.chance(80) {
+        let i = rng.below(ids.len() - 1);
+        (ids[i], ids[i + 1])
+    } else {
+        (IDS[rng.below(alphabet)], IDS[rng.below(alphabet)])
+    };
+    (ids, pair, 256 + rng.below(600) as u32)
+}
+
+pub(super) fn merge_ids_spec() -> Spec<MergeIdsCase, calls::MergeIdsArgs, calls::MergeIdsOut> {
+    let mut cases: Vec<MergeIdsCase> = vec![
+        (vec![5, 6, 5, 6, 7], (5, 6), 256),
+        // Overlap: the middle 5 can belong to only one merge.
+        (vec![5, 5, 5], (5, 5), 256),
+        (vec![5, 5, 5, 5], (5, 5), 300),
+        (vec![7, 5, 6], (5, 6), 256),
+        (vec![5], (5, 6), 256),
+        (vec![6, 5], (5, 6), 256),
+        (vec![], (5, 6), 256),
+        (vec![256, 97, 256, 97], (256, 97), 257),
+    ];
+    cases.extend(generated(31, ids_and_pair));
+    Spec {
+        exercise: Exercise::MergeIds,
+        hint: "Walk through ids with an index i, building a new list. Where ids[i] and \
+               ids[i + 1] are the pair, push new_id and move i on by two; otherwise push ids[i] \
+               and move on by one. Moving by two is what keeps an id from being merged twice: \
+               [5, 5, 5] with (5, 5) gives [new_id, 5]. Check that i + 1 is still inside the \
+               list before you look at it.",
+        cases,
+        args: Clone::clone,
+        reference: |(ids, pair, new_id)| bytes::merge_ids(ids, *pair, *new_id),
+        show_input: |(ids, (a, b), new_id)| {
+            format!("ids = {ids:?}\npair = ({a}, {b})\nnew_id = {new_id}")
+        },
+        show_output: |ids| format!("{ids:?}"),
+    }
+}
+
+/// Checks `train_byte_bpe(chunks, num_merges) -> merges`: minbpe's loop, new ids from 256,
+/// pairs counted inside chunks only, ties to the pair counted first.
+pub fn train_byte_bpe<F>(student: F) -> Check
+where
+    F: Fn(&[String], usize) -> calls::TrainByteBpeOut + Send + 'static,
+{
+    show(run(train_byte_bpe_spec(), move |a| {
+        calls::train_byte_bpe(&student, a)
+    }))
+}
+
+type TrainCase = (Vec<Text>, usize);
+
+pub(super) fn train_byte_bpe_spec()
+-> Spec<TrainCase, calls::TrainByteBpeArgs, calls::TrainByteBpeOut> {
+    let mut cases: Vec<TrainCase> = vec![
+        (texts(&["aaab", " aab"]), 2),
+        // A tie: (a, b) and (c, d) occur once each; (a, b) is counted first.
+        (texts(&["ab", "cd"]), 1),
+        (texts(&["cd", "ab"]), 1),
+        // Across the two chunks "ab" | "ab", (b, a) would be a pair: it is not.
+        (texts(&["ab", "ab", "ba"]), 2),
+        (texts(&["Yorùbá", " Yorùbá", " Ẹ̀kọ́"]), 4),
+        // Only three merges are possible: the loop must stop, not invent more.
+        (texts(&["abcd"]), 10),
+        (texts(&["aaaa"]), 3),
+        (texts(&[]), 3),
+    ];
+    cases.extend(generated(32, |rng| (chunks(rng), rng.below(8))));
+    Spec {
+        exercise: Exercise::TrainByteBpe,
+        hint: "Start from each chunk's bytes (your byte_initialize). Then, once per merge: \
+               count the pairs inside each chunk only, remembering the order in which pairs \
+               were first counted; take the most frequent, and among equal counts the one \
+               counted first (a HashMap forgets that order, so keep it yourself, for example in \
+               a Vec); give it the id 256 + the number of merges made so far (the first merge \
+               is 256: 0–255 are the bytes); replace it in every chunk with your merge_ids. \
+               Stop early when no chunk has a pair left.",
+        cases,
+        args: |(chunks, n)| (plain(chunks), *n),
+        reference: |(chunks, n)| bytes::train_byte_bpe(&plain(chunks), *n),
+        show_input: |(chunks, n)| format!("chunks = {}\nnum_merges = {n}", show_texts(chunks)),
+        show_output: |merges| show_merges(merges),
+    }
+}
+
+/// Checks `decode_ids(ids, merges) -> text`: every id's bytes joined, then read as UTF-8 once,
+/// with `�` where the bytes are not UTF-8.
+pub fn decode_ids<F>(student: F) -> Check
+where
+    F: Fn(&[u32], &[calls::IdMerge]) -> calls::DecodeIdsOut + Send + 'static,
+{
+    show(run(decode_ids_spec(), move |a| {
+        calls::decode_ids(&student, a)
+    }))
+}
+
+/// (training chunks, merges to learn, text to encode, ids to drop from the front and back).
+type DecodeCase = ((Vec<Text>, usize), Text, (usize, usize));
+
+/// The ids of `text` under `merges` learned by `train_byte_bpe`: its bytes with every merge
+/// applied in the order learned (minbpe's encoding of one chunk).
+fn encode_with(text: &str, merges: &[calls::IdMerge]) -> Vec<u32> {
+    let mut ids: Vec<u32> = text.bytes().map(u32::from).collect();
+    for &(pair, id) in merges {
+        ids = steps::merge_ids(&ids, pair, id);
+    }
+    ids
+}
+
+fn decode_args(((training, n), text, (front, back)): &DecodeCase) -> calls::DecodeIdsArgs {
+    let merges = steps::train_byte_bpe(&plain(training), *n);
+    let ids = encode_with(&text.0, &merges);
+    let start = (*front).min(ids.len());
+    let end = ids.len().saturating_sub(*back).max(start);
+    (ids[start..end].to_vec(), merges)
+}
+
+pub(super) fn decode_ids_spec() -> Spec<DecodeCase, calls::DecodeIdsArgs, calls::DecodeIdsOut> {
+    let case = |training: &[&str], n: usize, text: &str, cut: (usize, usize)| {
+        ((texts(training), n), Text(text.to_string()), cut)
+    };
+    let mut cases: Vec<DecodeCase> = vec![
+        case(&["hi hi"], 2, "hi!", (0, 0)),
+        // No merges: "é" is two ids, 195 and 169, which only make sense together.
+        case(&[], 0, "é", (0, 0)),
+        case(&["Yorùbá"], 0, "Yorùbá", (0, 0)),
+        // Cut inside the character: the lone byte cannot be read.
+        case(&[], 0, "é", (0, 1)),
+        case(&[], 0, "ኢትዮጵያ", (1, 0)),
+        // Ids made of ids: 257 is (256, 97) and 256 is (97, 97).
+        case(&["aaa aaa"], 2, "aaa", (0, 0)),
+        case(&["🙂🙂"], 3, "🙂🙂", (0, 0)),
+        case(&["🙂🙂"], 1, "🙂", (0, 1)),
+    ];
+    cases.extend(generated(33, |rng| {
+        let training = chunks(rng);
+        let text: String = chunks(rng).into_iter().map(|t| t.0).collect();
+        let cut = if rng.chance(30) {
+            (rng.below(3), rng.below(3))
+        } else {
+            (0, 0)
+        };
+        ((training, rng.below(8)), Text(text), cut)
+    }));
+    Spec {
+        exercise: Exercise::DecodeIds,
+        hint: "First give every id its bytes: ids 0–255 are the byte itself; each merge \
+               ((a, b), id), in order, has the bytes of a followed by the bytes of b (a and b \
+               may be merges made earlier). Then put the bytes of all the ids one after another \
+               in one Vec<u8>, and only then turn that into text with \
+               String::from_utf8_lossy. Reading each id's bytes as text on its own breaks every \
+               character whose bytes are split over two ids: 195 and 169 are \"é\" together, \
+               two \"�\" apart.",
+        cases,
+        args: decode_args,
+        reference: |case| {
+            let (ids, merges) = decode_args(case);
+            bytes::decode_ids(&ids, &merges)
+        },
+        show_input: |case| {
+            let (ids, merges) = decode_args(case);
+            format!("ids = {ids:?}\nmerges = {}", show_merges(&merges))
+        },
+        show_output: |text| python_str(text),
+    }
+}
+
+/// Checks `recover_merges(ranks) -> merges`: the pair behind every token of two or more bytes,
+/// found with the tokens ranked below it, in rank order.
+pub fn recover_merges<F>(student: F) -> Check
+where
+    F: Fn(&HashMap<Vec<u8>, u32>) -> calls::RecoverMergesOut + Send + 'static,
+{
+    show(run(recover_merges_spec(), move |a| {
+        calls::recover_merges(&student, a)
+    }))
+}
+
+/// (training chunks, merges to learn, how far the single bytes' ranks are rotated).
+type RecoverCase = (Vec<Text>, usize, usize);
+
+/// A rank file made from a training: byte `b` ranks `(b + rotation) % 256`, as cl100k_base
+/// ranks its bytes in an order of its own; each new token's bytes rank 256, 257, … in the
+/// order learned (a merge that rebuilds an existing token's bytes adds nothing).
+fn rank_file((training, n, rotation): &RecoverCase) -> HashMap<Vec<u8>, u32> {
+    let merges = steps::train_byte_bpe(&plain(training), *n);
+    let bytes_of = steps::id_bytes(&merges);
+    let mut ranks: HashMap<Vec<u8>, u32> = (0..=255u8)
+        .map(|b| (vec![b], ((usize::from(b) + rotation) % 256) as u32))
+        .collect();
+    for (_, id) in merges {
+        let next = ranks.len() as u32;
+        ranks.entry(bytes_of[&id].clone()).or_insert(next);
+    }
+    ranks
+}
+
+/// Bytes as Python writes them: `b'ab'`, `b'\xc3\xa9'`.
+fn python_bytes(bytes: &[u8]) -> String {
+    let mut out = String::from("b'");
+    for &b in bytes {
+        match b {
+            b'\\' => out.push_str("\\\\"),
+            b'\'' => out.push_str("\\'"),
+            b' '..=b'~' => out.push(char::from(b)),
+            _ => out.push_str(&format!("\\x{b:02x}")),
+        }
+    }
+    out.push('\'');
+    out
+}
+
+/// The rank file of a case: where bytes a and b rank, then every longer token, by rank.
+fn show_ranks(ranks: &HashMap<Vec<u8>, u32>) -> String {
+    let mut longer: Vec<(&Vec<u8>, &u32)> = ranks.iter().filter(|(b, _)| b.len() > 1).collect();
+    longer.sort_by_key(|&(_, r)| *r);
+    let mut shown: Vec<String> = Vec::new();
+    for (bytes, rank) in longer {
+        shown.push(format!("{}: {rank}", python_bytes(bytes)));
+    }
+    let rank_of = |b: u8| ranks.get(&vec![b]).copied().unwrap_or_default();
+    format!(
+        "ranks = the 256 single bytes (b'a': {}, b'b': {}, …, each byte b ranked (b + {}) % 256), then\n  {{{}}}",
+        rank_of(b'a'),
+        rank_of(b'b'),
+        (256 + rank_of(0)) % 256,
+        shown.join(", ")
+    )
+}
+
+pub(super) fn recover_merges_spec()
+-> Spec<RecoverCase, calls::RecoverMergesArgs, calls::RecoverMergesOut> {
+    let mut cases: Vec<RecoverCase> = vec![
+        (texts(&["hug", " hug", " hugs"]), 4, 0),
+        // Bytes ranked in an order of their own: "a" (97) ranks 0 here.
+        (texts(&["aab", "aab"]), 2, 159),
+        (texts(&["aaaa"]), 2, 3),
+        (texts(&[" Yorùbá", " Yorùbá"]), 6, 7),
+        (texts(&["abc", "abc", "bcd"]), 4, 0),
+    ];
+    cases.extend(generated(34, |rng| {
+        (chunks(rng), rng.below(8), rng.below(256))
+    }));
+    Spec {
+        exercise: Exercise::RecoverMerges,
+        hint: "Go through the tokens of two or more bytes in order of rank. For each, start \
+               from its single bytes and merge as an encoder would, but allowed to use only \
+               tokens ranked *below* the one you are splitting: repeatedly join the two \
+               neighbours whose joined bytes have the lowest such rank (the leftmost if two \
+               are equal), until no neighbours can join. Two parts are left: their ranks are \
+               the pair, the token's rank its new id. Look every rank up in the table, bytes \
+               included: a single byte's rank need not be its value.",
+        cases,
+        args: rank_file,
+        reference: |case| bytes::recover_merges(&rank_file(case)),
+        show_input: |case| show_ranks(&rank_file(case)),
+        show_output: |merges| show_merges(merges),
+    }
+}
+
+/// Shows a result as the cell's output and hands it back.
+fn show(check: Check) -> Check {
+    check.show();
+    check
+}
