@@ -206,7 +206,11 @@ fn rules() -> Vec<Rule> {
         rule("timed out after {} s", timeout, PUBLISHED),
         rule("waits for it (at most {} s)", timeout, PUBLISHED),
         rule("s in all and {} MiB, retries once", max_mib, PUBLISHED),
-        rule("remembered for {} minutes", failure_minutes, "src/dataset/source.rs"),
+        rule(
+            "remembered for {} minutes",
+            failure_minutes,
+            "src/dataset/source.rs",
+        ),
         rule("stopped waiting after {} seconds", check_seconds, CHECK),
         rule("does\n  not return within {} s", check_seconds, CHECK),
         rule("`--check-timeout` ({} s)", check_timeout, LAB_CLI),
