@@ -8,8 +8,11 @@ use std::time::Instant;
 
 use bpe_lab::bpe::bytes::SplitPattern;
 use bpe_lab::tokenizer::OpenAiEncoding;
-use bpe_lab::tokenizer::bytelevel::{AllowedSpecial, ByteLevelTokenizer, DisallowedSpecial};
-use bpe_lab::tokenizer::bytelevel_file::is_byte_level_json;
+use bpe_lab::tokenizer::bytelevel::{
+    AllowedSpecial, ByteLevelError, ByteLevelTokenizer, DisallowedSpecial,
+};
+use bpe_lab::tokenizer::bytelevel_file::is_byte_level_file_content;
+use bpe_lab::tokenizer::{EncodeOptions, EncodeOutput, EncodeUnit, StreamError};
 use clap::Args;
 
 use crate::cli::error::CliError;
@@ -62,17 +65,17 @@ pub struct ByteLevelEncodeArgs {
     pub special_as_text: bool,
 }
 
-fn encoding_parser(value: &str) -> Result<OpenAiEncoding, String> {
+pub fn encoding_parser(value: &str) -> Result<OpenAiEncoding, String> {
     value.parse()
 }
 
 /// Whether `path` holds a byte-level tokenizer (unreadable files are left to the caller).
 pub fn is_byte_level_file(path: &Path) -> bool {
-    std::fs::read_to_string(path).is_ok_and(|text| is_byte_level_json(&text))
+    std::fs::read(path).is_ok_and(|bytes| is_byte_level_file_content(&bytes))
 }
 
 fn load(path: &Path) -> Result<ByteLevelTokenizer, CliError> {
-    ByteLevelTokenizer::load(path).map_err(|e| CliError::runtime(e.to_string()))
+    ByteLevelTokenizer::open(path).map_err(|e| CliError::runtime(e.to_string()))
 }
 
 fn read_all(source: &TextInput) -> Result<Vec<u8>, CliError> {
@@ -155,16 +158,97 @@ pub fn train(args: TrainRun) -> Result<(), CliError> {
     Ok(())
 }
 
-/// `bpe-lab encode` with a byte-level tokenizer or `--encoding`: the whole input is one text;
-/// prints its ids on one line (`--ids`), or its tokens as a JSON array of strings (bytes that
-/// are not UTF-8 shown as U+FFFD).
-pub fn encode(
+/// What `encode` passes on for a byte-level run.
+pub struct EncodeRun<'a> {
+    pub tokenizer: Option<&'a Path>,
+    pub flags: &'a ByteLevelEncodeArgs,
+    pub input: Option<&'a Path>,
+    pub output: Option<&'a Path>,
+    pub format: EncodeOutput,
+    pub unit: EncodeUnit,
+    pub threads: usize,
+}
+
+/// `bpe-lab encode` with a byte-level tokenizer or `--encoding`: the input streamed through
+/// [`ByteLevelTokenizer::encode_stream`], the whole input one text or each line one.
+pub fn encode(run: EncodeRun) -> Result<(), CliError> {
+    let tokenizer = match (run.flags.encoding, run.tokenizer) {
+        (Some(encoding), _) => encoding
+            .tokenizer()
+            .map_err(|e| CliError::runtime(e.to_string()))?,
+        (None, Some(path)) => load(path)?,
+        (None, None) => return Err(CliError::usage("give --tokenizer or --encoding")),
+    };
+    let (allowed, others) = match (run.flags.allow_special, run.flags.special_as_text) {
+        (true, _) => (AllowedSpecial::All, DisallowedSpecial::Error),
+        (false, true) => (AllowedSpecial::None, DisallowedSpecial::AsText),
+        (false, false) => (AllowedSpecial::None, DisallowedSpecial::Error),
+    };
+    let options = EncodeOptions {
+        allowed,
+        others,
+        unit: run.unit,
+        output: run.format,
+        threads: run.threads,
+        block_bytes: 0,
+    };
+    let source = TextInput::new(run.input);
+    let mut reader = source.open()?;
+    let fail = |e: StreamError| match e {
+        StreamError::Read(e) => source.read_error(&e),
+        StreamError::NotUtf8 { offset } => CliError::runtime(format!(
+            "{source} is not UTF-8 at byte {offset}; byte-level tokenizers encode text"
+        )),
+        StreamError::Encode(ByteLevelError::DisallowedSpecial { token, offset }) => {
+            CliError::runtime(format!(
+                "{source} contains the special token {token:?} at byte {offset}: give \
+                 --allow-special to encode it as its special id, or --special-as-text to \
+                 encode it as ordinary text"
+            ))
+        }
+        StreamError::Encode(e) => CliError::runtime(format!("cannot encode {source}: {e}")),
+        StreamError::Write(e) => CliError::runtime(format!("cannot write the ids: {e}")),
+    };
+    match run.output {
+        Some(path) => {
+            bpe_lab::files::check_writable(path)?;
+            let mut failure = None;
+            let written = bpe_lab::files::write_atomically(path, |out| {
+                tokenizer
+                    .encode_stream(&mut reader, out, &options)
+                    .map(|_| ())
+                    .map_err(|e| {
+                        failure = Some(e);
+                        io::Error::other("encoding failed")
+                    })
+            });
+            match (failure, written) {
+                (Some(e), _) => Err(fail(e)),
+                (None, Err(e)) => Err(CliError::io("cannot write", path, &e)),
+                (None, Ok(())) => Ok(()),
+            }
+        }
+        None => {
+            let stdout = io::stdout();
+            let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
+            match tokenizer.encode_stream(&mut reader, &mut out, &options) {
+                Ok(_) => Ok(()),
+                Err(StreamError::Write(e)) if is_broken_pipe(&e) => Ok(()),
+                Err(e) => Err(fail(e)),
+            }
+        }
+    }
+}
+
+/// `bpe-lab decode` with a byte-level tokenizer or `--encoding`: whitespace-separated ids in,
+/// their bytes out exactly (all one text), or each line's bytes and a line feed (`lines`).
+pub fn decode(
     tokenizer: Option<&Path>,
-    flags: &ByteLevelEncodeArgs,
+    encoding: Option<OpenAiEncoding>,
     input: Option<&Path>,
-    ids: bool,
+    lines: bool,
 ) -> Result<(), CliError> {
-    let tokenizer = match (flags.encoding, tokenizer) {
+    let tokenizer = match (encoding, tokenizer) {
         (Some(encoding), _) => encoding
             .tokenizer()
             .map_err(|e| CliError::runtime(e.to_string()))?,
@@ -173,57 +257,46 @@ pub fn encode(
     };
     let source = TextInput::new(input);
     let bytes = read_all(&source)?;
-    let text = String::from_utf8(bytes).map_err(|e| {
-        CliError::runtime(format!(
-            "the input is not UTF-8 (byte {}); byte-level tokenizers encode text",
-            e.utf8_error().valid_up_to()
-        ))
-    })?;
-    let (allowed, others) = match (flags.allow_special, flags.special_as_text) {
-        (true, _) => (AllowedSpecial::All, DisallowedSpecial::Error),
-        (false, true) => (AllowedSpecial::None, DisallowedSpecial::AsText),
-        (false, false) => (AllowedSpecial::None, DisallowedSpecial::Error),
-    };
-    let encoded = tokenizer
-        .encode_with(&text, &allowed, others)
-        .map_err(|e| CliError::runtime(e.to_string()))?;
-    let mut out = if ids {
-        encoded
-            .iter()
-            .map(u32::to_string)
-            .collect::<Vec<_>>()
-            .join(" ")
-    } else {
-        let tokens: Vec<String> = encoded
-            .iter()
-            .map(|&id| {
-                String::from_utf8_lossy(tokenizer.token_bytes(id).unwrap_or_default()).into_owned()
-            })
-            .collect();
-        serde_json::to_string(&tokens).expect("strings serialize")
-    };
-    out.push('\n');
-    write_stdout(out.as_bytes())
-}
-
-/// `bpe-lab decode` with a byte-level tokenizer: whitespace-separated ids in, their bytes out,
-/// exactly (no newline added).
-pub fn decode(tokenizer: &Path, input: Option<&Path>) -> Result<(), CliError> {
-    let tokenizer = load(tokenizer)?;
-    let source = TextInput::new(input);
-    let bytes = read_all(&source)?;
     let text = String::from_utf8_lossy(&bytes);
-    let ids = text
-        .split_ascii_whitespace()
-        .map(|word| {
-            word.parse::<u32>()
-                .map_err(|_| CliError::runtime(format!("{word:?} is not a token id")))
-        })
-        .collect::<Result<Vec<u32>, _>>()?;
-    let decoded = tokenizer
-        .decode_bytes(&ids)
-        .map_err(|e| CliError::runtime(e.to_string()))?;
-    write_stdout(&decoded)
+    let texts: Vec<&str> = if lines {
+        text.lines().collect()
+    } else {
+        vec![&text]
+    };
+    let mut out = Vec::new();
+    for (number, line) in texts.iter().enumerate() {
+        let ids = line
+            .split_ascii_whitespace()
+            .map(|word| {
+                word.parse::<u32>().map_err(|_| {
+                    CliError::runtime(format!(
+                        "{source}{}: {word:?} is not a token id",
+                        if lines {
+                            format!(", line {}", number + 1)
+                        } else {
+                            String::new()
+                        }
+                    ))
+                })
+            })
+            .collect::<Result<Vec<u32>, _>>()?;
+        let decoded = tokenizer.decode_bytes(&ids).map_err(|e| {
+            CliError::runtime(format!(
+                "{source}{}: {e} (ids go up to {})",
+                if lines {
+                    format!(", line {}", number + 1)
+                } else {
+                    String::new()
+                },
+                tokenizer.n_vocab().saturating_sub(1)
+            ))
+        })?;
+        out.extend_from_slice(&decoded);
+        if lines {
+            out.push(b'\n');
+        }
+    }
+    write_stdout(&out)
 }
 
 /// The formats a byte-level tokenizer exports to.

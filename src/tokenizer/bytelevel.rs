@@ -16,9 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::thread;
 
-use crate::bpe::bytes::{
-    ByteTraining, ChunkCounts, Piece, RankTable, SplitError, SplitPattern, Splitter, pieces,
-};
+use crate::bpe::bytes::{ByteTraining, ChunkCounts, RankTable, SplitError, SplitPattern, Splitter};
 
 /// Which special tokens a text may contain as special tokens.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -269,9 +267,7 @@ impl ByteLevelTokenizer {
     /// The ids of `text` with every special token treated as text (tiktoken's
     /// `encode_ordinary`).
     pub fn encode_ordinary(&self, text: &str) -> Result<Vec<u32>, ByteLevelError> {
-        let mut out = Vec::new();
-        self.encode_text(text, &mut out)?;
-        Ok(out)
+        self.encode_in_parts(text, &AllowedSpecial::None, DisallowedSpecial::AsText, 1, 1)
     }
 
     /// The ids of `text`, saying what allowed and other special tokens do.
@@ -281,59 +277,12 @@ impl ByteLevelTokenizer {
         allowed: &AllowedSpecial,
         others: DisallowedSpecial,
     ) -> Result<Vec<u32>, ByteLevelError> {
-        let is_allowed = |s: &str| match allowed {
-            AllowedSpecial::None => false,
-            AllowedSpecial::All => true,
-            AllowedSpecial::Only(set) => set.contains(s),
-        };
-        if let AllowedSpecial::Only(set) = allowed
-            && let Some(unknown) = set.iter().find(|s| !self.specials.contains_key(*s))
-        {
-            return Err(ByteLevelError::UnknownSpecial(unknown.clone()));
-        }
-        let allowed_list: Vec<&str> = self
-            .specials
-            .keys()
-            .map(String::as_str)
-            .filter(|s| is_allowed(s))
-            .collect();
-        if others == DisallowedSpecial::Error {
-            let disallowed: Vec<&str> = self
-                .specials
-                .keys()
-                .map(String::as_str)
-                .filter(|s| !is_allowed(s))
-                .collect();
-            if let Some(Piece::Special(i)) = pieces(text, &disallowed)
-                .into_iter()
-                .find(|p| matches!(p, Piece::Special(_)))
-            {
-                let token = disallowed[i];
-                let offset = text.find(token).unwrap_or(0);
-                return Err(ByteLevelError::DisallowedSpecial {
-                    token: token.to_owned(),
-                    offset,
-                });
-            }
-        }
-        let mut out = Vec::new();
-        for piece in pieces(text, &allowed_list) {
-            match piece {
-                Piece::Text(t) => self.encode_text(t, &mut out)?,
-                Piece::Special(i) => out.push(self.specials[allowed_list[i]]),
-            }
-        }
-        Ok(out)
+        self.encode_in_parts(text, allowed, others, 1, 1)
     }
 
-    /// Encodes text known to hold no special token to act on: split, then each chunk.
-    fn encode_text(&self, text: &str, out: &mut Vec<u32>) -> Result<(), ByteLevelError> {
-        self.splitter
-            .for_each_chunk(text, 0, text.len(), |chunk| {
-                let done = self.ranks.encode_piece(chunk.as_bytes(), out);
-                debug_assert!(done, "every byte has a rank");
-            })
-            .map_err(ByteLevelError::from)
+    /// The compiled split pattern.
+    pub(crate) fn splitter(&self) -> &Splitter {
+        &self.splitter
     }
 
     /// [`ByteLevelTokenizer::encode_ordinary`] of many texts on `threads` threads, the texts

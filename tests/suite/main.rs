@@ -11,6 +11,7 @@ mod support;
 
 mod byte_level;
 mod bytelevel_cli;
+mod bytelevel_encode;
 mod bytelevel_parity;
 mod cli;
 mod corpus_formats;

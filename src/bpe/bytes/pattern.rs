@@ -102,7 +102,7 @@ impl SplitPattern {
     /// most by one character that is not `\r` or `\n`, and line feeds end or fill a match of
     /// spaces or punctuation), and together they match every character, so the matches tile
     /// the text and one of them starts right after the line feed.
-    fn cuts_before_line_starts(&self) -> bool {
+    pub fn cuts_before_line_starts(&self) -> bool {
         !matches!(self, SplitPattern::Custom(_))
     }
 }
@@ -244,6 +244,21 @@ impl Splitter {
         Ok(())
     }
 
+    /// Whether [`Splitter::cut_points`] finds places to cut texts (the built-in patterns).
+    pub fn can_cut(&self) -> bool {
+        self.pattern.cuts_before_line_starts()
+    }
+
+    /// Whether `text` may be cut at byte `at` (see [`Splitter::cut_points`]): just after a
+    /// `\n` and before an ASCII letter, with a pattern that allows cuts.
+    pub fn is_cut(&self, text: &str, at: usize) -> bool {
+        let bytes = text.as_bytes();
+        self.can_cut()
+            && at > 0
+            && bytes.get(at - 1) == Some(&b'\n')
+            && bytes.get(at).is_some_and(u8::is_ascii_alphabetic)
+    }
+
     /// Up to `parts - 1` byte offsets, ascending, where `text` can be cut so that splitting
     /// each part on its own (with [`Splitter::for_each_chunk`]) gives the chunks of the whole
     /// text: just before an ASCII letter that follows `\n`, near equal shares of the text.
@@ -259,10 +274,7 @@ impl Splitter {
             let target = (text.len() * k / parts).max(from + 1);
             let mut i = target;
             // The first "\n" + ASCII letter at or after the target.
-            while i < bytes.len() {
-                if bytes[i] == b'\n' && bytes.get(i + 1).is_some_and(u8::is_ascii_alphabetic) {
-                    break;
-                }
+            while i < bytes.len() && !self.is_cut(text, i + 1) {
                 i += 1;
             }
             if i + 1 >= bytes.len() {
