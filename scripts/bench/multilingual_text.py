@@ -116,12 +116,14 @@ def main():
                 have += len(line)
                 if have > target // 3:
                     break
-    lines, size = [], 0
+    # English lines and generated paragraphs interleaved, English up to a third of the bytes.
+    lines, size, english_bytes = [], 0, 0
     english_at = 0
     while size < target:
-        if english_at < len(english) and rng.random() < 0.4:
+        if english_at < len(english) and english_bytes < size / 3:
             line = english[english_at]
             english_at += 1
+            english_bytes += len(line.encode("utf-8")) + 1
         else:
             line = paragraph(rng)
         lines.append(line)
@@ -129,7 +131,8 @@ def main():
     with open(args.out, "w", encoding="utf-8", newline="") as f:
         f.write("\n".join(lines))
         f.write("\n")
-    print(f"wrote {args.out}: {size / 1e6:.1f} MB, {len(lines)} lines", file=sys.stderr)
+    print(f"wrote {args.out}: {size / 1e6:.1f} MB, {len(lines)} lines, "
+          f"{english_bytes / size:.0%} English", file=sys.stderr)
 
 
 if __name__ == "__main__":
