@@ -16,7 +16,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::thread;
 
-use crate::bpe::bytes::{ByteTraining, ChunkCounts, RankTable, SplitError, SplitPattern, Splitter};
+use crate::bpe::bytes::{
+    ByteTraining, ChunkCounts, Piece, RankTable, SplitError, SplitPattern, Splitter, pieces,
+};
 
 /// Which special tokens a text may contain as special tokens.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -58,6 +60,9 @@ pub enum ByteLevelError {
     UnknownSpecial(String),
     /// A production encoding asked for in a build without the `openai` feature.
     NotBuiltIn(&'static str),
+    /// The split pattern finds no chunk in a text that is not empty: there is nothing to train
+    /// on.
+    PatternMatchesNothing(String),
 }
 
 impl fmt::Display for ByteLevelError {
@@ -84,6 +89,11 @@ impl fmt::Display for ByteLevelError {
             ByteLevelError::UnknownSpecial(token) => {
                 write!(f, "{token:?} is not a special token of this tokenizer")
             }
+            ByteLevelError::PatternMatchesNothing(pattern) => write!(
+                f,
+                "the split pattern {pattern:?} matches nothing in the text, so there is \
+                 nothing to train on"
+            ),
             ByteLevelError::NotBuiltIn(name) => write!(
                 f,
                 "{name} needs the rank files of the `openai` feature; build bpe-lab with \
@@ -99,6 +109,18 @@ impl From<SplitError> for ByteLevelError {
     fn from(e: SplitError) -> Self {
         ByteLevelError::Split(e)
     }
+}
+
+/// How a byte-level training went ([`ByteLevelTokenizer::train_reporting`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ByteTrainingReport {
+    pub merges_requested: usize,
+    pub merges_learned: usize,
+    /// Why training stopped: the merges asked for, no pair left (every chunk one token), or
+    /// the next pair rarer than the minimum frequency.
+    pub stop: crate::StopReason,
+    pub distinct_chunks: usize,
+    pub total_chunks: u64,
 }
 
 /// A byte-level BPE tokenizer: ranks, split pattern, special tokens.
@@ -211,14 +233,53 @@ impl ByteLevelTokenizer {
         min_frequency: u64,
         specials: &[&str],
     ) -> Result<Self, ByteLevelError> {
+        Self::train_reporting(
+            text,
+            pattern,
+            num_merges,
+            tie_break,
+            min_frequency,
+            specials,
+        )
+        .map(|(tokenizer, _)| tokenizer)
+    }
+
+    /// [`ByteLevelTokenizer::train_with`], also saying how training went: how many merges,
+    /// why it stopped, how many chunks. A text in which the pattern finds no chunk at all is
+    /// an error ([`ByteLevelError::PatternMatchesNothing`]).
+    pub fn train_reporting(
+        text: &str,
+        pattern: SplitPattern,
+        num_merges: usize,
+        tie_break: crate::bpe::TieBreak,
+        min_frequency: u64,
+        specials: &[&str],
+    ) -> Result<(Self, ByteTrainingReport), ByteLevelError> {
         let splitter = Splitter::new(pattern.clone())?;
         let threads = thread::available_parallelism().map_or(1, |n| n.get());
         let chunks = ChunkCounts::from_text(text, &splitter, specials, threads)?;
+        if chunks.is_empty()
+            && pieces(text, specials)
+                .iter()
+                .any(|p| matches!(p, Piece::Text(_)))
+        {
+            return Err(ByteLevelError::PatternMatchesNothing(
+                pattern.regex().to_owned(),
+            ));
+        }
         let training = crate::bpe::bytes::ByteTrainer::new(num_merges)
             .tie_break(tie_break)
             .min_frequency(min_frequency)
             .train(&chunks);
-        Self::from_training("bpe-lab", &training, pattern, specials)
+        let report = ByteTrainingReport {
+            merges_requested: num_merges,
+            merges_learned: training.merges.len(),
+            stop: training.stop,
+            distinct_chunks: chunks.len(),
+            total_chunks: chunks.total(),
+        };
+        let tokenizer = Self::from_training("bpe-lab", &training, pattern, specials)?;
+        Ok((tokenizer, report))
     }
 
     /// The name (tiktoken's `Encoding.name`).

@@ -44,6 +44,8 @@ pub enum EncodeOutput {
     Tokens,
     /// A JSON object, `{"ids": [...], "tokens": [...]}`.
     Json,
+    /// Nothing: the ids are only counted ([`StreamEncoded::ids`]).
+    Count,
 }
 
 /// How [`ByteLevelTokenizer::encode_stream`] encodes.
@@ -436,7 +438,9 @@ impl ByteLevelTokenizer {
                                 shift(e, (line.as_ptr() as usize - text.as_ptr() as usize) as u64)
                             })?;
                         self.format_unit(&ids, options.output, &mut bytes);
-                        bytes.push(b'\n');
+                        if options.output != EncodeOutput::Count {
+                            bytes.push(b'\n');
+                        }
                         count += ids.len() as u64;
                         lines += 1;
                     }
@@ -451,6 +455,7 @@ impl ByteLevelTokenizer {
     /// strings separated by commas; for JSON, the ids, a NUL, then the tokens.
     fn format(&self, ids: &[u32], output: EncodeOutput, out: &mut Vec<u8>) {
         match output {
+            EncodeOutput::Count => {}
             EncodeOutput::Ids => write_ids(ids, out),
             EncodeOutput::Tokens => self.write_tokens(ids, out),
             EncodeOutput::Json => {
@@ -464,6 +469,7 @@ impl ByteLevelTokenizer {
     /// One whole unit (a line) in its final form.
     fn format_unit(&self, ids: &[u32], output: EncodeOutput, out: &mut Vec<u8>) {
         match output {
+            EncodeOutput::Count => {}
             EncodeOutput::Ids => write_ids(ids, out),
             EncodeOutput::Tokens => {
                 out.push(b'[');
@@ -565,13 +571,13 @@ impl OutputState {
     }
 
     fn write(&mut self, out: &mut dyn Write, bytes: &[u8], ids: u64) -> io::Result<()> {
-        if self.unit == EncodeUnit::Lines {
+        if self.unit == EncodeUnit::Lines || self.output == EncodeOutput::Count {
             return out.write_all(bytes);
         }
         if !self.started {
             self.started = true;
             match self.output {
-                EncodeOutput::Ids => {}
+                EncodeOutput::Ids | EncodeOutput::Count => {}
                 EncodeOutput::Tokens => out.write_all(b"[")?,
                 EncodeOutput::Json => out.write_all(b"{\"ids\":[")?,
             }
@@ -605,14 +611,14 @@ impl OutputState {
 
     /// Closes the whole text's line; the number of lines written.
     fn finish(&mut self, out: &mut dyn Write) -> io::Result<u64> {
-        if self.unit == EncodeUnit::Lines {
+        if self.unit == EncodeUnit::Lines || self.output == EncodeOutput::Count {
             return Ok(0);
         }
         if !self.started {
             self.write(out, &[], 0)?;
         }
         match self.output {
-            EncodeOutput::Ids => out.write_all(b"\n")?,
+            EncodeOutput::Ids | EncodeOutput::Count => out.write_all(b"\n")?,
             EncodeOutput::Tokens => out.write_all(b"]\n")?,
             EncodeOutput::Json => {
                 out.write_all(b"],\"tokens\":[")?;

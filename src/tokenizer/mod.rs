@@ -49,7 +49,9 @@ pub mod split;
 pub mod tiktoken;
 pub mod vocab;
 
-pub use bytelevel::{AllowedSpecial, ByteLevelError, ByteLevelTokenizer, DisallowedSpecial};
+pub use bytelevel::{
+    AllowedSpecial, ByteLevelError, ByteLevelTokenizer, ByteTrainingReport, DisallowedSpecial,
+};
 pub use bytelevel_stream::{EncodeOptions, EncodeOutput, EncodeUnit, StreamEncoded, StreamError};
 pub use codec::{
     DEFAULT_SPECIAL_TOKENS, DEFAULT_UNK_TOKEN, Tokenizer, TokenizerConfig, TrainingInfo,

@@ -31,7 +31,8 @@ pub mod train;
 pub use cache::ChunkEncoder;
 pub use chunks::ChunkCounts;
 pub use pattern::{
-    CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN, SplitError, SplitPattern, Splitter,
+    CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN, PATTERN_NAMES, SplitError, SplitPattern, Splitter,
+    UnknownPatternName,
 };
 pub use ranks::{MergeScratch, RankTable};
 pub use specials::{Piece, pieces};

@@ -43,8 +43,8 @@ pub const O200K_PATTERN: &str = concat!(
 
 /// Which split pattern: one of the three built in, or the user's own regular expression.
 ///
-/// Parsed from `gpt2`, `gpt4` (or `cl100k`), `o200k`; anything else is taken as a regular
-/// expression.
+/// Parsed from the names `gpt2`, `gpt4` (or `cl100k`), `o200k`; any other name is an error
+/// ([`UnknownPatternName`]); a regular expression is [`SplitPattern::Custom`].
 ///
 /// ```
 /// use bpe_lab::bpe::bytes::SplitPattern;
@@ -107,15 +107,42 @@ impl SplitPattern {
     }
 }
 
-impl FromStr for SplitPattern {
-    type Err = std::convert::Infallible;
+/// The names of the built-in patterns [`SplitPattern`]'s `FromStr` reads, and the patterns.
+pub const PATTERN_NAMES: [(&str, SplitPattern); 3] = [
+    ("gpt2", SplitPattern::Gpt2),
+    ("gpt4", SplitPattern::Cl100k),
+    ("o200k", SplitPattern::O200k),
+];
 
+/// A pattern name that is none of [`PATTERN_NAMES`] (nor an encoding's name).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownPatternName(pub String);
+
+impl fmt::Display for UnknownPatternName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown pattern name {:?}: the names are gpt2 (r50k_base), gpt4 (cl100k_base) and \
+             o200k (o200k_base); give your own regular expression with --regex",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownPatternName {}
+
+impl FromStr for SplitPattern {
+    type Err = UnknownPatternName;
+
+    /// A built-in pattern by its name (`gpt2`, `gpt4`, `o200k`) or its encoding's
+    /// (`r50k_base`, `cl100k_base`, `o200k_base`, also without `_base`); a user's regular
+    /// expression is [`SplitPattern::Custom`] (or [`SplitPattern::from_regex`]).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Ok(match s {
             "gpt2" | "r50k" | "r50k_base" => SplitPattern::Gpt2,
             "gpt4" | "cl100k" | "cl100k_base" => SplitPattern::Cl100k,
             "o200k" | "o200k_base" => SplitPattern::O200k,
-            regex => SplitPattern::from_regex(regex),
+            other => return Err(UnknownPatternName(other.to_owned())),
         })
     }
 }
@@ -134,6 +161,8 @@ pub enum SplitError {
     /// The regex engine gave up on a text (fancy-regex's backtracking limit), at this byte
     /// offset.
     Matching { offset: usize, message: String },
+    /// The regular expression matches the empty string, so it would cut text into nothing.
+    MatchesEmpty { pattern: String },
 }
 
 impl fmt::Display for SplitError {
@@ -148,6 +177,11 @@ impl fmt::Display for SplitError {
             SplitError::Matching { offset, message } => write!(
                 f,
                 "the split pattern failed on the text at byte {offset}: {message}"
+            ),
+            SplitError::MatchesEmpty { pattern } => write!(
+                f,
+                "the split pattern {pattern:?} matches the empty string; a pattern must match \
+                 at least one character (write `+` where it has `*`)"
             ),
         }
     }
@@ -168,6 +202,11 @@ impl Splitter {
             pattern: pattern.regex().to_owned(),
             message: e.to_string(),
         })?;
+        if regex.is_match("").unwrap_or(false) {
+            return Err(SplitError::MatchesEmpty {
+                pattern: pattern.regex().to_owned(),
+            });
+        }
         Ok(Splitter { pattern, regex })
     }
 
