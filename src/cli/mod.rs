@@ -104,6 +104,12 @@ pub enum Command {
 
 /// Runs the chosen subcommand.
 pub fn run(cli: Cli) -> Result<(), CliError> {
+    if matches!(
+        cli.command,
+        Command::Encode(_) | Command::Decode(_) | Command::CountTokens(_)
+    ) {
+        bpe_lab::allocator::purge_later();
+    }
     match cli.command {
         Command::Train(args) if args.byte_level.byte_level => bytelevel::train(&args),
         Command::Train(args) => train::run(&args),

@@ -16,6 +16,7 @@
 //! without its line feed, one output line per input line (as the lab's `encode` does).
 
 use std::io::{self, Read, Write};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread;
 
@@ -100,6 +101,16 @@ impl std::fmt::Display for StreamError {
 }
 
 impl std::error::Error for StreamError {}
+
+/// One encoding thread's state, kept from block to block: its chunk cache, and buffers that
+/// would otherwise be fresh memory for every part (which the kernel must zero first).
+struct Worker<'r> {
+    encoder: ChunkEncoder<'r>,
+    ids: Vec<u32>,
+}
+
+/// Output buffers, handed back after they are written so the next parts reuse them.
+type BufferPool = Mutex<Vec<Vec<u8>>>;
 
 /// Parts of a block at least this long are worth a thread's attention.
 const PART_BYTES: usize = 256 << 10;
@@ -284,9 +295,13 @@ impl ByteLevelTokenizer {
         let acting =
             Acting::new(self, &options.allowed, options.others).map_err(StreamError::Encode)?;
         let threads = options.threads.max(1);
-        let mut encoders: Vec<ChunkEncoder> = (0..threads)
-            .map(|_| ChunkEncoder::new(self.ranks()))
+        let mut encoders: Vec<Worker> = (0..threads)
+            .map(|_| Worker {
+                encoder: ChunkEncoder::new(self.ranks()),
+                ids: Vec::new(),
+            })
             .collect();
+        let pool = BufferPool::default();
         // Cuts are known for the built-in patterns; a user's pattern reads everything first.
         let streams = self.splitter().can_cut();
         let block = match options.block_bytes {
@@ -342,7 +357,7 @@ impl ByteLevelTokenizer {
                 }
             };
             let out = self
-                .encode_block(text, end, &acting, options, &mut encoders)
+                .encode_block(text, end, &acting, options, &mut encoders, &pool)
                 .map_err(|e| StreamError::Encode(shift(e, base)))?;
             for (bytes, ids, lines) in out {
                 writer
@@ -350,6 +365,7 @@ impl ByteLevelTokenizer {
                     .map_err(StreamError::Write)?;
                 done.ids += ids;
                 done.lines += lines;
+                pool.lock().expect("no thread panicked").push(bytes);
             }
             done.bytes += end as u64;
             base += end as u64;
@@ -399,7 +415,8 @@ impl ByteLevelTokenizer {
         end: usize,
         acting: &Acting,
         options: &EncodeOptions,
-        encoders: &mut [ChunkEncoder],
+        encoders: &mut [Worker],
+        pool: &BufferPool,
     ) -> Result<Vec<(Vec<u8>, u64, u64)>, ByteLevelError> {
         let parts = (end / PART_BYTES).max(1) * encoders.len().max(1);
         let mut cuts = vec![0];
@@ -418,13 +435,19 @@ impl ByteLevelTokenizer {
             }
         }
         cuts.push(end);
-        let results = on_threads(&cuts, encoders, |start, stop, encoder| {
-            let mut ids = Vec::with_capacity((stop - start) / 2);
-            let mut bytes = Vec::with_capacity((stop - start) * 3);
+        let results = on_threads(&cuts, encoders, |start, stop, worker| {
+            let Worker { encoder, ids } = worker;
+            ids.clear();
+            let mut bytes = pool
+                .lock()
+                .expect("no thread panicked")
+                .pop()
+                .unwrap_or_default();
+            bytes.clear();
             match options.unit {
                 EncodeUnit::Text => {
-                    self.encode_part(text, start, stop, acting, encoder, &mut ids)?;
-                    self.format(&ids, options.output, &mut bytes);
+                    self.encode_part(text, start, stop, acting, encoder, ids)?;
+                    self.format(ids, options.output, &mut bytes);
                     Ok((bytes, ids.len() as u64, 0))
                 }
                 EncodeUnit::Lines => {
@@ -433,11 +456,11 @@ impl ByteLevelTokenizer {
                     for line in text[start..stop].split_inclusive('\n') {
                         let line = line.strip_suffix('\n').unwrap_or(line);
                         ids.clear();
-                        self.encode_part(line, 0, line.len(), acting, encoder, &mut ids)
+                        self.encode_part(line, 0, line.len(), acting, encoder, ids)
                             .map_err(|e| {
                                 shift(e, (line.as_ptr() as usize - text.as_ptr() as usize) as u64)
                             })?;
-                        self.format_unit(&ids, options.output, &mut bytes);
+                        self.format_unit(ids, options.output, &mut bytes);
                         if options.output != EncodeOutput::Count {
                             bytes.push(b'\n');
                         }
@@ -510,10 +533,10 @@ fn shift(e: ByteLevelError, by: u64) -> ByteLevelError {
 
 /// Runs `work` on every part `cuts[i]..cuts[i + 1]` on one thread per encoder, each thread
 /// taking the next part from a shared counter; the results in the parts' order.
-fn on_threads<'r, T: Send>(
+fn on_threads<W: Send, T: Send>(
     cuts: &[usize],
-    encoders: &mut [ChunkEncoder<'r>],
-    work: impl Fn(usize, usize, &mut ChunkEncoder<'r>) -> T + Sync,
+    encoders: &mut [W],
+    work: impl Fn(usize, usize, &mut W) -> T + Sync,
 ) -> Vec<T> {
     let parts = cuts.len() - 1;
     if encoders.len() == 1 || parts == 1 {
@@ -641,6 +664,16 @@ fn write_ids_json(ids: &[u32], out: &mut Vec<u8>) {
 }
 
 fn write_separated(ids: &[u32], sep: u8, out: &mut Vec<u8>) {
+    // Two digits at a time, from a table of "00" to "99".
+    const PAIRS: [[u8; 2]; 100] = {
+        let mut t = [[0u8; 2]; 100];
+        let mut i = 0;
+        while i < 100 {
+            t[i] = [b'0' + (i / 10) as u8, b'0' + (i % 10) as u8];
+            i += 1;
+        }
+        t
+    };
     out.reserve(ids.len() * 7);
     let mut digits = [0u8; 10];
     for (k, &id) in ids.iter().enumerate() {
@@ -649,13 +682,17 @@ fn write_separated(ids: &[u32], sep: u8, out: &mut Vec<u8>) {
         }
         let mut n = id;
         let mut i = digits.len();
-        loop {
+        while n >= 100 {
+            i -= 2;
+            digits[i..i + 2].copy_from_slice(&PAIRS[(n % 100) as usize]);
+            n /= 100;
+        }
+        if n >= 10 {
+            i -= 2;
+            digits[i..i + 2].copy_from_slice(&PAIRS[n as usize]);
+        } else {
             i -= 1;
-            digits[i] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
+            digits[i] = b'0' + n as u8;
         }
         for &d in &digits[i..] {
             out.push(d);

@@ -346,3 +346,18 @@ fn a_stream_that_is_not_utf8_is_refused_at_its_byte() {
         );
     }
 }
+
+/// OpenAI's encodings read from the rank files compiled in (where the build found them) are
+/// the ones tiktoken-rs's encoder gives, token for token.
+#[cfg(feature = "openai")]
+#[test]
+fn compiled_in_rank_files_equal_tiktoken_rs() {
+    use bpe_lab::tokenizer::OpenAiEncoding;
+    for encoding in OpenAiEncoding::ALL {
+        let mut ours = encoding.ranks();
+        let mut theirs = encoding.ranks_from_tiktoken_rs();
+        ours.sort_by_key(|&(_, r)| r);
+        theirs.sort_by_key(|&(_, r)| r);
+        assert!(ours == theirs, "{encoding}: the ranks differ");
+    }
+}
