@@ -10,6 +10,7 @@ mod dataset_support;
 mod support;
 
 mod byte_level;
+mod bytelevel_bad_input;
 mod bytelevel_cli;
 mod bytelevel_encode;
 mod bytelevel_parity;
