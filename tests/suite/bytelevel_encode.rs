@@ -218,7 +218,7 @@ fn long_chunk() -> impl Strategy<Value = Vec<u8>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(300))]
+    #![proptest_config(ProptestConfig::with_cases(200))]
 
     /// Long chunks (past the length where merging switches to a heap) and chunks met twice
     /// (the second time from the cache) encode as tiktoken's rule written out.

@@ -43,6 +43,7 @@ mod layers;
 mod process_reaping;
 mod process_supervisor;
 mod python_parity;
+mod readme_cli;
 mod real_text;
 mod seeds;
 mod tokenizer;
