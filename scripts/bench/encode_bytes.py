@@ -96,13 +96,14 @@ def child_tiktoken(ranks, pattern, path, cuts_path, check_out):
             array.array("I", whole).tofile(f)
         print(json.dumps({"batch_equal": batch == whole, "tokens": len(whole)}))
         return
-    start = time.perf_counter()
+    cpu, start = time.process_time(), time.perf_counter()
     encoding.encode_ordinary(text)
-    one = time.perf_counter() - start
-    start = time.perf_counter()
+    one, one_cpu = time.perf_counter() - start, time.process_time() - cpu
+    cpu, start = time.process_time(), time.perf_counter()
     encoding.encode_ordinary_batch(blocks, num_threads=2)
-    two = time.perf_counter() - start
-    print(json.dumps({"tiktoken/1": one, "tiktoken/2": two}))
+    two, two_cpu = time.perf_counter() - start, time.process_time() - cpu
+    print(json.dumps({"tiktoken/1": one, "tiktoken/2": two,
+                      "cpu": {"tiktoken/1": one_cpu, "tiktoken/2": two_cpu}}))
 
 
 def child_hf(hf_json, path, cuts_path, reference, threads):
@@ -132,14 +133,23 @@ def child_hf(hf_json, path, cuts_path, reference, threads):
 # ------------------------------------------------------------------ the comparison
 
 
+CHILD_CPU = []
+
+
 def run(cmd, env=None, stdout_path=None):
     """Runs cmd; returns (wall seconds, the last JSON line of its stdout or None). With
-    stdout_path, its standard output goes to that file."""
+    stdout_path, its standard output goes to that file. The child's CPU seconds (user and
+    system) are appended to CHILD_CPU."""
+    import resource
+
     out = open(stdout_path, "wb") if stdout_path else subprocess.PIPE
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(cmd, stdout=out, stderr=subprocess.PIPE,
                           env={**os.environ, **(env or {})})
     wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    CHILD_CPU.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
     if stdout_path:
         out.close()
         proc.stdout = b""
@@ -190,6 +200,7 @@ def compare(args):
 
     # 2. The timings, interleaved.
     times = {key: [] for key, why in verdicts.items() if why is None}
+    cpu = {"bpe-lab/1": [], "bpe-lab/2": [], "tiktoken/1": [], "tiktoken/2": []}
     for r in range(args.runs):
         print(f"  run {r + 1}/{args.runs}", file=sys.stderr, flush=True)
         for threads in (1, 2):
@@ -199,10 +210,13 @@ def compare(args):
                 wall, _ = run([args.bin, "encode", "--encoding", args.encoding, "--input",
                                args.file, "--ids", "--threads", str(threads)], stdout_path=out)
                 times[key].append(wall)
+                cpu[key].append(CHILD_CPU[-1])
         _, t = run([py, me, "tiktoken", args.ranks, args.pattern, args.file, cuts_path])
         for key, secs in t.items():
             if key in times:
                 times[key].append(secs)
+        for key, secs in t["cpu"].items():
+            cpu[key].append(secs)
         _, p = run([args.peers, args.file, "--encoding", args.encoding, "--ids", reference,
                     "--blocks", cuts_path, "--runs", "1"])
         for key, value in p["results"].items():
@@ -253,6 +267,13 @@ def compare(args):
         print(f"| {label} | {cells[0]} | {cells[1]} | {cells[2]} | {cells[3]} | "
               f"{ratios[0]} / {ratios[1]} |")
     print()
+    if all(cpu.values()):
+        c = {k: statistics.median(v) for k, v in cpu.items()}
+        print("CPU seconds (user + system; median), which the machine's other work disturbs "
+              "less than wall time: bpe-lab's whole process "
+              f"{c['bpe-lab/1']:.3f} / {c['bpe-lab/2']:.3f} on 1 / 2 threads, tiktoken's call "
+              f"{c['tiktoken/1']:.3f} / {c['tiktoken/2']:.3f}; tiktoken ÷ bpe-lab "
+              f"{c['tiktoken/1'] / c['bpe-lab/1']:.2f}× / {c['tiktoken/2'] / c['bpe-lab/2']:.2f}×.\n")
     wrong = [k for k in ("bpe-lab/1", "bpe-lab/2") if verdicts.get(k)]
     if wrong:
         print(f"bpe-lab's ids differ from tiktoken's: {wrong}")

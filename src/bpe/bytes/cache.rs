@@ -7,7 +7,7 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::bpe::bytes::ranks::{MergeScratch, RankTable};
+use crate::bpe::bytes::ranks::{MergeScratch, RankTable, pack8, pack16};
 
 /// At most this many chunks are cached (about 40 MB for long chunks, far less for words).
 const CACHE_ENTRIES: usize = 1 << 18;
@@ -17,8 +17,12 @@ const CACHE_ENTRIES: usize = 1 << 18;
 pub struct ChunkEncoder<'r> {
     table: &'r RankTable,
     scratch: MergeScratch,
-    /// A chunk's ids: (offset, count) in `ids`; (the id, 1) for a chunk of one token.
-    cache: FxHashMap<Box<[u8]>, (u32, u32)>,
+    /// A chunk's ids: (offset, count) in `ids`; (the id, 1) for a chunk of one token. Chunks of
+    /// up to 15 bytes (most words) are keyed by their bytes packed into a number, as the rank
+    /// table keys them; longer ones by their bytes.
+    short: FxHashMap<u64, (u32, u32)>,
+    medium: FxHashMap<u128, (u32, u32)>,
+    long: FxHashMap<Box<[u8]>, (u32, u32)>,
     ids: Vec<u32>,
 }
 
@@ -27,27 +31,30 @@ impl<'r> ChunkEncoder<'r> {
         ChunkEncoder {
             table,
             scratch: MergeScratch::default(),
-            cache: FxHashMap::default(),
+            short: FxHashMap::default(),
+            medium: FxHashMap::default(),
+            long: FxHashMap::default(),
             ids: Vec::new(),
         }
     }
 
-    /// Appends the ranks of `chunk`'s tokens to `out`, as [`RankTable::encode_piece`] does.
-    ///
-    /// A chunk of up to 7 bytes is looked up in the table first (a number's hash); a longer
-    /// one in the cache first, which holds the long tokens met too, so that a word met again
-    /// costs one look-up whether it is one token or many.
+    /// Appends the ranks of `chunk`'s tokens to `out`, as [`RankTable::encode_piece`] does:
+    /// a chunk that is a token from the table, one merged before from the cache.
     #[inline]
     pub fn encode(&mut self, chunk: &[u8], out: &mut Vec<u32>) -> bool {
         if chunk.len() < 2 {
             return self.table.encode_piece(chunk, out);
         }
-        let short = chunk.len() < 8;
-        if short && let Some(r) = self.table.get(chunk) {
+        if let Some(r) = self.table.get(chunk) {
             out.push(r);
             return true;
         }
-        if let Some(&(at, count)) = self.cache.get(chunk) {
+        let cached = match chunk.len() {
+            2..8 => self.short.get(&pack8(chunk)),
+            8..16 => self.medium.get(&pack16(chunk)),
+            _ => self.long.get(chunk),
+        };
+        if let Some(&(at, count)) = cached {
             if count == 1 {
                 out.push(at);
             } else {
@@ -55,20 +62,12 @@ impl<'r> ChunkEncoder<'r> {
             }
             return true;
         }
-        let room = self.cache.len() < CACHE_ENTRIES;
-        if !short && let Some(r) = self.table.get(chunk) {
-            out.push(r);
-            if room {
-                // One token: the id itself stands where the offset would.
-                self.cache.insert(chunk.into(), (r, 1));
-            }
-            return true;
-        }
         let mark = out.len();
         if !self.table.encode_piece_with(chunk, &mut self.scratch, out) {
             return false;
         }
-        if room && self.ids.len() < u32::MAX as usize / 2 {
+        let entries = self.short.len() + self.medium.len() + self.long.len();
+        if entries < CACHE_ENTRIES && self.ids.len() < u32::MAX as usize / 2 {
             let count = (out.len() - mark) as u32;
             let at = if count == 1 {
                 out[mark]
@@ -77,7 +76,17 @@ impl<'r> ChunkEncoder<'r> {
                 self.ids.extend_from_slice(&out[mark..]);
                 at
             };
-            self.cache.insert(chunk.into(), (at, count));
+            match chunk.len() {
+                2..8 => {
+                    self.short.insert(pack8(chunk), (at, count));
+                }
+                8..16 => {
+                    self.medium.insert(pack16(chunk), (at, count));
+                }
+                _ => {
+                    self.long.insert(chunk.into(), (at, count));
+                }
+            }
         }
         true
     }

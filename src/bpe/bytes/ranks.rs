@@ -24,25 +24,41 @@ pub struct RankTable {
     map: FxHashMap<Box<[u8]>, u32>,
     /// The rank of each single byte, `NONE` where it has none: the most asked-for entries.
     single: Vec<u32>,
-    /// Tokens of 3 to 7 bytes again, keyed by the bytes packed into a number ([`packed`]): the
+    /// Tokens of 3 to 7 bytes again, keyed by the bytes packed into a number ([`pack8`]): the
     /// merge loop asks mostly for short joins, and a number hashes and compares in one step
     /// where a boxed key is a pointer to follow and a length of bytes to compare.
     short: FxHashMap<u64, u32>,
+    /// Tokens of 8 to 15 bytes again, likewise ([`pack16`]): most words.
+    medium: FxHashMap<u128, u32>,
     /// The rank of every two-byte string, `NONE` where it is no token, at `first * 256 +
     /// second`: a merge loop starts by asking for every adjacent pair of bytes, and 256 KB of
     /// ranks stay in the processor's cache where a hash table's buckets do not.
     pairs: Vec<u32>,
 }
 
-/// A key of 3 to 7 bytes as one number: the bytes, then the length in the top byte.
+/// A key of up to 7 bytes as one number: the bytes, then the length in the top byte.
 #[inline]
-fn packed(bytes: &[u8]) -> u64 {
-    debug_assert!((3..8).contains(&bytes.len()));
+pub(crate) fn pack8(bytes: &[u8]) -> u64 {
+    debug_assert!(bytes.len() < 8);
     let mut key = (bytes.len() as u64) << 56;
     for (i, &b) in bytes.iter().enumerate() {
         key |= (b as u64) << (8 * i);
     }
     key
+}
+
+/// A key of 8 to 15 bytes as one number: the first 8 bytes, then the rest and the length in
+/// the top byte.
+#[inline]
+pub(crate) fn pack16(bytes: &[u8]) -> u128 {
+    debug_assert!((8..16).contains(&bytes.len()));
+    let (head, tail) = bytes.split_at(8);
+    let head = u64::from_le_bytes(head.try_into().expect("8 bytes"));
+    let mut rest = (bytes.len() as u64) << 56;
+    for (i, &b) in tail.iter().enumerate() {
+        rest |= (b as u64) << (8 * i);
+    }
+    (rest as u128) << 64 | head as u128
 }
 
 impl Default for RankTable {
@@ -58,6 +74,7 @@ impl RankTable {
             map: FxHashMap::default(),
             single: vec![NONE; 256],
             short: FxHashMap::default(),
+            medium: FxHashMap::default(),
             pairs: vec![NONE; 1 << 16],
         };
         for (bytes, rank) in tokens {
@@ -79,7 +96,8 @@ impl RankTable {
             0 => NONE,
             1 => self.single[bytes[0] as usize],
             2 => self.pairs[(bytes[0] as usize) << 8 | bytes[1] as usize],
-            3..8 => self.short.get(&packed(bytes)).copied().unwrap_or(NONE),
+            3..8 => self.short.get(&pack8(bytes)).copied().unwrap_or(NONE),
+            8..16 => self.medium.get(&pack16(bytes)).copied().unwrap_or(NONE),
             _ => self.map.get(bytes).copied().unwrap_or(NONE),
         }
     }
@@ -112,7 +130,10 @@ impl RankTable {
             1 => self.single[bytes[0] as usize] = rank,
             2 => self.pairs[(bytes[0] as usize) << 8 | bytes[1] as usize] = rank,
             3..8 => {
-                self.short.insert(packed(&bytes), rank);
+                self.short.insert(pack8(&bytes), rank);
+            }
+            8..16 => {
+                self.medium.insert(pack16(&bytes), rank);
             }
             _ => {}
         }
