@@ -23,8 +23,8 @@ The blocks are about 1000 lines each, every one cut just before a line that star
 ASCII letter: no chunk of these patterns crosses such a place, so the blocks' ids joined are
 the whole text's (checked, like everything else). The reference ids are Python tiktoken's
 `encode_ordinary` of the whole text; a tool whose ids differ is reported and not timed. Runs
-are interleaved (every tool once, then again) so a slow spell of the machine hits all; the
-figure is the median of the runs.
+are interleaved (every tool once, then again, the order turned by one each round) so a slow
+spell of the machine hits all; the figure is the median of the runs.
 """
 
 import argparse
@@ -201,33 +201,45 @@ def compare(args):
     # 2. The timings, interleaved.
     times = {key: [] for key, why in verdicts.items() if why is None}
     cpu = {"bpe-lab/1": [], "bpe-lab/2": [], "tiktoken/1": [], "tiktoken/2": []}
-    for r in range(args.runs):
-        print(f"  run {r + 1}/{args.runs}", file=sys.stderr, flush=True)
-        for threads in (1, 2):
-            key = f"bpe-lab/{threads}"
-            if key in times:
-                out = os.path.join(args.scratch, "timed.ids")
-                wall, _ = run([args.bin, "encode", "--encoding", args.encoding, "--input",
-                               args.file, "--ids", "--threads", str(threads)], stdout_path=out)
-                times[key].append(wall)
-                cpu[key].append(CHILD_CPU[-1])
+    def time_bpe_lab(threads):
+        key = f"bpe-lab/{threads}"
+        if key in times:
+            out = os.path.join(args.scratch, "timed.ids")
+            wall, _ = run([args.bin, "encode", "--encoding", args.encoding, "--input",
+                           args.file, "--ids", "--threads", str(threads)], stdout_path=out)
+            times[key].append(wall)
+            cpu[key].append(CHILD_CPU[-1])
+
+    def time_tiktoken():
         _, t = run([py, me, "tiktoken", args.ranks, args.pattern, args.file, cuts_path])
         for key, secs in t.items():
             if key in times:
                 times[key].append(secs)
         for key, secs in t["cpu"].items():
             cpu[key].append(secs)
+
+    def time_rust_peers():
         _, p = run([args.peers, args.file, "--encoding", args.encoding, "--ids", reference,
                     "--blocks", cuts_path, "--runs", "1"])
         for key, value in p["results"].items():
             if key in times:
                 times[key].extend(value["seconds"])
-        for threads in (1, 2):
-            if args.hf and f"hf/{threads}" in times:
-                _, h = run([py, me, "hf", args.hf, args.file, cuts_path, "--threads",
-                            str(threads)], env={"RAYON_NUM_THREADS": str(threads),
-                                                "TOKENIZERS_PARALLELISM": "true"})
-                times[f"hf/{threads}"].append(h[f"hf/{threads}"])
+
+    def time_hf(threads):
+        if args.hf and f"hf/{threads}" in times:
+            _, h = run([py, me, "hf", args.hf, args.file, cuts_path, "--threads", str(threads)],
+                       env={"RAYON_NUM_THREADS": str(threads), "TOKENIZERS_PARALLELISM": "true"})
+            times[f"hf/{threads}"].append(h[f"hf/{threads}"])
+
+    # Each round runs every tool once; the order turns by one each round, so no tool always
+    # follows the same one (a process started right after HF freed its 2 GB pays for the
+    # kernel handing that memory out again).
+    steps = [lambda: time_bpe_lab(1), lambda: time_bpe_lab(2), time_tiktoken,
+             time_rust_peers, lambda: time_hf(1), lambda: time_hf(2)]
+    for r in range(args.runs):
+        print(f"  run {r + 1}/{args.runs}", file=sys.stderr, flush=True)
+        for step in steps[r % len(steps):] + steps[:r % len(steps)]:
+            step()
 
     # 3. The table.
     import tiktoken
