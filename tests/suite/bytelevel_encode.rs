@@ -275,6 +275,13 @@ proptest! {
         }
     }
 
+}
+
+proptest! {
+    // Each case streams twice and writes the literal encoding out: fewer cases, the same reach
+    // (block sizes from 1 byte, both units, 1 and 2 threads).
+    #![proptest_config(ProptestConfig::with_cases(60))]
+
     /// Streamed in small blocks, whole or by lines, as ids, tokens or JSON: the output is the
     /// text's (or each line's) literal encoding written out.
     #[test]
