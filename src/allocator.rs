@@ -23,6 +23,13 @@
 //!   faulted in again) and raised the peak by 5–7 MB, with no difference in wall time that the
 //!   machine's noise let through; 0 stays.
 //!
+//! - **Purge delay 100 ms while encoding** ([`purge_later`], which `bpe-lab encode`,
+//!   `decode` and `count-tokens` call first): encoding grows its output buffers, its chunk
+//!   cache and the cache's table while it frees the smaller ones they replace; with every freed
+//!   2 MB page returned at once, the next growth faulted it back in and the kernel zeroed it
+//!   again. On an 11 MB text (`encode --encoding cl100k_base --ids`) the system time went from
+//!   0.11–0.12 s to 0.02–0.06 s, the peak RSS from 94 to 104 MB.
+//!
 //! Both must be in place before mimalloc's first mapping, which happens before `main` (the
 //! runtime allocates while starting): hence a constructor that runs ahead of mimalloc's own.
 
@@ -55,6 +62,18 @@ macro_rules! fast_allocator {
 // bundles); the binding crate names only some of them.
 const MI_OPTION_ALLOW_LARGE_OS_PAGES: std::ffi::c_int = 6;
 const MI_OPTION_PURGE_DELAY: std::ffi::c_int = 15;
+
+/// Lets freed memory stay with the process for 100 ms before it goes back to the system (see
+/// the module docs): for commands that grow buffers while freeing the ones they replace.
+pub fn purge_later() {
+    unsafe extern "C" {
+        fn mi_option_set(option: std::ffi::c_int, value: std::ffi::c_long);
+    }
+    // SAFETY: as in `configure`: stores one integer option of the linked mimalloc.
+    unsafe {
+        mi_option_set(MI_OPTION_PURGE_DELAY, 100);
+    }
+}
 
 /// Applies the settings of the module docs. Called by [`fast_allocator!`] before `main`;
 /// calling it later only affects memory mimalloc maps from then on.

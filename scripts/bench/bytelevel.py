@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Byte-level BPE side by side, in one run: training a GPT-4-split tokenizer, and encoding
-one of OpenAI's encodings (cl100k_base unless --encoding says o200k_base or r50k_base).
+"""Byte-level BPE training side by side: a GPT-4-split tokenizer by bpe-lab, rustbpe, Hugging
+Face and minbpe's loop. (Encoding is measured on one whole text by encode_bytes.sh.)
 
     bytelevel.py --file F --repo ROOT [--vocab 32768] [--runs 3] [--memory warm|cold|as-is]
-        [--minbpe-seconds 120] [--encode-runs 5] [--encoding cl100k_base] [--skip-train]
+        [--minbpe-seconds 120]
 
 Training (each tool its own process under /usr/bin/time -v, interleaved, memory settled as in
 compare.py): `bpe-lab train --byte-level --pattern gpt4` on the whole file; rustbpe (nanochat's
@@ -13,15 +13,9 @@ RegexTokenizer loop, written out here) on the whole file with a time limit, repo
 merges it learned if it does not finish. Vocabulary = 256 bytes + merges (+ one special token
 for bpe-lab, which it does not count).
 
-Encoding (throughput inside each process, loading excluded, ids checked identical first):
-Python tiktoken's encode_ordinary_batch on the lines, 1 and 2 threads, from the encoding's rank
-file that bpe-lab reads out of tiktoken-rs and its split pattern as the crate states it (both
-written to temporary files by examples/encode_peers.rs: nothing downloaded); bpe-lab,
-tiktoken-rs and bpe-openai (cl100k_base and o200k_base only) in one Rust process.
-
 The child subcommands (run by the parent):
     rustbpe-train FILE VOCAB          hf-train FILE VOCAB OUT
-    minbpe-train FILE VOCAB SECONDS   tiktoken-encode RANKS PATTERN IDS_OUT FILE RUNS
+    minbpe-train FILE VOCAB SECONDS
 """
 
 import argparse
@@ -111,31 +105,6 @@ def minbpe_train(path, vocab, seconds):
     print(json.dumps({"vocab": 256 + merges, "finished": merges == vocab - 256}))
 
 
-def tiktoken_encode(ranks, pattern, ids_out, path, runs):
-    import tiktoken
-    from tiktoken.load import load_tiktoken_bpe
-
-    with open(pattern, encoding="utf-8") as f:
-        pat_str = f.read()
-    enc = tiktoken.Encoding(
-        "bench", pat_str=pat_str, mergeable_ranks=load_tiktoken_bpe(ranks), special_tokens={}
-    )
-    lines = list(lines_of(path))
-    size = sum(len(l.encode("utf-8")) for l in lines)
-    out = {"bytes": size}
-    for threads in (1, 2):
-        times = []
-        for _ in range(runs):
-            start = time.perf_counter()
-            ids = enc.encode_ordinary_batch(lines, num_threads=threads)
-            times.append(time.perf_counter() - start)
-        secs = statistics.median(times)
-        out[f"tiktoken/{threads}"] = {"seconds": secs, "mb_per_s": size / 1e6 / secs}
-    with open(ids_out, "w") as f:
-        json.dump(ids, f)
-    print(json.dumps(out))
-
-
 # ------------------------------------------------------------------ parent
 
 
@@ -148,93 +117,53 @@ def main():
     p.add_argument("--repo", required=True)
     p.add_argument("--vocab", type=int, default=32768)
     p.add_argument("--runs", type=int, default=3)
-    p.add_argument("--encode-runs", type=int, default=5)
     p.add_argument("--minbpe-seconds", type=float, default=120.0)
     p.add_argument("--memory", choices=MEMORY_STATES, default="warm")
-    p.add_argument("--skip-train", action="store_true")
-    p.add_argument("--encoding", choices=["r50k_base", "cl100k_base", "o200k_base"],
-                   default="cl100k_base")
     args = p.parse_args()
     me = os.path.abspath(__file__)
     py = sys.executable
     bpe_lab = os.path.join(args.repo, "target/release/bpe-lab")
-    example = os.path.join(args.repo, "target/release/examples/encode_peers")
     scratch = tempfile.mkdtemp(prefix="bytelevel-bench-")
     size = os.path.getsize(args.file)
     print(f"corpus {args.file}: {size / 1e6:.1f} MB; vocabulary {args.vocab}", file=sys.stderr)
 
-    if not args.skip_train:
-        merges = args.vocab - 256
-        tools = {
-            "bpe-lab train --byte-level (gpt4)": ([
-                bpe_lab, "train", "--byte-level", "--pattern", "gpt4", "--tie-break",
-                "first-seen", "--input", args.file, "--merges", str(merges), "--output",
-                os.path.join(scratch, "ours.json")], None),
-            "rustbpe (nanochat)": ([py, me, "rustbpe-train", args.file, str(args.vocab)], None),
-            "Hugging Face BpeTrainer, ByteLevel (2 threads)": ([
-                py, me, "hf-train", args.file, str(args.vocab),
-                os.path.join(scratch, "hf.json")], None),
-        }
-        results = run_interleaved(tools, args.runs, args.memory)
-        print(f"\n| tool (vocabulary {args.vocab}, {args.memory} memory) | s (min-max) | peak RSS |")
-        print("|---|---|---|")
-        medians = {}
-        for name, runs in results.items():
-            walls = [w for w, _, _ in runs]
-            rss = statistics.median([r for _, r, _ in runs])
-            medians[name] = statistics.median(walls)
-            print(f"| {name} | {fmt_secs(medians[name])} ({fmt_secs(min(walls))}-"
-                  f"{fmt_secs(max(walls))}) | {rss:.0f} MB |")
-        wall, rss, info = measure([py, me, "minbpe-train", args.file, str(args.vocab),
-                                   str(args.minbpe_seconds)])
-        done = "finished" if info.get("finished") else (
-            f"stopped at {args.minbpe_seconds:.0f} s: {info.get('vocab', 256) - 256} merges")
-        print(f"| minbpe-style Python (1 run) | {fmt_secs(wall)} ({done}) | {rss:.0f} MB |")
-        ours = medians["bpe-lab train --byte-level (gpt4)"]
-        peers = {k: v for k, v in medians.items() if not k.startswith("bpe-lab")}
-        fastest = min(peers, key=peers.get)
-        print(f"\nbpe-lab / fastest peer ({fastest}): {ours / peers[fastest]:.2f}x")
-
-    # Encoding: the rank file from the crate, Python tiktoken, then the Rust process.
-    encoding = ["--encoding", args.encoding]
-    ranks = os.path.join(scratch, f"{args.encoding}.tiktoken")
-    pattern = os.path.join(scratch, f"{args.encoding}.pattern")
-    for flag, path in [("--write-ranks", ranks), ("--write-pattern", pattern)]:
-        dump = subprocess.run([example, args.file, *encoding, flag, path], capture_output=True,
-                              text=True)
-        if dump.returncode != 0:
-            sys.exit(f"encode_peers {flag} failed: {dump.stderr[-2000:]}")
-    ids_path = os.path.join(scratch, "tiktoken_ids.json")
-    _, _, py_info = measure([py, me, "tiktoken-encode", ranks, pattern, ids_path, args.file,
-                             str(args.encode_runs)])
-    rust = subprocess.run([example, args.file, *encoding, "--runs", str(args.encode_runs),
-                           "--check-ids", ids_path], capture_output=True, text=True)
-    if rust.returncode != 0:
-        sys.exit(f"encode_peers failed: {rust.stderr[-3000:]}")
-    rust_info = json.loads(rust.stdout.strip().splitlines()[-1])
-    rows = {**{k: v for k, v in py_info.items() if "/" in k}, **rust_info["results"]}
-    print(f"\n| {args.encoding} encoder ({rust_info['lines']} lines, {rust_info['bytes'] / 1e6:.1f} MB,"
-          f" {rust_info['tokens']} tokens) | 1 thread MB/s | 2 threads MB/s |")
+    merges = args.vocab - 256
+    tools = {
+        "bpe-lab train --byte-level (gpt4)": ([
+            bpe_lab, "train", "--byte-level", "--pattern", "gpt4", "--tie-break",
+            "first-seen", "--input", args.file, "--merges", str(merges), "--output",
+            os.path.join(scratch, "ours.json")], None),
+        "rustbpe (nanochat)": ([py, me, "rustbpe-train", args.file, str(args.vocab)], None),
+        "Hugging Face BpeTrainer, ByteLevel (2 threads)": ([
+            py, me, "hf-train", args.file, str(args.vocab),
+            os.path.join(scratch, "hf.json")], None),
+    }
+    results = run_interleaved(tools, args.runs, args.memory)
+    print(f"\n| tool (vocabulary {args.vocab}, {args.memory} memory) | s (min-max) | peak RSS |")
     print("|---|---|---|")
-    for name, label in [("bpe-lab", "bpe-lab"), ("tiktoken", "tiktoken (Python)"),
-                        ("tiktoken-rs", "tiktoken-rs"), ("bpe-openai", "bpe-openai")]:
-        one, two = rows.get(f"{name}/1"), rows.get(f"{name}/2")
-        if one:
-            print(f"| {label} | {one['mb_per_s']:.1f} | {two['mb_per_s']:.1f} |")
-    print(f"\nids: bpe-lab = Python tiktoken on every line; lines differing from tiktoken-rs: "
-          f"{rust_info['lines_differing_from_tiktoken']}")
-    ours2 = rows["bpe-lab/2"]["mb_per_s"]
-    versus = f"bpe-lab 2 threads / tiktoken 2 threads: {ours2 / rows['tiktoken/2']['mb_per_s']:.2f}x"
-    if "bpe-openai/2" in rows:
-        versus += f"; / bpe-openai 2 threads: {ours2 / rows['bpe-openai/2']['mb_per_s']:.2f}x"
-    print(versus)
+    medians = {}
+    for name, runs in results.items():
+        walls = [w for w, _, _ in runs]
+        rss = statistics.median([r for _, r, _ in runs])
+        medians[name] = statistics.median(walls)
+        print(f"| {name} | {fmt_secs(medians[name])} ({fmt_secs(min(walls))}-"
+              f"{fmt_secs(max(walls))}) | {rss:.0f} MB |")
+    wall, rss, info = measure([py, me, "minbpe-train", args.file, str(args.vocab),
+                               str(args.minbpe_seconds)])
+    done = "finished" if info.get("finished") else (
+        f"stopped at {args.minbpe_seconds:.0f} s: {info.get('vocab', 256) - 256} merges")
+    print(f"| minbpe-style Python (1 run) | {fmt_secs(wall)} ({done}) | {rss:.0f} MB |")
+    ours = medians["bpe-lab train --byte-level (gpt4)"]
+    peers = {k: v for k, v in medians.items() if not k.startswith("bpe-lab")}
+    fastest = min(peers, key=peers.get)
+    print(f"\nbpe-lab / fastest peer ({fastest}): {ours / peers[fastest]:.2f}x")
+
 
 
 CHILDREN = {
     "rustbpe-train": lambda f, v: rustbpe_train(f, int(v)),
     "hf-train": lambda f, v, o: hf_train(f, int(v), o),
     "minbpe-train": lambda f, v, s: minbpe_train(f, int(v), float(s)),
-    "tiktoken-encode": lambda r, p, o, f, n: tiktoken_encode(r, p, o, f, int(n)),
 }
 
 if __name__ == "__main__":

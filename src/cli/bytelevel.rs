@@ -6,10 +6,13 @@ use std::io::{self, Read, Write};
 use std::path::Path;
 use std::time::Instant;
 
-use bpe_lab::bpe::bytes::SplitPattern;
+use bpe_lab::bpe::bytes::{SplitPattern, Splitter, UnknownPatternName};
 use bpe_lab::tokenizer::OpenAiEncoding;
-use bpe_lab::tokenizer::bytelevel::{AllowedSpecial, ByteLevelTokenizer, DisallowedSpecial};
-use bpe_lab::tokenizer::bytelevel_file::is_byte_level_json;
+use bpe_lab::tokenizer::bytelevel::{
+    AllowedSpecial, ByteLevelError, ByteLevelTokenizer, DisallowedSpecial,
+};
+use bpe_lab::tokenizer::bytelevel_file::is_byte_level_file_content;
+use bpe_lab::tokenizer::{EncodeOptions, EncodeOutput, EncodeUnit, StreamError};
 use clap::Args;
 
 use crate::cli::error::CliError;
@@ -23,25 +26,24 @@ pub struct ByteLevelTrainArgs {
     #[arg(long)]
     pub byte_level: bool,
 
-    /// With --byte-level: the split pattern, gpt2, gpt4 (cl100k_base), o200k, or a regex
-    #[arg(
-        long,
-        value_name = "PATTERN",
-        default_value = "gpt4",
-        requires = "byte_level"
-    )]
-    pub pattern: String,
+    /// With --byte-level: the split pattern by name: gpt2 (r50k_base), gpt4 (cl100k_base) or
+    /// o200k (o200k_base) [default: gpt4]
+    #[arg(long, value_name = "NAME", requires = "byte_level", value_parser = pattern_parser)]
+    pub pattern: Option<SplitPattern>,
 
-    /// With --byte-level: special tokens, comma-separated, given the ids after the merged
-    /// tokens; training text is cut at them
+    /// With --byte-level: your own split pattern, a regular expression (fancy-regex syntax:
+    /// look-ahead and possessive quantifiers as in GPT's patterns)
     #[arg(
         long,
-        value_name = "LIST",
-        value_delimiter = ',',
-        default_value = "<|endoftext|>",
-        requires = "byte_level"
+        value_name = "REGEX",
+        requires = "byte_level",
+        conflicts_with = "pattern"
     )]
-    pub special: Vec<String>,
+    pub regex: Option<String>,
+}
+
+fn pattern_parser(value: &str) -> Result<SplitPattern, String> {
+    value.parse().map_err(|e: UnknownPatternName| e.to_string())
 }
 
 /// `encode`'s byte-level flags (flattened into `EncodeArgs`).
@@ -62,17 +64,17 @@ pub struct ByteLevelEncodeArgs {
     pub special_as_text: bool,
 }
 
-fn encoding_parser(value: &str) -> Result<OpenAiEncoding, String> {
+pub fn encoding_parser(value: &str) -> Result<OpenAiEncoding, String> {
     value.parse()
 }
 
 /// Whether `path` holds a byte-level tokenizer (unreadable files are left to the caller).
 pub fn is_byte_level_file(path: &Path) -> bool {
-    std::fs::read_to_string(path).is_ok_and(|text| is_byte_level_json(&text))
+    std::fs::read(path).is_ok_and(|bytes| is_byte_level_file_content(&bytes))
 }
 
 fn load(path: &Path) -> Result<ByteLevelTokenizer, CliError> {
-    ByteLevelTokenizer::load(path).map_err(|e| CliError::runtime(e.to_string()))
+    ByteLevelTokenizer::open(path).map_err(|e| CliError::runtime(e.to_string()))
 }
 
 fn read_all(source: &TextInput) -> Result<Vec<u8>, CliError> {
@@ -94,77 +96,198 @@ fn write_stdout(bytes: &[u8]) -> Result<(), CliError> {
     }
 }
 
-/// What `train` passes on for a byte-level run.
-pub struct TrainRun<'a> {
-    pub input: Option<&'a Path>,
-    /// `--field`: the JSON field or column that holds a paragraph.
-    pub field: &'a str,
-    pub word_counts: bool,
-    pub output: &'a Path,
-    pub merges: usize,
-    pub tie_break: bpe_lab::TieBreak,
-    pub min_frequency: u64,
-    pub flags: &'a ByteLevelTrainArgs,
-}
-
-/// `bpe-lab train --byte-level`.
-pub fn train(args: TrainRun) -> Result<(), CliError> {
+/// `bpe-lab train --byte-level`: the flags that apply to lab tokenizers only are refused.
+pub fn train(args: &crate::cli::train::TrainArgs) -> Result<(), CliError> {
     let started = Instant::now();
-    let Some(input) = args.input else {
+    let Some(input) = args.input.as_deref() else {
         return Err(CliError::usage(
             "--byte-level trains on a text file: give --input",
         ));
     };
-    if args.word_counts {
+    if args.word_counts.is_some() {
         return Err(CliError::usage(
             "--byte-level trains on a text file (--input), not on a word table",
         ));
     }
-    bpe_lab::files::check_writable(args.output)?;
-    let pattern: SplitPattern = args.flags.pattern.parse().expect("infallible");
+    if args.tokenizer.unk_token.is_some() {
+        return Err(CliError::usage(
+            "--unk-token applies to lab tokenizers; a byte-level tokenizer has no unknown \
+             token (every byte is a token)",
+        ));
+    }
+    if args.tokenizer.vocab_order.is_some() {
+        return Err(CliError::usage(
+            "--vocab-order applies to lab tokenizers; a byte-level tokenizer's ids are its \
+             ranks: the 256 bytes, the merges in order, then the special tokens",
+        ));
+    }
+    if bpe_lab::files::same_file(input, &args.output) {
+        return Err(CliError::usage(format!(
+            "--output '{}' is the input file; writing there would replace the corpus",
+            args.output.display()
+        )));
+    }
+    bpe_lab::files::check_writable(&args.output)?;
+    let pattern = match (&args.byte_level.pattern, &args.byte_level.regex) {
+        (_, Some(regex)) => SplitPattern::from_regex(regex),
+        (Some(pattern), None) => pattern.clone(),
+        (None, None) => SplitPattern::Cl100k,
+    };
+    // A pattern that does not compile or matches the empty string is refused before reading.
+    Splitter::new(pattern.clone()).map_err(|e| CliError::usage(format!("--regex: {e}")))?;
+    let specials = args.special_tokens(&["<|endoftext|>"]);
+    let specials: Vec<&str> = specials.iter().map(String::as_str).collect();
+    let merges = args.merges_for(256 + specials.len())?;
     // Through the one corpus reader: a text file whole, JSON, JSON Lines, CSV or Parquet as
     // their paragraphs, one per line.
     let text = bpe_lab::dataset::CorpusReader::new()
-        .text_column(args.field)
+        .text_column(&args.field)
         .text(input)
         .map_err(|e| CliError::runtime(e.to_string()))?;
-    let specials: Vec<&str> = args.flags.special.iter().map(String::as_str).collect();
-    let tokenizer = ByteLevelTokenizer::train_with(
+    let (tokenizer, report) = ByteLevelTokenizer::train_reporting(
         &text,
         pattern,
-        args.merges,
+        merges,
         args.tie_break,
         args.min_frequency,
         &specials,
     )
-    .map_err(|e| CliError::runtime(format!("cannot train on '{}': {e}", input.display())))?;
+    .map_err(|e| {
+        let flag = if args.byte_level.regex.is_some() {
+            " (--regex)"
+        } else {
+            ""
+        };
+        CliError::runtime(format!("cannot train on '{}'{flag}: {e}", input.display()))
+    })?;
     tokenizer
-        .save(args.output)
+        .save(&args.output)
         .map_err(|e| CliError::runtime(e.to_string()))?;
     eprintln!(
-        "byte-level tokenizer ({} tie-break, pattern {}): {} tokens and {} special from '{}' \
-         in {:.2?}; wrote {}",
+        "byte-level tokenizer ({} tie-break, pattern {}): {} from {} distinct chunks ({} in \
+         all) in '{}' in {:.2?}; wrote {} ({} tokens and {} special)",
         args.tie_break,
         tokenizer.pattern(),
-        tokenizer.ranks().len(),
-        tokenizer.specials().len(),
+        crate::cli::train::learned(report.merges_learned, merges, report.stop, args).replace(
+            "every word is a single symbol",
+            "every chunk is a single token"
+        ),
+        report.distinct_chunks,
+        report.total_chunks,
         input.display(),
         started.elapsed(),
-        args.output.display()
+        args.output.display(),
+        tokenizer.ranks().len(),
+        tokenizer.specials().len(),
     );
+    if args.tokenizer.json {
+        let summary = serde_json::json!({
+            "output": args.output,
+            "merges_learned": report.merges_learned,
+            "merges_requested": merges,
+            "stop_reason": bpe_lab::tokenizer::file::stop_reason_name(report.stop),
+            "vocab_size": tokenizer.n_vocab(),
+            "distinct_chunks": report.distinct_chunks,
+            "total_chunks": report.total_chunks,
+            "seconds": started.elapsed().as_secs_f64(),
+        });
+        println!("{summary}");
+    }
     Ok(())
 }
 
-/// `bpe-lab encode` with a byte-level tokenizer or `--encoding`: the whole input is one text;
-/// prints its ids on one line (`--ids`), or its tokens as a JSON array of strings (bytes that
-/// are not UTF-8 shown as U+FFFD).
-pub fn encode(
+/// What `encode` passes on for a byte-level run.
+pub struct EncodeRun<'a> {
+    pub tokenizer: Option<&'a Path>,
+    pub flags: &'a ByteLevelEncodeArgs,
+    pub input: Option<&'a Path>,
+    pub output: Option<&'a Path>,
+    pub format: EncodeOutput,
+    pub unit: EncodeUnit,
+    pub threads: usize,
+}
+
+/// `bpe-lab encode` with a byte-level tokenizer or `--encoding`: the input streamed through
+/// [`ByteLevelTokenizer::encode_stream`], the whole input one text or each line one.
+pub fn encode(run: EncodeRun) -> Result<(), CliError> {
+    let tokenizer = match (run.flags.encoding, run.tokenizer) {
+        (Some(encoding), _) => encoding
+            .tokenizer()
+            .map_err(|e| CliError::runtime(e.to_string()))?,
+        (None, Some(path)) => load(path)?,
+        (None, None) => return Err(CliError::usage("give --tokenizer or --encoding")),
+    };
+    let (allowed, others) = match (run.flags.allow_special, run.flags.special_as_text) {
+        (true, _) => (AllowedSpecial::All, DisallowedSpecial::Error),
+        (false, true) => (AllowedSpecial::None, DisallowedSpecial::AsText),
+        (false, false) => (AllowedSpecial::None, DisallowedSpecial::Error),
+    };
+    let options = EncodeOptions {
+        allowed,
+        others,
+        unit: run.unit,
+        output: run.format,
+        threads: run.threads,
+        block_bytes: 0,
+    };
+    let source = TextInput::new(run.input);
+    let mut reader = source.open()?;
+    let fail = |e: StreamError| match e {
+        StreamError::Read(e) => source.read_error(&e),
+        StreamError::NotUtf8 { offset } => CliError::runtime(format!(
+            "{source} is not UTF-8 at byte {offset}; byte-level tokenizers encode text"
+        )),
+        StreamError::Encode(ByteLevelError::DisallowedSpecial { token, offset }) => {
+            CliError::runtime(format!(
+                "{source} contains the special token {token:?} at byte {offset}, which is not \
+                 allowed: give \
+                 --allow-special to encode it as its special id, or --special-as-text to \
+                 encode it as ordinary text"
+            ))
+        }
+        StreamError::Encode(e) => CliError::runtime(format!("cannot encode {source}: {e}")),
+        StreamError::Write(e) => CliError::runtime(format!("cannot write the ids: {e}")),
+    };
+    match run.output {
+        Some(path) => {
+            bpe_lab::files::check_writable(path)?;
+            let mut failure = None;
+            let written = bpe_lab::files::write_atomically(path, |out| {
+                tokenizer
+                    .encode_stream(&mut reader, out, &options)
+                    .map(|_| ())
+                    .map_err(|e| {
+                        failure = Some(e);
+                        io::Error::other("encoding failed")
+                    })
+            });
+            match (failure, written) {
+                (Some(e), _) => Err(fail(e)),
+                (None, Err(e)) => Err(CliError::io("cannot write", path, &e)),
+                (None, Ok(())) => Ok(()),
+            }
+        }
+        None => {
+            let stdout = io::stdout();
+            let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
+            match tokenizer.encode_stream(&mut reader, &mut out, &options) {
+                Ok(_) => Ok(()),
+                Err(StreamError::Write(e)) if is_broken_pipe(&e) => Ok(()),
+                Err(e) => Err(fail(e)),
+            }
+        }
+    }
+}
+
+/// `bpe-lab decode` with a byte-level tokenizer or `--encoding`: whitespace-separated ids in,
+/// their bytes out exactly (all one text), or each line's bytes and a line feed (`lines`).
+pub fn decode(
     tokenizer: Option<&Path>,
-    flags: &ByteLevelEncodeArgs,
+    encoding: Option<OpenAiEncoding>,
     input: Option<&Path>,
-    ids: bool,
+    lines: bool,
 ) -> Result<(), CliError> {
-    let tokenizer = match (flags.encoding, tokenizer) {
+    let tokenizer = match (encoding, tokenizer) {
         (Some(encoding), _) => encoding
             .tokenizer()
             .map_err(|e| CliError::runtime(e.to_string()))?,
@@ -173,57 +296,46 @@ pub fn encode(
     };
     let source = TextInput::new(input);
     let bytes = read_all(&source)?;
-    let text = String::from_utf8(bytes).map_err(|e| {
-        CliError::runtime(format!(
-            "the input is not UTF-8 (byte {}); byte-level tokenizers encode text",
-            e.utf8_error().valid_up_to()
-        ))
-    })?;
-    let (allowed, others) = match (flags.allow_special, flags.special_as_text) {
-        (true, _) => (AllowedSpecial::All, DisallowedSpecial::Error),
-        (false, true) => (AllowedSpecial::None, DisallowedSpecial::AsText),
-        (false, false) => (AllowedSpecial::None, DisallowedSpecial::Error),
-    };
-    let encoded = tokenizer
-        .encode_with(&text, &allowed, others)
-        .map_err(|e| CliError::runtime(e.to_string()))?;
-    let mut out = if ids {
-        encoded
-            .iter()
-            .map(u32::to_string)
-            .collect::<Vec<_>>()
-            .join(" ")
-    } else {
-        let tokens: Vec<String> = encoded
-            .iter()
-            .map(|&id| {
-                String::from_utf8_lossy(tokenizer.token_bytes(id).unwrap_or_default()).into_owned()
-            })
-            .collect();
-        serde_json::to_string(&tokens).expect("strings serialize")
-    };
-    out.push('\n');
-    write_stdout(out.as_bytes())
-}
-
-/// `bpe-lab decode` with a byte-level tokenizer: whitespace-separated ids in, their bytes out,
-/// exactly (no newline added).
-pub fn decode(tokenizer: &Path, input: Option<&Path>) -> Result<(), CliError> {
-    let tokenizer = load(tokenizer)?;
-    let source = TextInput::new(input);
-    let bytes = read_all(&source)?;
     let text = String::from_utf8_lossy(&bytes);
-    let ids = text
-        .split_ascii_whitespace()
-        .map(|word| {
-            word.parse::<u32>()
-                .map_err(|_| CliError::runtime(format!("{word:?} is not a token id")))
-        })
-        .collect::<Result<Vec<u32>, _>>()?;
-    let decoded = tokenizer
-        .decode_bytes(&ids)
-        .map_err(|e| CliError::runtime(e.to_string()))?;
-    write_stdout(&decoded)
+    let texts: Vec<&str> = if lines {
+        text.lines().collect()
+    } else {
+        vec![&text]
+    };
+    let mut out = Vec::new();
+    for (number, line) in texts.iter().enumerate() {
+        let ids = line
+            .split_ascii_whitespace()
+            .map(|word| {
+                word.parse::<u32>().map_err(|_| {
+                    CliError::runtime(format!(
+                        "{source}{}: {word:?} is not a token id",
+                        if lines {
+                            format!(", line {}", number + 1)
+                        } else {
+                            String::new()
+                        }
+                    ))
+                })
+            })
+            .collect::<Result<Vec<u32>, _>>()?;
+        let decoded = tokenizer.decode_bytes(&ids).map_err(|e| {
+            CliError::runtime(format!(
+                "{source}{}: {e} (ids go up to {})",
+                if lines {
+                    format!(", line {}", number + 1)
+                } else {
+                    String::new()
+                },
+                tokenizer.n_vocab().saturating_sub(1)
+            ))
+        })?;
+        out.extend_from_slice(&decoded);
+        if lines {
+            out.push(b'\n');
+        }
+    }
+    write_stdout(&out)
 }
 
 /// The formats a byte-level tokenizer exports to.
@@ -236,8 +348,19 @@ pub enum ByteLevelExport {
 }
 
 /// `bpe-lab export` of a byte-level tokenizer.
-pub fn export(tokenizer: &Path, format: ByteLevelExport, output: &Path) -> Result<(), CliError> {
-    let tokenizer = load(tokenizer)?;
+pub fn export(
+    tokenizer: Option<&Path>,
+    encoding: Option<OpenAiEncoding>,
+    format: ByteLevelExport,
+    output: &Path,
+) -> Result<(), CliError> {
+    let tokenizer = match (encoding, tokenizer) {
+        (Some(encoding), _) => encoding
+            .tokenizer()
+            .map_err(|e| CliError::runtime(e.to_string()))?,
+        (None, Some(path)) => load(path)?,
+        (None, None) => return Err(CliError::usage("give --tokenizer or --encoding")),
+    };
     bpe_lab::files::check_writable(output)?;
     match format {
         ByteLevelExport::Tiktoken => {

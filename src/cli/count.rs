@@ -1,4 +1,4 @@
-//! `bpe-lab count`: corpus files in, one (word, count) table out; or, with `--merge`, several
+//! `bpe-lab count`: corpus files in, one (word, count) table out; or, with `--sum`, several
 //! tables (shards counted elsewhere) summed into one. See `bpe_lab::dataset::count_corpus`.
 
 use std::path::{Path, PathBuf};
@@ -27,21 +27,21 @@ distinct words, not with the corpus.
 
 The table has the columns word and count, one row per distinct word in order of first
 appearance (inputs in the order given), so that training from it gives the same merges as
-training from the text under both tie-breaks. With --merge the inputs are such tables (for
+training from the text under both tie-breaks. With --sum the inputs are such tables (for
 example shards counted on other machines, or a Spark job's output folder) and their counts are
 summed. The output is Parquet, or CSV when its name ends in .csv; it is written atomically.";
 
 pub const AFTER_HELP: &str = "\
 Examples:
   bpe-lab count 'corpus/*.txt' --output counts.parquet
-  bpe-lab count --merge shard-1.parquet shard-2.parquet --output counts.parquet
+  bpe-lab count --sum shard-1.parquet shard-2.parquet --output counts.parquet
   bpe-lab train --word-counts counts.parquet --merges 30000 --output tokenizer.json
 
 Exit status: 0 on success, 1 when the work fails, 2 when the command line is wrong.";
 
 #[derive(Debug, Args)]
 pub struct CountArgs {
-    /// Corpus files, glob patterns or directories (with --merge: word-count tables)
+    /// Corpus files, glob patterns or directories (with --sum: word-count tables)
     #[arg(value_name = "INPUT", required = true)]
     pub inputs: Vec<PathBuf>,
 
@@ -53,8 +53,9 @@ pub struct CountArgs {
     #[arg(long, value_name = "NAME", default_value = "description")]
     pub field: String,
 
-    /// Sum word-count tables (CSV or Parquet with word and count columns) instead of counting text
-    #[arg(long, conflicts_with = "field")]
+    /// Add up word-count tables (CSV or Parquet with word and count columns) instead of
+    /// counting text
+    #[arg(long = "sum", alias = "merge", conflicts_with = "field")]
     pub merge: bool,
 
     /// Also print a summary as one JSON object on stdout

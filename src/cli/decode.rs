@@ -11,18 +11,24 @@ use crate::cli::error::CliError;
 use crate::cli::tokenizer_file::{self, TextInput, is_broken_pipe};
 
 pub const LONG_ABOUT: &str = "\
-Turn token ids back into text: one line of ids (whole numbers separated by spaces) in, one
-line of text out.
+Turn token ids back into text, with the tokenizer that made them (-t, as `encode` takes it) or
+one of OpenAI's encodings (--encoding).
 
-The tokens are written one after another; a </w> that ends a token becomes a space, except
+Byte-level tokenizers: the ids (whole numbers separated by whitespace) become their bytes,
+written exactly, special tokens as their text. With --unit text (the default, as `encode`
+writes a whole text) all ids are one text and nothing is added; with --unit line each line of
+ids is one text, written with a line feed after it.
+
+Lab tokenizers: one line of ids in, one line of text out. The tokens are written one after another; a </w> that ends a token becomes a space, except
 after the last word, so `encode` followed by `decode` gives each line back (with --split
 whitespace: its words joined by single spaces). Special tokens are written as their text, so
 <UNK> shows where an unknown character was. An id outside the vocabulary is an error naming
 the line.";
 
 pub const AFTER_HELP: &str = "\
-Example:
+Examples:
   bpe-lab encode -t tokenizer.json -i text.txt --ids | bpe-lab decode -t tokenizer.json
+  printf 'Jollof in Lagos' | bpe-lab encode --encoding cl100k_base --ids | bpe-lab decode --encoding cl100k_base
 
 Exit status: 0 on success, 1 when the work fails (a file is missing, a line holds something
 other than ids of the vocabulary: the message names the line), 2 when the command line is
@@ -30,9 +36,19 @@ wrong.";
 
 #[derive(Debug, Args)]
 pub struct DecodeArgs {
-    /// The tokenizer file the ids come from
-    #[arg(short, long, value_name = "T.json")]
-    pub tokenizer: PathBuf,
+    /// The tokenizer the ids come from (any file `encode -t` takes)
+    #[arg(short, long, value_name = "FILE", required_unless_present = "encoding")]
+    pub tokenizer: Option<PathBuf>,
+
+    /// The ids come from one of OpenAI's encodings: r50k_base, cl100k_base or o200k_base
+    #[arg(long, value_name = "NAME", conflicts_with = "tokenizer",
+          value_parser = crate::cli::bytelevel::encoding_parser)]
+    pub encoding: Option<bpe_lab::tokenizer::OpenAiEncoding>,
+
+    /// Byte-level tokenizers: `text` (all ids one text, nothing added) or `line` (each line
+    /// of ids one text, a line feed after each) [default: text]
+    #[arg(long, value_enum, value_name = "UNIT")]
+    pub unit: Option<crate::cli::encode::UnitArg>,
 
     /// Token ids, separated by spaces, one text per line [default: standard input]
     #[arg(short, long, value_name = "FILE")]
@@ -45,10 +61,24 @@ pub struct DecodeArgs {
 }
 
 pub fn run(args: &DecodeArgs) -> Result<(), CliError> {
-    if crate::cli::bytelevel::is_byte_level_file(&args.tokenizer) {
-        return crate::cli::bytelevel::decode(&args.tokenizer, args.input.as_deref());
+    let path = args.tokenizer.as_deref();
+    if args.encoding.is_some() || path.is_some_and(crate::cli::bytelevel::is_byte_level_file) {
+        if args.json {
+            return Err(CliError::usage(
+                "--json applies to lab tokenizers; a byte-level decode writes the bytes \
+                 themselves",
+            ));
+        }
+        let lines = args.unit == Some(crate::cli::encode::UnitArg::Line);
+        return crate::cli::bytelevel::decode(path, args.encoding, args.input.as_deref(), lines);
     }
-    let tokenizer = tokenizer_file::load(&args.tokenizer)?;
+    if args.unit == Some(crate::cli::encode::UnitArg::Text) {
+        return Err(CliError::usage(
+            "--unit text applies to byte-level tokenizers; a lab tokenizer decodes each line \
+             on its own (--unit line)",
+        ));
+    }
+    let tokenizer = tokenizer_file::load(path.expect("clap requires --tokenizer here"))?;
     let input = TextInput::new(args.input.as_deref());
     let mut reader = BufReader::with_capacity(1 << 16, input.open()?);
     let stdout = io::stdout();

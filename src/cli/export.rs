@@ -11,7 +11,12 @@ use crate::cli::tokenizer_file::{self, SplitArg};
 pub const LONG_ABOUT: &str = "\
 Write a tokenizer in another tool's format.
 
---format hf writes a Hugging Face tokenizers tokenizer.json (tokenizers 0.20 or newer) that
+Byte-level tokenizers (-t, any file `encode -t` takes, or --encoding): --format tiktoken
+writes tiktoken's rank file and, beside it as <FILE>.json, the name, pattern and special
+tokens tiktoken.Encoding needs (`encode -t <FILE>` reads the pair back); --format hf writes a
+Hugging Face tokenizer.json (Split on the pattern, then ByteLevel) with the same ids.
+
+Lab tokenizers: --format hf writes a Hugging Face tokenizers tokenizer.json (tokenizers 0.20 or newer) that
 gives exactly bpe-lab's ids. Inside it </w> is one private-use character (U+E000 unless the
 vocabulary already uses it), a normalizer marks word ends the way the lab does, and the
 decoder turns the marker back into spaces. Special tokens are plain vocabulary entries, so a
@@ -20,23 +25,31 @@ the empty text, for which HF gives no ids where bpe-lab gives </w>. A tokenizer 
 spell </w> or go on from the unknown token (a corpus containing those strings) is refused.";
 
 pub const AFTER_HELP: &str = "\
-Example:
+Examples:
   bpe-lab export --tokenizer tokenizer.json --format hf --output hf-tokenizer.json
+  bpe-lab export -t bytes.json --format tiktoken --output bytes.tiktoken
   python -c 'from tokenizers import Tokenizer; print(Tokenizer.from_file(\"hf-tokenizer.json\").encode(\"the air\").ids)'
 
 Exit status: 0 on success, 1 when the work fails, 2 when the command line is wrong.";
 
 #[derive(Debug, Args)]
 pub struct ExportArgs {
-    /// The tokenizer file written by `bpe-lab train`
-    #[arg(short, long, value_name = "T.json")]
-    pub tokenizer: PathBuf,
+    /// The tokenizer: a file written by `bpe-lab train` (lab or --byte-level), or any
+    /// byte-level file `encode -t` takes
+    #[arg(short, long, value_name = "FILE", required_unless_present = "encoding")]
+    pub tokenizer: Option<PathBuf>,
+
+    /// Export one of OpenAI's encodings: r50k_base, cl100k_base or o200k_base
+    #[arg(long, value_name = "NAME", conflicts_with = "tokenizer",
+          value_parser = crate::cli::bytelevel::encoding_parser)]
+    pub encoding: Option<bpe_lab::tokenizer::OpenAiEncoding>,
 
     /// The format to write
     #[arg(short, long, value_enum, value_name = "FORMAT", default_value_t = ExportFormat::Hf)]
     pub format: ExportFormat,
 
-    /// How the exported tokenizer cuts text into words [default: the tokenizer file's setting]
+    /// Lab tokenizers: how the exported tokenizer cuts text into words [default: the
+    /// tokenizer file's setting]
     #[arg(long, value_enum, value_name = "RULE")]
     pub split: Option<SplitArg>,
 
@@ -56,21 +69,31 @@ pub enum ExportFormat {
 }
 
 pub fn run(args: &ExportArgs) -> Result<(), CliError> {
-    if args.output == args.tokenizer || bpe_lab::files::same_file(&args.tokenizer, &args.output) {
+    let path = args.tokenizer.as_deref();
+    if let Some(path) = path
+        && (args.output == path || bpe_lab::files::same_file(path, &args.output))
+    {
         return Err(CliError::usage(format!(
             "--output '{}' is the tokenizer file; writing there would replace it",
             args.output.display()
         )));
     }
-    if crate::cli::bytelevel::is_byte_level_file(&args.tokenizer) {
+    if args.encoding.is_some() || path.is_some_and(crate::cli::bytelevel::is_byte_level_file) {
         use crate::cli::bytelevel::{ByteLevelExport, export};
+        if args.split.is_some() {
+            return Err(CliError::usage(
+                "--split applies to lab tokenizers; a byte-level tokenizer cuts text with its \
+                 own pattern",
+            ));
+        }
         let format = match args.format {
             ExportFormat::Hf => ByteLevelExport::Hf,
             ExportFormat::Tiktoken => ByteLevelExport::Tiktoken,
         };
-        return export(&args.tokenizer, format, &args.output);
+        return export(path, args.encoding, format, &args.output);
     }
-    let mut tokenizer = tokenizer_file::load(&args.tokenizer)?;
+    let path = path.expect("clap requires --tokenizer here");
+    let mut tokenizer = tokenizer_file::load(path)?;
     if let Some(split) = args.split {
         tokenizer.set_split(split.into());
     }
@@ -86,7 +109,7 @@ pub fn run(args: &ExportArgs) -> Result<(), CliError> {
     saved.map_err(|e| match e.problem {
         FileProblem::Export(why) => CliError::runtime(format!(
             "cannot export '{}' to Hugging Face format: {why}",
-            args.tokenizer.display()
+            path.display()
         )),
         _ => tokenizer_file::from_file_error(&e, "cannot write"),
     })?;

@@ -68,7 +68,7 @@ pub struct ReleaseArgs {
     pub sources: PathBuf,
     /// Where the student versions go [default: notebooks; with --self-study,
     /// notebooks-self-study]
-    #[arg(long, value_name = "DIR")]
+    #[arg(long = "output", alias = "out", value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Write nothing; exit 1 if any student version is missing or out of date
     #[arg(long)]
@@ -127,7 +127,7 @@ pub struct VerifyArgs {
     #[arg(long)]
     pub html: bool,
     /// Notebooks run at once, each in a kernel of its own (default: the number of cores)
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    #[arg(long = "threads", alias = "jobs", value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
     #[command(flatten)]
     pub kernel: KernelArgs,
@@ -139,7 +139,7 @@ pub struct GradeArgs {
     #[arg(required = true, value_name = "SUBMISSION")]
     pub submissions: Vec<PathBuf>,
     /// The gradebook to write (rewritten, atomically, as each submission finishes)
-    #[arg(long, value_name = "FILE")]
+    #[arg(long = "output", alias = "out", value_name = "FILE")]
     pub out: PathBuf,
     /// Also write the grades in the layout of `nbgrader export`'s CSV (assignment, student_id,
     /// raw_score, score, max_score, …), rewritten as each submission finishes
@@ -163,14 +163,14 @@ pub struct GradeArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 120)]
     pub compile_timeout: u64,
     /// Submissions graded at once (default: the number of cores)
-    #[arg(long, value_name = "N")]
+    #[arg(long = "threads", alias = "jobs", value_name = "N")]
     pub jobs: Option<usize>,
     /// Keep the grades of submissions already graded by an earlier run (unchanged files only);
     /// what the grader's own trouble left not graded is graded again
     #[arg(long)]
     pub resume: bool,
     /// Grade only shard K of N (1-based, e.g. 2/3): a stable slice of the students, the same
-    /// whatever the order of the files. Give each shard its own --out and --feedback, then
+    /// whatever the order of the files. Give each shard its own --output and --feedback, then
     /// join them with `lab grade-merge`
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
@@ -195,7 +195,7 @@ pub struct GradeMergeArgs {
     #[arg(required = true, value_name = "SHARD_FEEDBACK")]
     pub shards: Vec<PathBuf>,
     /// The merged gradebook to write
-    #[arg(long, value_name = "FILE")]
+    #[arg(long = "output", alias = "out", value_name = "FILE")]
     pub out: PathBuf,
     /// Also write the merged grades in the layout of `nbgrader export`'s CSV
     #[arg(long, value_name = "FILE")]
@@ -282,7 +282,7 @@ fn run_release(args: &ReleaseArgs) -> Result<(), CliError> {
     }
     let released = release_edition(&args.sources, &out, edition).map_err(|e| {
         if edition == Edition::SelfStudy && edition_of(&e.path) == Some(Edition::Graded) {
-            CliError::runtime(format!("{e}; choose that folder with --out DIR"))
+            CliError::runtime(format!("{e}; choose that folder with --output DIR"))
         } else {
             CliError::runtime(e.to_string())
         }
@@ -539,7 +539,7 @@ fn run_grade_merge(args: &GradeMergeArgs) -> Result<(), CliError> {
 fn output_flag(output: Output) -> &'static str {
     match output {
         Output::Feedback => "--feedback",
-        Output::Gradebook => "--out",
+        Output::Gradebook => "--output",
         Output::NbgraderCsv => "--nbgrader-csv",
     }
 }

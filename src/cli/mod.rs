@@ -5,6 +5,7 @@
 mod bytelevel;
 #[cfg(feature = "columnar")]
 mod count;
+mod count_tokens;
 #[cfg(feature = "dataset")]
 mod dataset;
 mod decode;
@@ -25,11 +26,25 @@ pub use error::CliError;
 const ABOUT: &str = "Byte-pair encoding (BPE) the way DeepMind's ai-foundations lab 2.4 teaches it";
 
 const LONG_ABOUT: &str = "\
-Byte-pair encoding (BPE) the way DeepMind's ai-foundations lab 2.4 teaches it.
+Byte-pair encoding (BPE) the way DeepMind's ai-foundations lab 2.4 teaches it, and the
+byte-level BPE of GPT-2 onwards, on one exact engine.
 
-BPE builds a vocabulary of tokens from text: every word starts as its characters followed by
-the end-of-word marker </w>, and training learns merges, rules that join two neighbouring
-symbols into one, most frequent pair first. Run `bpe-lab help <COMMAND>` for each command.";
+BPE builds a vocabulary of tokens from text: training learns merges, rules that join two
+neighbouring symbols into one, most frequent pair first. Two kinds of tokenizer:
+
+  lab         every word (the text cut at spaces) starts as its characters followed by the
+              end-of-word marker </w>; characters never seen become <UNK>
+              (`train`, then `encode -t tokenizer.json`)
+  byte-level  every text is bytes, cut into chunks by a regular expression (GPT-4's by
+              default); no <UNK>; OpenAI's encodings give tiktoken's ids
+              (`train --byte-level`, or `encode --encoding cl100k_base`)
+
+Examples:
+  bpe-lab train --input corpus.txt --merges 500 --output tokenizer.json
+  printf 'Jollof in Lagos' | bpe-lab encode --encoding cl100k_base --ids
+  bpe-lab count-tokens --encoding cl100k_base,o200k_base README.md
+
+Run `bpe-lab help <COMMAND>` for each command.";
 
 const EXIT_STATUS: &str = "\
 Exit status: 0 on success, 1 when the work fails (missing, unreadable or non-UTF-8 input,
@@ -59,14 +74,18 @@ pub enum Command {
         after_long_help = train::AFTER_HELP
     )]
     Train(train::TrainArgs),
-    /// Count the words of a corpus into a (word, count) table; or sum such tables (--merge)
+    /// Count the words of a corpus into a (word, count) table; or add up such tables (--sum)
     #[cfg(feature = "columnar")]
     #[command(long_about = count::LONG_ABOUT, after_help = count::AFTER_HELP)]
     Count(count::CountArgs),
-    /// Encode text into tokens or ids, one output line per input line
+    /// Count the tokens of text files with byte-level encodings, per file and in all
+    #[command(long_about = count_tokens::LONG_ABOUT, after_help = count_tokens::AFTER_HELP)]
+    CountTokens(count_tokens::CountTokensArgs),
+    /// Encode text into tokens or ids: lab tokenizers one line at a time, byte-level ones
+    /// (tiktoken's, or trained with --byte-level) the whole text or each line
     #[command(long_about = encode::LONG_ABOUT, after_help = encode::AFTER_HELP)]
     Encode(encode::EncodeArgs),
-    /// Decode lines of token ids back into text
+    /// Decode token ids back into text (with the tokenizer or encoding that made them)
     #[command(long_about = decode::LONG_ABOUT, after_help = decode::AFTER_HELP)]
     Decode(decode::DecodeArgs),
     /// Write the tokenizer in another tool's format (Hugging Face tokenizer.json)
@@ -85,22 +104,18 @@ pub enum Command {
 
 /// Runs the chosen subcommand.
 pub fn run(cli: Cli) -> Result<(), CliError> {
+    if matches!(
+        cli.command,
+        Command::Encode(_) | Command::Decode(_) | Command::CountTokens(_)
+    ) {
+        bpe_lab::allocator::purge_later();
+    }
     match cli.command {
-        Command::Train(args) if args.byte_level.byte_level => {
-            bytelevel::train(bytelevel::TrainRun {
-                input: args.input.as_deref(),
-                field: &args.field,
-                word_counts: args.word_counts.is_some(),
-                output: &args.output,
-                merges: args.merges,
-                tie_break: args.tie_break,
-                min_frequency: args.min_frequency,
-                flags: &args.byte_level,
-            })
-        }
+        Command::Train(args) if args.byte_level.byte_level => bytelevel::train(&args),
         Command::Train(args) => train::run(&args),
         #[cfg(feature = "columnar")]
         Command::Count(args) => count::run(&args),
+        Command::CountTokens(args) => count_tokens::run(&args),
         Command::Encode(args) => encode::run(&args),
         Command::Decode(args) => decode::run(&args),
         Command::Export(args) => export::run(&args),

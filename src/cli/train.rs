@@ -37,17 +37,26 @@ pair is left or the best pair is rarer than --min-frequency.
 The vocabulary numbers the tokens: the special tokens first (--special-tokens, <PAD> = 0 and
 <UNK> = 1 by default), then </w>, the corpus' characters sorted, and each merge's token in
 merge order (--vocab-order sorted numbers all but the special tokens in sorted order instead,
-as seed 004 does). `bpe-lab encode` and `decode` use the file.";
+as seed 004 does). `bpe-lab encode` and `decode` use the file.
+
+With --byte-level the tokenizer is GPT-style instead: a text file is read whole (other formats
+as their paragraphs, one per line), cut at the special tokens (--special-tokens, default
+<|endoftext|>) and into chunks by a split pattern (--pattern gpt2|gpt4|o200k, or --regex for
+your own); the 256 byte values are the first tokens, merges never cross a chunk, and there is
+no <UNK>. Its ids are the bytes, the merges in order, then the special tokens; --vocab-order
+and --unk-token do not apply and are refused.";
 
 pub const AFTER_SHORT_HELP: &str = "\
 A merge joins two neighbouring symbols into one (l + o -> lo); --help says more.
 
-Example:
-  bpe-lab train --input corpus.txt --merges 500 --output tokenizer.json";
+Examples:
+  bpe-lab train --input corpus.txt --merges 500 --output tokenizer.json
+  bpe-lab train --byte-level --input corpus.txt --vocab-size 4096 --output bytes.json";
 
 pub const AFTER_HELP: &str = "\
-Example:
+Examples:
   bpe-lab train --input corpus.txt --merges 500 --output tokenizer.json
+  bpe-lab train --byte-level --pattern gpt4 --input corpus.txt --vocab-size 4096 --output bytes.json
 
 The output is a JSON object: \"merges\" lists the learned pairs in order as [left, right],
 \"vocab\" the tokens in id order, \"merge_counts\" how often each pair occurred when it was
@@ -79,8 +88,14 @@ pub struct TrainArgs {
     pub field: String,
 
     /// How many merges to learn (fewer if the corpus runs out of pairs first)
-    #[arg(short, long, value_name = "N")]
-    pub merges: usize,
+    #[arg(short, long, value_name = "N", required_unless_present = "vocab_size")]
+    pub merges: Option<usize>,
+
+    /// Learn merges until the vocabulary holds N tokens: the base tokens (lab: the special
+    /// tokens, </w> and the corpus' characters; byte-level: the 256 bytes and the special
+    /// tokens), then one token per merge
+    #[arg(long, value_name = "N", conflicts_with = "merges")]
+    pub vocab_size: Option<usize>,
 
     /// Which pair wins when several are equally frequent
     #[arg(long, value_name = "RULE", default_value_t, value_parser = tie_break_parser())]
@@ -104,42 +119,69 @@ pub struct TrainArgs {
 /// The options of `train` about the tokenizer it writes (flattened into `TrainArgs`).
 #[derive(Debug, Args)]
 pub struct TokenizerArgs {
-    /// Special tokens, comma-separated; they get the first ids, in this order
-    #[arg(
-        long,
-        value_name = "LIST",
-        value_delimiter = ',',
-        default_value = "<PAD>,<UNK>"
-    )]
-    pub special_tokens: Vec<String>,
+    /// Special tokens, comma-separated. Lab tokenizers: they get the first ids, in this order
+    /// [default: <PAD>,<UNK>]. Byte-level: they get the ids after the merged tokens, and
+    /// training text is cut at them [default: <|endoftext|>]
+    #[arg(long, value_name = "LIST", value_delimiter = ',', alias = "special")]
+    pub special_tokens: Option<Vec<String>>,
 
-    /// The special token that characters outside the vocabulary become
-    #[arg(long, value_name = "TOKEN", default_value = DEFAULT_UNK_TOKEN)]
-    pub unk_token: String,
+    /// Lab tokenizers: the special token that characters outside the vocabulary become
+    /// [default: <UNK>]
+    #[arg(long, value_name = "TOKEN")]
+    pub unk_token: Option<String>,
 
-    /// How token ids are numbered
-    #[arg(long, value_enum, value_name = "ORDER", default_value_t = VocabOrderArg::MergeOrder)]
-    pub vocab_order: VocabOrderArg,
+    /// Lab tokenizers: how token ids are numbered [default: merge-order]
+    #[arg(long, value_enum, value_name = "ORDER")]
+    pub vocab_order: Option<VocabOrderArg>,
 
     /// Also print a summary as one JSON object on stdout
     #[arg(long)]
     pub json: bool,
 }
 
+/// The lab tokenizer's default special tokens.
+const LAB_SPECIALS: [&str; 2] = ["<PAD>", "<UNK>"];
+
 impl TrainArgs {
-    fn settings(&self) -> TrainingSettings {
-        TrainingSettings::new(self.merges)
-            .tie_break(self.tie_break)
-            .min_frequency(self.min_frequency)
+    /// The special tokens given, or `default`.
+    pub fn special_tokens(&self, default: &[&str]) -> Vec<String> {
+        match &self.tokenizer.special_tokens {
+            Some(list) => list.clone(),
+            None => default.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    /// How many merges to learn: --merges, or --vocab-size less the `base` tokens there are
+    /// before any merge.
+    pub fn merges_for(&self, base: usize) -> Result<usize, CliError> {
+        match (self.merges, self.vocab_size) {
+            (Some(merges), _) => Ok(merges),
+            (None, Some(size)) if size > base => Ok(size - base),
+            (None, Some(size)) => Err(CliError::usage(format!(
+                "--vocab-size {size} leaves no room for merges: the vocabulary starts with {base} \
+                 tokens before any merge; give a larger size, or --merges"
+            ))),
+            (None, None) => unreachable!("clap requires --merges or --vocab-size"),
+        }
     }
 
     /// The tokenizer settings, checked before the long part.
     fn config(&self) -> Result<TokenizerConfig, CliError> {
         let flags = &self.tokenizer;
         let config = TokenizerConfig::default()
-            .special_tokens(flags.special_tokens.iter().cloned())
-            .unk_token(flags.unk_token.clone())
-            .order(flags.vocab_order.into());
+            .special_tokens(self.special_tokens(&LAB_SPECIALS))
+            .unk_token(
+                flags
+                    .unk_token
+                    .clone()
+                    .unwrap_or_else(|| DEFAULT_UNK_TOKEN.to_owned()),
+            )
+            .order(
+                flags
+                    .vocab_order
+                    .unwrap_or(VocabOrderArg::MergeOrder)
+                    .into(),
+            );
         config
             .check()
             .map_err(|e| CliError::usage(format!("--special-tokens/--unk-token: {e}")))?;
@@ -170,11 +212,15 @@ pub fn run(args: &TrainArgs) -> Result<(), CliError> {
         (None, None) => (read_dataset()?, "the Africa Galore dataset".to_owned()),
     };
     let (distinct, total) = (words.len(), words.total());
+    // Before any merge: the special tokens, then </w> and the characters.
+    let merges = args.merges_for(config.special_tokens.len() + words.symbols().len())?;
+    let settings = TrainingSettings::new(merges)
+        .tie_break(args.tie_break)
+        .min_frequency(args.min_frequency);
 
-    let bar = progress::merges_bar(args.merges);
-    let trained = Tokenizer::train_words(words, args.settings(), config, |p| {
-        progress::show_merge(&bar, p)
-    });
+    let bar = progress::merges_bar(merges);
+    let trained =
+        Tokenizer::train_words(words, settings, config, |p| progress::show_merge(&bar, p));
     bar.finish_and_clear();
     let tokenizer = trained.map_err(|e| {
         CliError::runtime(format!("cannot build a tokenizer from {corpus_name}: {e}"))
@@ -188,7 +234,7 @@ pub fn run(args: &TrainArgs) -> Result<(), CliError> {
         .stop_reason;
     eprintln!(
         "{} from {distinct} distinct words ({total} in all) in {:.2?}; wrote {} ({} tokens)",
-        learned(tokenizer.merges().len(), stop, args),
+        learned(tokenizer.merges().len(), merges, stop, args),
         started.elapsed(),
         args.output.display(),
         tokenizer.vocab().len()
@@ -197,7 +243,7 @@ pub fn run(args: &TrainArgs) -> Result<(), CliError> {
         let summary = json!({
             "output": args.output,
             "merges_learned": tokenizer.merges().len(),
-            "merges_requested": args.merges,
+            "merges_requested": merges,
             "stop_reason": stop_reason_name(stop),
             "vocab_size": tokenizer.vocab().len(),
             "distinct_words": distinct,
@@ -210,17 +256,17 @@ pub fn run(args: &TrainArgs) -> Result<(), CliError> {
 }
 
 /// The first half of the summary line: how many merges, and why fewer if so.
-fn learned(n: usize, stop: StopReason, args: &TrainArgs) -> String {
+pub fn learned(n: usize, asked: usize, stop: StopReason, args: &TrainArgs) -> String {
     let plural = if n == 1 { "" } else { "s" };
     match stop {
         StopReason::MergesDone => format!("learned {n} merge{plural}"),
-        StopReason::NoPairs => format!(
-            "learned {n} of {} merges (stopped early: every word is a single symbol)",
-            args.merges
-        ),
+        StopReason::NoPairs => {
+            format!("learned {n} of {asked} merges (stopped early: every word is a single symbol)")
+        }
         StopReason::BelowMinFrequency => format!(
-            "learned {n} of {} merges (stopped early: the next pair occurs fewer than {} times)",
-            args.merges, args.min_frequency
+            "learned {n} of {asked} merges (stopped early: the next pair occurs fewer than {} \
+             times)",
+            args.min_frequency
         ),
     }
 }

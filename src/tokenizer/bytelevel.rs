@@ -60,6 +60,9 @@ pub enum ByteLevelError {
     UnknownSpecial(String),
     /// A production encoding asked for in a build without the `openai` feature.
     NotBuiltIn(&'static str),
+    /// The split pattern finds no chunk in a text that is not empty: there is nothing to train
+    /// on.
+    PatternMatchesNothing(String),
 }
 
 impl fmt::Display for ByteLevelError {
@@ -86,6 +89,11 @@ impl fmt::Display for ByteLevelError {
             ByteLevelError::UnknownSpecial(token) => {
                 write!(f, "{token:?} is not a special token of this tokenizer")
             }
+            ByteLevelError::PatternMatchesNothing(pattern) => write!(
+                f,
+                "the split pattern {pattern:?} matches nothing in the text, so there is \
+                 nothing to train on"
+            ),
             ByteLevelError::NotBuiltIn(name) => write!(
                 f,
                 "{name} needs the rank files of the `openai` feature; build bpe-lab with \
@@ -101,6 +109,18 @@ impl From<SplitError> for ByteLevelError {
     fn from(e: SplitError) -> Self {
         ByteLevelError::Split(e)
     }
+}
+
+/// How a byte-level training went ([`ByteLevelTokenizer::train_reporting`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ByteTrainingReport {
+    pub merges_requested: usize,
+    pub merges_learned: usize,
+    /// Why training stopped: the merges asked for, no pair left (every chunk one token), or
+    /// the next pair rarer than the minimum frequency.
+    pub stop: crate::StopReason,
+    pub distinct_chunks: usize,
+    pub total_chunks: u64,
 }
 
 /// A byte-level BPE tokenizer: ranks, split pattern, special tokens.
@@ -213,14 +233,53 @@ impl ByteLevelTokenizer {
         min_frequency: u64,
         specials: &[&str],
     ) -> Result<Self, ByteLevelError> {
+        Self::train_reporting(
+            text,
+            pattern,
+            num_merges,
+            tie_break,
+            min_frequency,
+            specials,
+        )
+        .map(|(tokenizer, _)| tokenizer)
+    }
+
+    /// [`ByteLevelTokenizer::train_with`], also saying how training went: how many merges,
+    /// why it stopped, how many chunks. A text in which the pattern finds no chunk at all is
+    /// an error ([`ByteLevelError::PatternMatchesNothing`]).
+    pub fn train_reporting(
+        text: &str,
+        pattern: SplitPattern,
+        num_merges: usize,
+        tie_break: crate::bpe::TieBreak,
+        min_frequency: u64,
+        specials: &[&str],
+    ) -> Result<(Self, ByteTrainingReport), ByteLevelError> {
         let splitter = Splitter::new(pattern.clone())?;
         let threads = thread::available_parallelism().map_or(1, |n| n.get());
         let chunks = ChunkCounts::from_text(text, &splitter, specials, threads)?;
+        if chunks.is_empty()
+            && pieces(text, specials)
+                .iter()
+                .any(|p| matches!(p, Piece::Text(_)))
+        {
+            return Err(ByteLevelError::PatternMatchesNothing(
+                pattern.regex().to_owned(),
+            ));
+        }
         let training = crate::bpe::bytes::ByteTrainer::new(num_merges)
             .tie_break(tie_break)
             .min_frequency(min_frequency)
             .train(&chunks);
-        Self::from_training("bpe-lab", &training, pattern, specials)
+        let report = ByteTrainingReport {
+            merges_requested: num_merges,
+            merges_learned: training.merges.len(),
+            stop: training.stop,
+            distinct_chunks: chunks.len(),
+            total_chunks: chunks.total(),
+        };
+        let tokenizer = Self::from_training("bpe-lab", &training, pattern, specials)?;
+        Ok((tokenizer, report))
     }
 
     /// The name (tiktoken's `Encoding.name`).
@@ -269,9 +328,7 @@ impl ByteLevelTokenizer {
     /// The ids of `text` with every special token treated as text (tiktoken's
     /// `encode_ordinary`).
     pub fn encode_ordinary(&self, text: &str) -> Result<Vec<u32>, ByteLevelError> {
-        let mut out = Vec::new();
-        self.encode_text(text, &mut out)?;
-        Ok(out)
+        self.encode_in_parts(text, &AllowedSpecial::None, DisallowedSpecial::AsText, 1, 1)
     }
 
     /// The ids of `text`, saying what allowed and other special tokens do.
@@ -281,59 +338,12 @@ impl ByteLevelTokenizer {
         allowed: &AllowedSpecial,
         others: DisallowedSpecial,
     ) -> Result<Vec<u32>, ByteLevelError> {
-        let is_allowed = |s: &str| match allowed {
-            AllowedSpecial::None => false,
-            AllowedSpecial::All => true,
-            AllowedSpecial::Only(set) => set.contains(s),
-        };
-        if let AllowedSpecial::Only(set) = allowed
-            && let Some(unknown) = set.iter().find(|s| !self.specials.contains_key(*s))
-        {
-            return Err(ByteLevelError::UnknownSpecial(unknown.clone()));
-        }
-        let allowed_list: Vec<&str> = self
-            .specials
-            .keys()
-            .map(String::as_str)
-            .filter(|s| is_allowed(s))
-            .collect();
-        if others == DisallowedSpecial::Error {
-            let disallowed: Vec<&str> = self
-                .specials
-                .keys()
-                .map(String::as_str)
-                .filter(|s| !is_allowed(s))
-                .collect();
-            if let Some(Piece::Special(i)) = pieces(text, &disallowed)
-                .into_iter()
-                .find(|p| matches!(p, Piece::Special(_)))
-            {
-                let token = disallowed[i];
-                let offset = text.find(token).unwrap_or(0);
-                return Err(ByteLevelError::DisallowedSpecial {
-                    token: token.to_owned(),
-                    offset,
-                });
-            }
-        }
-        let mut out = Vec::new();
-        for piece in pieces(text, &allowed_list) {
-            match piece {
-                Piece::Text(t) => self.encode_text(t, &mut out)?,
-                Piece::Special(i) => out.push(self.specials[allowed_list[i]]),
-            }
-        }
-        Ok(out)
+        self.encode_in_parts(text, allowed, others, 1, 1)
     }
 
-    /// Encodes text known to hold no special token to act on: split, then each chunk.
-    fn encode_text(&self, text: &str, out: &mut Vec<u32>) -> Result<(), ByteLevelError> {
-        self.splitter
-            .for_each_chunk(text, 0, text.len(), |chunk| {
-                let done = self.ranks.encode_piece(chunk.as_bytes(), out);
-                debug_assert!(done, "every byte has a rank");
-            })
-            .map_err(ByteLevelError::from)
+    /// The compiled split pattern.
+    pub(crate) fn splitter(&self) -> &Splitter {
+        &self.splitter
     }
 
     /// [`ByteLevelTokenizer::encode_ordinary`] of many texts on `threads` threads, the texts

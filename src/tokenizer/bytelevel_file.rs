@@ -66,6 +66,12 @@ pub enum ByteLevelFileProblem {
     Gaps,
     /// The rank file beside it.
     Tiktoken(TiktokenError),
+    /// A rank file without the pattern and specials file `export` writes beside it (this path).
+    NoSidecar(PathBuf),
+    /// That file is not what `export` writes.
+    Sidecar(PathBuf, String),
+    /// A Hugging Face tokenizer.json that cannot be read with the same ids.
+    Hf(crate::tokenizer::hf_bytelevel::HfImportError),
 }
 
 impl fmt::Display for ByteLevelFileError {
@@ -84,6 +90,20 @@ impl fmt::Display for ByteLevelFileError {
                 "the tokenizer's ids have gaps; write it as a tiktoken file instead"
             ),
             ByteLevelFileProblem::Tiktoken(e) => write!(f, "{e}"),
+            ByteLevelFileProblem::NoSidecar(sidecar) => write!(
+                f,
+                "a tiktoken rank file needs its split pattern and special tokens: the file \
+                 '{}' beside it, as `bpe-lab export --format tiktoken` writes it ({{\"name\", \
+                 \"pat_str\", \"special_tokens\", \"n_vocab\"}}), was not found",
+                sidecar.display()
+            ),
+            ByteLevelFileProblem::Sidecar(sidecar, e) => write!(
+                f,
+                "its pattern and specials file '{}' is not what `bpe-lab export --format \
+                 tiktoken` writes: {e}",
+                sidecar.display()
+            ),
+            ByteLevelFileProblem::Hf(e) => write!(f, "{e}"),
         }
     }
 }
@@ -99,6 +119,24 @@ pub fn is_byte_level_json(text: &str) -> bool {
     }
     serde_json::from_str::<Probe>(text)
         .is_ok_and(|p| p.format.as_deref() == Some(BYTE_LEVEL_FORMAT))
+}
+
+/// Whether a file's bytes are for [`ByteLevelTokenizer::open`] rather than the lab
+/// tokenizer's reader: bpe-lab's byte-level JSON, a Hugging Face `tokenizer.json` (a JSON
+/// object with a `"model"`), or text that is no JSON (a rank file). JSON that does not parse is
+/// left to the lab's reader, whose errors say where.
+pub fn is_byte_level_file_content(bytes: &[u8]) -> bool {
+    let start = bytes.trim_ascii_start();
+    if start.is_empty() {
+        return false;
+    }
+    if !start.starts_with(b"{") {
+        return true;
+    }
+    serde_json::from_slice::<serde_json::Value>(bytes).is_ok_and(|doc| {
+        doc.get("format").and_then(|f| f.as_str()) == Some(BYTE_LEVEL_FORMAT)
+            || doc.get("model").is_some()
+    })
 }
 
 impl ByteLevelTokenizer {
@@ -178,6 +216,49 @@ impl ByteLevelTokenizer {
         };
         let text = std::fs::read_to_string(path).map_err(|e| fail(ByteLevelFileProblem::Io(e)))?;
         Self::from_json(&text).map_err(fail)
+    }
+
+    /// Reads any byte-level tokenizer file: bpe-lab's JSON, a Hugging Face `tokenizer.json`
+    /// ([`ByteLevelTokenizer::from_hf_json`]: only where its ids can be given exactly), or a
+    /// tiktoken rank file with the pattern and specials file beside it that
+    /// [`ByteLevelTokenizer::export_tiktoken`] writes (`PATH.json`).
+    pub fn open(path: impl AsRef<Path>) -> Result<Self, ByteLevelFileError> {
+        let path = path.as_ref();
+        let fail = |problem| ByteLevelFileError {
+            path: path.to_owned(),
+            problem,
+        };
+        let bytes = std::fs::read(path).map_err(|e| fail(ByteLevelFileProblem::Io(e)))?;
+        if bytes.trim_ascii_start().starts_with(b"{") {
+            let text = String::from_utf8(bytes)
+                .map_err(|e| fail(ByteLevelFileProblem::Json(e.to_string())))?;
+            if is_byte_level_json(&text) {
+                return Self::from_json(&text).map_err(fail);
+            }
+            return Self::from_hf_json(&text).map_err(|e| fail(ByteLevelFileProblem::Hf(e)));
+        }
+        let mut sidecar = path.as_os_str().to_owned();
+        sidecar.push(".json");
+        let sidecar = PathBuf::from(sidecar);
+        let text = match std::fs::read_to_string(&sidecar) {
+            Ok(text) => text,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                return Err(fail(ByteLevelFileProblem::NoSidecar(sidecar)));
+            }
+            Err(e) => return Err(fail(ByteLevelFileProblem::Sidecar(sidecar, e.to_string()))),
+        };
+        let side: TiktokenSidecar = serde_json::from_str(&text).map_err(|e| {
+            fail(ByteLevelFileProblem::Sidecar(
+                sidecar.clone(),
+                e.to_string(),
+            ))
+        })?;
+        Self::from_tiktoken_file(
+            path,
+            side.name,
+            SplitPattern::from_regex(&side.pat_str),
+            side.special_tokens,
+        )
     }
 
     /// What tiktoken's `Encoding` needs beside the rank file.

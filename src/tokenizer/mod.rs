@@ -26,6 +26,7 @@
 //!
 //! Byte-level BPE (GPT-2 onwards; the engine's part is [`crate::bpe::bytes`]):
 //! - [`bytelevel`]: [`ByteLevelTokenizer`], ranks, specials, encode and decode;
+//! - [`bytelevel_stream`]: one text on several threads, and encoding a stream;
 //! - [`bytelevel_file`]: its JSON file and the export to tiktoken's files;
 //! - [`tiktoken`]: tiktoken's rank files;
 //! - [`hf_bytelevel`]: export to a Hugging Face `tokenizer.json` (ByteLevel);
@@ -33,6 +34,7 @@
 
 pub mod bytelevel;
 pub mod bytelevel_file;
+pub mod bytelevel_stream;
 pub mod codec;
 pub mod error;
 pub mod explain;
@@ -47,7 +49,10 @@ pub mod split;
 pub mod tiktoken;
 pub mod vocab;
 
-pub use bytelevel::{AllowedSpecial, ByteLevelError, ByteLevelTokenizer, DisallowedSpecial};
+pub use bytelevel::{
+    AllowedSpecial, ByteLevelError, ByteLevelTokenizer, ByteTrainingReport, DisallowedSpecial,
+};
+pub use bytelevel_stream::{EncodeOptions, EncodeOutput, EncodeUnit, StreamEncoded, StreamError};
 pub use codec::{
     DEFAULT_SPECIAL_TOKENS, DEFAULT_UNK_TOKEN, Tokenizer, TokenizerConfig, TrainingInfo,
     TrainingSettings,

@@ -63,9 +63,41 @@ impl OpenAiEncoding {
         list.iter().map(|&(s, id)| (s.to_owned(), id)).collect()
     }
 
-    /// Its ranked tokens, read from the rank file `tiktoken-rs` ships.
+    /// Its ranked tokens, read from the rank file `tiktoken-rs` ships: compiled in from the
+    /// crate's `assets/` where the build found them (see build.rs: a few milliseconds to
+    /// parse), else out of tiktoken-rs's own encoder, one token at a time.
     #[cfg(feature = "openai")]
     pub fn ranks(self) -> Vec<(Vec<u8>, u32)> {
+        #[cfg(bpe_lab_rank_files)]
+        {
+            let file = match self {
+                OpenAiEncoding::R50kBase => {
+                    include_str!(concat!(
+                        env!("BPE_LAB_TIKTOKEN_ASSETS"),
+                        "/r50k_base.tiktoken"
+                    ))
+                }
+                OpenAiEncoding::Cl100kBase => include_str!(concat!(
+                    env!("BPE_LAB_TIKTOKEN_ASSETS"),
+                    "/cl100k_base.tiktoken"
+                )),
+                OpenAiEncoding::O200kBase => include_str!(concat!(
+                    env!("BPE_LAB_TIKTOKEN_ASSETS"),
+                    "/o200k_base.tiktoken"
+                )),
+            };
+            crate::tokenizer::tiktoken::parse_tiktoken(file)
+                .expect("tiktoken-rs ships well-formed rank files")
+        }
+        #[cfg(not(bpe_lab_rank_files))]
+        {
+            self.ranks_from_tiktoken_rs()
+        }
+    }
+
+    /// Its ranked tokens, asked of tiktoken-rs's encoder one id at a time.
+    #[cfg(feature = "openai")]
+    pub fn ranks_from_tiktoken_rs(self) -> Vec<(Vec<u8>, u32)> {
         let core = match self {
             OpenAiEncoding::R50kBase => tiktoken_rs::r50k_base(),
             OpenAiEncoding::Cl100kBase => tiktoken_rs::cl100k_base(),

@@ -77,8 +77,7 @@ pub fn parse_tiktoken(text: &str) -> Result<Vec<(Vec<u8>, u32)>, TiktokenError> 
         message: String::new(),
     };
     let mut out = Vec::new();
-    let mut by_token: FxHashMap<Vec<u8>, usize> = FxHashMap::default();
-    let mut by_rank: FxHashMap<u32, usize> = FxHashMap::default();
+    let mut numbers = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let number = i + 1;
         if line.trim().is_empty() {
@@ -94,16 +93,35 @@ pub fn parse_tiktoken(text: &str) -> Result<Vec<(Vec<u8>, u32)>, TiktokenError> 
         let rank: u32 = rank.parse().map_err(|e: std::num::ParseIntError| {
             fail(number, TiktokenProblem::Rank(e.to_string()))
         })?;
-        if let Some(&first_line) = by_token.get(&token) {
-            return Err(fail(number, TiktokenProblem::DuplicateToken { first_line }));
-        }
-        if let Some(&first_line) = by_rank.get(&rank) {
-            return Err(fail(number, TiktokenProblem::DuplicateRank { first_line }));
-        }
-        by_token.insert(token.clone(), number);
-        by_rank.insert(rank, number);
         out.push((token, rank));
+        numbers.push(number);
     }
+    // Duplicates, after the lines are read (so the tokens are borrowed, not copied): the
+    // first line that repeats an earlier token or rank.
+    let mut first_of_token: FxHashMap<&[u8], usize> = FxHashMap::default();
+    first_of_token.reserve(out.len());
+    let mut first_of_rank: FxHashMap<u32, usize> = FxHashMap::default();
+    first_of_rank.reserve(out.len());
+    let mut problem: Option<(usize, TiktokenProblem)> = None;
+    for ((token, rank), &number) in out.iter().zip(&numbers) {
+        let found = if let Some(&first_line) = first_of_token.get(&token[..]) {
+            Some(TiktokenProblem::DuplicateToken { first_line })
+        } else {
+            first_of_rank
+                .get(rank)
+                .map(|&first_line| TiktokenProblem::DuplicateRank { first_line })
+        };
+        if let Some(found) = found {
+            problem = Some((number, found));
+            break;
+        }
+        first_of_token.insert(token, number);
+        first_of_rank.insert(*rank, number);
+    }
+    if let Some((number, found)) = problem {
+        return Err(fail(number, found));
+    }
+    drop(first_of_token);
     Ok(out)
 }
 

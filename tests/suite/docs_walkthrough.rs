@@ -44,7 +44,7 @@ fn the_guide_shows_the_command_this_test_runs() {
     let guide = guide();
     assert!(
         guide.contains(
-            "bpe-lab lab grade docs/samples/submissions --out /tmp/class/grades.csv --feedback /tmp/class/feedback"
+            "bpe-lab lab grade docs/samples/submissions --output /tmp/class/grades.csv --feedback /tmp/class/feedback"
         ),
         "the walkthrough's command changed: update this test"
     );
@@ -80,7 +80,7 @@ fn the_sample_class_gets_the_grades_the_guide_promises() {
         path_str(&samples),
         "--sources",
         path_str(&sources),
-        "--out",
+        "--output",
         path_str(&grades),
         "--feedback",
         path_str(&feedback),

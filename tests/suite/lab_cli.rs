@@ -437,7 +437,7 @@ fn the_self_study_edition_is_never_written_over_the_graded_one() {
     let message = stderr(&run);
     assert!(
         message.contains("01-double.ipynb: holds the graded edition")
-            && message.contains("--out DIR"),
+            && message.contains("--output DIR"),
         "{message}"
     );
     // Nothing was written: both graded files are as they were.

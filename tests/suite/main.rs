@@ -10,7 +10,9 @@ mod dataset_support;
 mod support;
 
 mod byte_level;
+mod bytelevel_bad_input;
 mod bytelevel_cli;
+mod bytelevel_encode;
 mod bytelevel_parity;
 mod cli;
 mod corpus_formats;
@@ -42,6 +44,7 @@ mod layers;
 mod process_reaping;
 mod process_supervisor;
 mod python_parity;
+mod readme_cli;
 mod real_text;
 mod seeds;
 mod tokenizer;

@@ -11,9 +11,11 @@
 //! - [`chunks`]: the distinct chunks of a text with their counts ([`ChunkCounts`]);
 //! - [`train`]: training on them with the engine's exact trainer ([`ByteTrainer`]);
 //! - [`ranks`]: encoding a chunk with a rank table, tiktoken's rule ([`RankTable`]);
+//! - [`cache`]: encoding many chunks, the merged ones cached ([`ChunkEncoder`]);
 //! - [`oracle`]: the literal loops the fast paths are tested against.
 
 pub mod alternatives;
+pub mod cache;
 pub mod chunks;
 pub mod cl100k;
 pub mod classes;
@@ -26,10 +28,12 @@ pub mod specials;
 pub mod symbols;
 pub mod train;
 
+pub use cache::ChunkEncoder;
 pub use chunks::ChunkCounts;
 pub use pattern::{
-    CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN, SplitError, SplitPattern, Splitter,
+    CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN, PATTERN_NAMES, SplitError, SplitPattern, Splitter,
+    UnknownPatternName,
 };
-pub use ranks::RankTable;
+pub use ranks::{MergeScratch, RankTable};
 pub use specials::{Piece, pieces};
 pub use train::{ByteMerge, ByteTrainer, ByteTraining};

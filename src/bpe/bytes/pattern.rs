@@ -43,8 +43,8 @@ pub const O200K_PATTERN: &str = concat!(
 
 /// Which split pattern: one of the three built in, or the user's own regular expression.
 ///
-/// Parsed from `gpt2`, `gpt4` (or `cl100k`), `o200k`; anything else is taken as a regular
-/// expression.
+/// Parsed from the names `gpt2`, `gpt4` (or `cl100k`), `o200k`; any other name is an error
+/// ([`UnknownPatternName`]); a regular expression is [`SplitPattern::Custom`].
 ///
 /// ```
 /// use bpe_lab::bpe::bytes::SplitPattern;
@@ -102,20 +102,47 @@ impl SplitPattern {
     /// most by one character that is not `\r` or `\n`, and line feeds end or fill a match of
     /// spaces or punctuation), and together they match every character, so the matches tile
     /// the text and one of them starts right after the line feed.
-    fn cuts_before_line_starts(&self) -> bool {
+    pub fn cuts_before_line_starts(&self) -> bool {
         !matches!(self, SplitPattern::Custom(_))
     }
 }
 
-impl FromStr for SplitPattern {
-    type Err = std::convert::Infallible;
+/// The names of the built-in patterns [`SplitPattern`]'s `FromStr` reads, and the patterns.
+pub const PATTERN_NAMES: [(&str, SplitPattern); 3] = [
+    ("gpt2", SplitPattern::Gpt2),
+    ("gpt4", SplitPattern::Cl100k),
+    ("o200k", SplitPattern::O200k),
+];
 
+/// A pattern name that is none of [`PATTERN_NAMES`] (nor an encoding's name).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownPatternName(pub String);
+
+impl fmt::Display for UnknownPatternName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown pattern name {:?}: the names are gpt2 (r50k_base), gpt4 (cl100k_base) and \
+             o200k (o200k_base); give your own regular expression with --regex",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownPatternName {}
+
+impl FromStr for SplitPattern {
+    type Err = UnknownPatternName;
+
+    /// A built-in pattern by its name (`gpt2`, `gpt4`, `o200k`) or its encoding's
+    /// (`r50k_base`, `cl100k_base`, `o200k_base`, also without `_base`); a user's regular
+    /// expression is [`SplitPattern::Custom`] (or [`SplitPattern::from_regex`]).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Ok(match s {
             "gpt2" | "r50k" | "r50k_base" => SplitPattern::Gpt2,
             "gpt4" | "cl100k" | "cl100k_base" => SplitPattern::Cl100k,
             "o200k" | "o200k_base" => SplitPattern::O200k,
-            regex => SplitPattern::from_regex(regex),
+            other => return Err(UnknownPatternName(other.to_owned())),
         })
     }
 }
@@ -134,6 +161,8 @@ pub enum SplitError {
     /// The regex engine gave up on a text (fancy-regex's backtracking limit), at this byte
     /// offset.
     Matching { offset: usize, message: String },
+    /// The regular expression matches the empty string, so it would cut text into nothing.
+    MatchesEmpty { pattern: String },
 }
 
 impl fmt::Display for SplitError {
@@ -148,6 +177,11 @@ impl fmt::Display for SplitError {
             SplitError::Matching { offset, message } => write!(
                 f,
                 "the split pattern failed on the text at byte {offset}: {message}"
+            ),
+            SplitError::MatchesEmpty { pattern } => write!(
+                f,
+                "the split pattern {pattern:?} matches the empty string; a pattern must match \
+                 at least one character (write `+` where it has `*`)"
             ),
         }
     }
@@ -168,6 +202,11 @@ impl Splitter {
             pattern: pattern.regex().to_owned(),
             message: e.to_string(),
         })?;
+        if regex.is_match("").unwrap_or(false) {
+            return Err(SplitError::MatchesEmpty {
+                pattern: pattern.regex().to_owned(),
+            });
+        }
         Ok(Splitter { pattern, regex })
     }
 
@@ -244,6 +283,21 @@ impl Splitter {
         Ok(())
     }
 
+    /// Whether [`Splitter::cut_points`] finds places to cut texts (the built-in patterns).
+    pub fn can_cut(&self) -> bool {
+        self.pattern.cuts_before_line_starts()
+    }
+
+    /// Whether `text` may be cut at byte `at` (see [`Splitter::cut_points`]): just after a
+    /// `\n` and before an ASCII letter, with a pattern that allows cuts.
+    pub fn is_cut(&self, text: &str, at: usize) -> bool {
+        let bytes = text.as_bytes();
+        self.can_cut()
+            && at > 0
+            && bytes.get(at - 1) == Some(&b'\n')
+            && bytes.get(at).is_some_and(u8::is_ascii_alphabetic)
+    }
+
     /// Up to `parts - 1` byte offsets, ascending, where `text` can be cut so that splitting
     /// each part on its own (with [`Splitter::for_each_chunk`]) gives the chunks of the whole
     /// text: just before an ASCII letter that follows `\n`, near equal shares of the text.
@@ -259,10 +313,7 @@ impl Splitter {
             let target = (text.len() * k / parts).max(from + 1);
             let mut i = target;
             // The first "\n" + ASCII letter at or after the target.
-            while i < bytes.len() {
-                if bytes[i] == b'\n' && bytes.get(i + 1).is_some_and(u8::is_ascii_alphabetic) {
-                    break;
-                }
+            while i < bytes.len() && !self.is_cut(text, i + 1) {
                 i += 1;
             }
             if i + 1 >= bytes.len() {

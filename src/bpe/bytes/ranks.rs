@@ -9,17 +9,62 @@
 //! quadratic in the chunk's length, which is short (a word, a number of three digits, a run of
 //! punctuation); long runs of one character are what it is slow on, as tiktoken is.
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
 use rustc_hash::FxHashMap;
 
 /// No rank: the concatenation is not a token.
 const NONE: u32 = u32::MAX;
 
 /// Tokens (byte strings) and their ranks.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct RankTable {
+    /// Every token.
     map: FxHashMap<Box<[u8]>, u32>,
     /// The rank of each single byte, `NONE` where it has none: the most asked-for entries.
     single: Vec<u32>,
+    /// Tokens of 3 to 7 bytes again, keyed by the bytes packed into a number ([`pack8`]): the
+    /// merge loop asks mostly for short joins, and a number hashes and compares in one step
+    /// where a boxed key is a pointer to follow and a length of bytes to compare.
+    short: FxHashMap<u64, u32>,
+    /// Tokens of 8 to 15 bytes again, likewise ([`pack16`]): most words.
+    medium: FxHashMap<u128, u32>,
+    /// The rank of every two-byte string, `NONE` where it is no token, at `first * 256 +
+    /// second`: a merge loop starts by asking for every adjacent pair of bytes, and 256 KB of
+    /// ranks stay in the processor's cache where a hash table's buckets do not.
+    pairs: Vec<u32>,
+}
+
+/// A key of up to 7 bytes as one number: the bytes, then the length in the top byte.
+#[inline]
+pub(crate) fn pack8(bytes: &[u8]) -> u64 {
+    debug_assert!(bytes.len() < 8);
+    let mut key = (bytes.len() as u64) << 56;
+    for (i, &b) in bytes.iter().enumerate() {
+        key |= (b as u64) << (8 * i);
+    }
+    key
+}
+
+/// A key of 8 to 15 bytes as one number: the first 8 bytes, then the rest and the length in
+/// the top byte.
+#[inline]
+pub(crate) fn pack16(bytes: &[u8]) -> u128 {
+    debug_assert!((8..16).contains(&bytes.len()));
+    let (head, tail) = bytes.split_at(8);
+    let head = u64::from_le_bytes(head.try_into().expect("8 bytes"));
+    let mut rest = (bytes.len() as u64) << 56;
+    for (i, &b) in tail.iter().enumerate() {
+        rest |= (b as u64) << (8 * i);
+    }
+    (rest as u128) << 64 | head as u128
+}
+
+impl Default for RankTable {
+    fn default() -> Self {
+        RankTable::new([])
+    }
 }
 
 impl RankTable {
@@ -28,12 +73,12 @@ impl RankTable {
         let mut table = RankTable {
             map: FxHashMap::default(),
             single: vec![NONE; 256],
+            short: FxHashMap::default(),
+            medium: FxHashMap::default(),
+            pairs: vec![NONE; 1 << 16],
         };
         for (bytes, rank) in tokens {
-            if bytes.len() == 1 {
-                table.single[bytes[0] as usize] = rank;
-            }
-            table.map.insert(bytes.into_boxed_slice(), rank);
+            table.insert(bytes, rank);
         }
         table
     }
@@ -41,16 +86,20 @@ impl RankTable {
     /// The rank of `bytes`, if it is a token.
     #[inline]
     pub fn get(&self, bytes: &[u8]) -> Option<u32> {
-        if bytes.len() == 1 {
-            let r = self.single[bytes[0] as usize];
-            return (r != NONE).then_some(r);
-        }
-        self.map.get(bytes).copied()
+        let r = self.rank_or_none(bytes);
+        (r != NONE).then_some(r)
     }
 
     #[inline]
     fn rank_or_none(&self, bytes: &[u8]) -> u32 {
-        self.map.get(bytes).copied().unwrap_or(NONE)
+        match bytes.len() {
+            0 => NONE,
+            1 => self.single[bytes[0] as usize],
+            2 => self.pairs[(bytes[0] as usize) << 8 | bytes[1] as usize],
+            3..8 => self.short.get(&pack8(bytes)).copied().unwrap_or(NONE),
+            8..16 => self.medium.get(&pack16(bytes)).copied().unwrap_or(NONE),
+            _ => self.map.get(bytes).copied().unwrap_or(NONE),
+        }
     }
 
     /// Number of tokens.
@@ -77,8 +126,16 @@ impl RankTable {
 
     /// Adds a token, or gives an existing one a new rank.
     pub fn insert(&mut self, bytes: Vec<u8>, rank: u32) {
-        if bytes.len() == 1 {
-            self.single[bytes[0] as usize] = rank;
+        match bytes.len() {
+            1 => self.single[bytes[0] as usize] = rank,
+            2 => self.pairs[(bytes[0] as usize) << 8 | bytes[1] as usize] = rank,
+            3..8 => {
+                self.short.insert(pack8(&bytes), rank);
+            }
+            8..16 => {
+                self.medium.insert(pack16(&bytes), rank);
+            }
+            _ => {}
         }
         self.map.insert(bytes.into_boxed_slice(), rank);
     }
@@ -86,6 +143,16 @@ impl RankTable {
     /// Appends the ranks of `piece`'s tokens to `out`. `false` (with `out` as it was) when a
     /// part is left that is not a token, which only a table without every byte allows.
     pub fn encode_piece(&self, piece: &[u8], out: &mut Vec<u32>) -> bool {
+        self.encode_piece_with(piece, &mut MergeScratch::default(), out)
+    }
+
+    /// [`RankTable::encode_piece`] with buffers kept between calls.
+    pub fn encode_piece_with(
+        &self,
+        piece: &[u8],
+        scratch: &mut MergeScratch,
+        out: &mut Vec<u32>,
+    ) -> bool {
         match piece.len() {
             0 => return true,
             1 => {
@@ -98,14 +165,14 @@ impl RankTable {
             }
             _ => {}
         }
-        if let Some(&r) = self.map.get(piece) {
+        if let Some(r) = self.get(piece) {
             out.push(r);
             return true;
         }
-        let parts = self.merge(piece);
+        self.merge(piece, scratch);
         let mark = out.len();
-        for w in parts.windows(2) {
-            match self.get(&piece[w[0].0..w[1].0]) {
+        for w in scratch.starts.windows(2) {
+            match self.get(&piece[w[0]..w[1]]) {
                 Some(r) => out.push(r),
                 None => {
                     out.truncate(mark);
@@ -123,32 +190,39 @@ impl RankTable {
         if piece.is_empty() {
             return true;
         }
-        if piece.len() >= 2 && self.map.contains_key(piece) {
+        if piece.len() >= 2 && self.get(piece).is_some() {
             return true;
         }
-        let parts = if piece.len() == 1 {
-            vec![(0, NONE), (1, NONE)]
+        let mut scratch = MergeScratch::default();
+        if piece.len() == 1 {
+            scratch.starts = vec![0, 1];
         } else {
-            self.merge(piece)
-        };
-        for w in parts.windows(2) {
-            if self.get(&piece[w[0].0..w[1].0]).is_none() {
+            self.merge(piece, &mut scratch);
+        }
+        for w in scratch.starts.windows(2) {
+            if self.get(&piece[w[0]..w[1]]).is_none() {
                 out.clear();
                 return false;
             }
-            if w[1].0 < piece.len() {
-                out.push(w[1].0);
+            if w[1] < piece.len() {
+                out.push(w[1]);
             }
         }
         true
     }
 
-    /// tiktoken's merging of a piece of two or more bytes: the start of every part, then
-    /// `piece.len()`.
-    fn merge(&self, piece: &[u8]) -> Vec<(usize, u32)> {
+    /// tiktoken's merging of a piece of two or more bytes, leaving the start of every part,
+    /// then `piece.len()`, in `scratch.starts`. Short pieces scan their parts for the lowest
+    /// rank each round (quadratic, but a chunk is mostly a word); long ones (a run of one
+    /// character, a long word in a script without spaces) keep the joins in a heap.
+    fn merge(&self, piece: &[u8], scratch: &mut MergeScratch) {
+        if piece.len() > LONG_PIECE {
+            return self.merge_long(piece, scratch);
+        }
         // (start, rank of the part from here to two starts on), and two closing entries so
         // that every part has a successor start.
-        let mut parts: Vec<(usize, u32)> = Vec::with_capacity(piece.len() + 1);
+        let parts = &mut scratch.parts;
+        parts.clear();
         for i in 0..piece.len() - 1 {
             parts.push((i, self.rank_or_none(&piece[i..i + 2])));
         }
@@ -174,12 +248,100 @@ impl RankTable {
             }
             let i = best.1;
             // Part i absorbs part i + 1: its own join and its left neighbour's change.
-            parts[i].1 = joined(&parts, i);
+            parts[i].1 = joined(parts, i);
             if i > 0 {
-                parts[i - 1].1 = joined(&parts, i - 1);
+                parts[i - 1].1 = joined(parts, i - 1);
             }
             parts.remove(i + 1);
         }
-        parts
+        scratch.starts.clear();
+        scratch.starts.extend(parts.iter().map(|&(s, _)| s));
     }
+
+    /// [`RankTable::merge`] for a long piece: the parts as a linked list over their start
+    /// bytes, and every join that may happen in a min-heap of (rank, start), so the lowest rank
+    /// comes out first and, among equal ranks, the leftmost, as in the scan. An entry whose
+    /// part has gone or whose join has changed since is skipped when it comes out.
+    fn merge_long(&self, piece: &[u8], scratch: &mut MergeScratch) {
+        let n = piece.len();
+        // next[i]: the start of the part after the part starting at i (n past the last);
+        // prev[i]: the start of the part before; join[i]: the rank of joining part i with the
+        // next; NONE where none (or where i is no part's start any more).
+        let MergeScratch {
+            next,
+            prev,
+            join,
+            heap,
+            starts,
+            ..
+        } = scratch;
+        next.clear();
+        next.extend(1..=n);
+        prev.clear();
+        prev.extend((0..n).map(|i| i.wrapping_sub(1)));
+        join.clear();
+        heap.clear();
+        for i in 0..n {
+            let r = if i + 1 < n {
+                self.rank_or_none(&piece[i..i + 2])
+            } else {
+                NONE
+            };
+            join.push(r);
+            if r != NONE {
+                heap.push(Reverse((r, i)));
+            }
+        }
+        let mut alive = vec![true; n];
+        while let Some(Reverse((rank, i))) = heap.pop() {
+            if !alive[i] || join[i] != rank {
+                continue;
+            }
+            // Part i absorbs the part after it.
+            let gone = next[i];
+            alive[gone] = false;
+            next[i] = next[gone];
+            if next[i] < n {
+                prev[next[i]] = i;
+            }
+            let after = next[i];
+            join[i] = if after < n {
+                self.rank_or_none(&piece[i..next[after]])
+            } else {
+                NONE
+            };
+            if join[i] != NONE {
+                heap.push(Reverse((join[i], i)));
+            }
+            let before = prev[i];
+            if before != usize::MAX {
+                join[before] = self.rank_or_none(&piece[before..next[i]]);
+                if join[before] != NONE {
+                    heap.push(Reverse((join[before], before)));
+                }
+            }
+        }
+        starts.clear();
+        let mut at = 0;
+        while at < n {
+            starts.push(at);
+            at = next[at];
+        }
+        starts.push(n);
+    }
+}
+
+/// Pieces longer than this many bytes are merged with a heap ([`RankTable::merge`]).
+const LONG_PIECE: usize = 96;
+
+/// The buffers of [`RankTable::merge`], kept by a caller that encodes many pieces.
+#[derive(Debug, Default, Clone)]
+pub struct MergeScratch {
+    parts: Vec<(usize, u32)>,
+    next: Vec<usize>,
+    prev: Vec<usize>,
+    join: Vec<u32>,
+    heap: BinaryHeap<Reverse<(u32, usize)>>,
+    /// The result: the start of every part, then the piece's length.
+    starts: Vec<usize>,
 }

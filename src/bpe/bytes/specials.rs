@@ -46,6 +46,43 @@ pub fn find_special(text: &str, from: usize, specials: &[&str]) -> Option<(usize
 /// );
 /// ```
 pub fn pieces<'t>(text: &'t str, specials: &[&str]) -> Vec<Piece<'t>> {
+    // Specials that all begin with one ASCII character (`<` for every OpenAI encoding): one
+    // scan for that character (memchr), checking every special where it occurs, instead of
+    // one substring search through the text per special.
+    let mut firsts = specials
+        .iter()
+        .filter(|s| !s.is_empty())
+        .map(|s| s.as_bytes()[0]);
+    if let Some(first) = firsts.next()
+        && first.is_ascii()
+        && firsts.all(|b| b == first)
+    {
+        let mut out = Vec::new();
+        let (mut at, mut from) = (0, 0);
+        while let Some(o) = text[from..].find(first as char) {
+            let position = from + o;
+            let found = specials
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| !s.is_empty() && text[position..].starts_with(**s))
+                .min_by_key(|&(i, s)| (std::cmp::Reverse(s.len()), i));
+            match found {
+                Some((i, special)) => {
+                    if position > at {
+                        out.push(Piece::Text(&text[at..position]));
+                    }
+                    out.push(Piece::Special(i));
+                    at = position + special.len();
+                    from = at;
+                }
+                None => from = position + 1,
+            }
+        }
+        if at < text.len() {
+            out.push(Piece::Text(&text[at..]));
+        }
+        return out;
+    }
     // The next occurrence of each special at or after `at`, found again only once passed, so
     // that a text with many specials is still read about once per special.
     let find = |i: usize, from: usize| -> Option<usize> {

@@ -1,0 +1,93 @@
+//! Encoding many chunks with one rank table: the merge buffers kept between chunks, and a
+//! cache of the chunks already merged. Text repeats its words, and a word that is not a token
+//! (most words of most scripts in an English-heavy vocabulary) costs a merge loop every time
+//! it comes; the second time it costs one hash look-up. The cache is bounded: once full it
+//! keeps what it holds (the words seen first, the frequent ones in most texts) and adds
+//! nothing.
+
+use rustc_hash::FxHashMap;
+
+use crate::bpe::bytes::ranks::{MergeScratch, RankTable, pack8, pack16};
+
+/// At most this many chunks are cached (about 40 MB for long chunks, far less for words).
+const CACHE_ENTRIES: usize = 1 << 18;
+
+/// One thread's encoder of chunks: [`RankTable::encode_piece`] with buffers and a cache.
+#[derive(Debug, Clone)]
+pub struct ChunkEncoder<'r> {
+    table: &'r RankTable,
+    scratch: MergeScratch,
+    /// A chunk's ids: (offset, count) in `ids`; (the id, 1) for a chunk of one token. Chunks of
+    /// up to 15 bytes (most words) are keyed by their bytes packed into a number, as the rank
+    /// table keys them; longer ones by their bytes.
+    short: FxHashMap<u64, (u32, u32)>,
+    medium: FxHashMap<u128, (u32, u32)>,
+    long: FxHashMap<Box<[u8]>, (u32, u32)>,
+    ids: Vec<u32>,
+}
+
+impl<'r> ChunkEncoder<'r> {
+    pub fn new(table: &'r RankTable) -> Self {
+        ChunkEncoder {
+            table,
+            scratch: MergeScratch::default(),
+            short: FxHashMap::default(),
+            medium: FxHashMap::default(),
+            long: FxHashMap::default(),
+            ids: Vec::new(),
+        }
+    }
+
+    /// Appends the ranks of `chunk`'s tokens to `out`, as [`RankTable::encode_piece`] does:
+    /// a chunk that is a token from the table, one merged before from the cache.
+    #[inline]
+    pub fn encode(&mut self, chunk: &[u8], out: &mut Vec<u32>) -> bool {
+        if chunk.len() < 2 {
+            return self.table.encode_piece(chunk, out);
+        }
+        if let Some(r) = self.table.get(chunk) {
+            out.push(r);
+            return true;
+        }
+        let cached = match chunk.len() {
+            2..8 => self.short.get(&pack8(chunk)),
+            8..16 => self.medium.get(&pack16(chunk)),
+            _ => self.long.get(chunk),
+        };
+        if let Some(&(at, count)) = cached {
+            if count == 1 {
+                out.push(at);
+            } else {
+                out.extend_from_slice(&self.ids[at as usize..(at + count) as usize]);
+            }
+            return true;
+        }
+        let mark = out.len();
+        if !self.table.encode_piece_with(chunk, &mut self.scratch, out) {
+            return false;
+        }
+        let entries = self.short.len() + self.medium.len() + self.long.len();
+        if entries < CACHE_ENTRIES && self.ids.len() < u32::MAX as usize / 2 {
+            let count = (out.len() - mark) as u32;
+            let at = if count == 1 {
+                out[mark]
+            } else {
+                let at = self.ids.len() as u32;
+                self.ids.extend_from_slice(&out[mark..]);
+                at
+            };
+            match chunk.len() {
+                2..8 => {
+                    self.short.insert(pack8(chunk), (at, count));
+                }
+                8..16 => {
+                    self.medium.insert(pack16(chunk), (at, count));
+                }
+                _ => {
+                    self.long.insert(chunk.into(), (at, count));
+                }
+            }
+        }
+        true
+    }
+}
