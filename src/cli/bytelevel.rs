@@ -6,7 +6,7 @@ use std::io::{self, Read, Write};
 use std::path::Path;
 use std::time::Instant;
 
-use bpe_lab::bpe::bytes::{SplitPattern, Splitter, UnknownPatternName};
+use bpe_lab::bpe::bytes::{SplitPattern, Splitter};
 use bpe_lab::tokenizer::OpenAiEncoding;
 use bpe_lab::tokenizer::bytelevel::{
     AllowedSpecial, ByteLevelError, ByteLevelTokenizer, DisallowedSpecial,
@@ -17,34 +17,6 @@ use clap::Args;
 
 use crate::cli::error::CliError;
 use crate::cli::tokenizer_file::{TextInput, is_broken_pipe};
-
-/// `train`'s byte-level flags (flattened into `TrainArgs`).
-#[derive(Debug, Args)]
-pub struct ByteLevelTrainArgs {
-    /// Train a byte-level tokenizer (GPT-2 onwards: 256 byte tokens, regex-split chunks, no
-    /// <UNK>) on --input: a text file whole, other formats' paragraphs one per line
-    #[arg(long)]
-    pub byte_level: bool,
-
-    /// With --byte-level: the split pattern by name: gpt2 (r50k_base), gpt4 (cl100k_base) or
-    /// o200k (o200k_base) [default: gpt4]
-    #[arg(long, value_name = "NAME", requires = "byte_level", value_parser = pattern_parser)]
-    pub pattern: Option<SplitPattern>,
-
-    /// With --byte-level: your own split pattern, a regular expression (fancy-regex syntax:
-    /// look-ahead and possessive quantifiers as in GPT's patterns)
-    #[arg(
-        long,
-        value_name = "REGEX",
-        requires = "byte_level",
-        conflicts_with = "pattern"
-    )]
-    pub regex: Option<String>,
-}
-
-fn pattern_parser(value: &str) -> Result<SplitPattern, String> {
-    value.parse().map_err(|e: UnknownPatternName| e.to_string())
-}
 
 /// `encode`'s byte-level flags (flattened into `EncodeArgs`).
 #[derive(Debug, Args)]

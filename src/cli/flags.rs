@@ -2,6 +2,7 @@
 //! value and says what was expected when it cannot.
 
 use bpe_lab::TieBreak;
+use bpe_lab::bpe::bytes::{SplitPattern, UnknownPatternName};
 
 /// `--min-frequency`: a count, 1 or more (1 keeps going while any pair is left).
 pub fn at_least_one(value: &str) -> Result<u64, String> {
@@ -21,4 +22,9 @@ pub fn tie_break_parser() -> impl clap::builder::TypedValueParser<Value = TieBre
         name.parse::<TieBreak>()
             .expect("the parser only lets listed names through")
     })
+}
+
+/// A split pattern's name (`gpt2`, `gpt4`, `o200k`); an unknown name is refused with the list.
+pub fn pattern_parser(value: &str) -> Result<SplitPattern, String> {
+    value.parse().map_err(|e: UnknownPatternName| e.to_string())
 }

@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use bpe_lab::bpe::bytes::SplitPattern;
 use bpe_lab::dataset::{CorpusReader, DatasetError};
 use bpe_lab::files::{check_writable, same_file, write_atomically};
 use bpe_lab::tokenizer::file::stop_reason_name;
@@ -113,7 +114,7 @@ pub struct TrainArgs {
     pub tokenizer: TokenizerArgs,
 
     #[command(flatten)]
-    pub byte_level: super::bytelevel::ByteLevelTrainArgs,
+    pub byte_level: ByteLevelTrainArgs,
 }
 
 /// The options of `train` about the tokenizer it writes (flattened into `TrainArgs`).
@@ -338,6 +339,30 @@ fn read_dataset() -> Result<WordCounts, CliError> {
 #[cfg(not(feature = "africa-galore"))]
 fn read_dataset() -> Result<WordCounts, CliError> {
     Err(CliError::usage(
-        "--input is required: this build has no dataset support (the `dataset` feature)",
+        "--input is required: this build has no dataset support (the `africa-galore` feature)",
     ))
+}
+
+/// `train`'s byte-level flags (flattened into `TrainArgs`).
+#[derive(Debug, Args)]
+pub struct ByteLevelTrainArgs {
+    /// Train a byte-level tokenizer (GPT-2 onwards: 256 byte tokens, regex-split chunks, no
+    /// <UNK>) on --input: a text file whole, other formats' paragraphs one per line
+    #[arg(long)]
+    pub byte_level: bool,
+
+    /// With --byte-level: the split pattern by name: gpt2 (r50k_base), gpt4 (cl100k_base) or
+    /// o200k (o200k_base) [default: gpt4]
+    #[arg(long, value_name = "NAME", requires = "byte_level", value_parser = crate::cli::flags::pattern_parser)]
+    pub pattern: Option<SplitPattern>,
+
+    /// With --byte-level: your own split pattern, a regular expression (fancy-regex syntax:
+    /// look-ahead and possessive quantifiers as in GPT's patterns)
+    #[arg(
+        long,
+        value_name = "REGEX",
+        requires = "byte_level",
+        conflicts_with = "pattern"
+    )]
+    pub regex: Option<String>,
 }
