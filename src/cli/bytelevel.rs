@@ -49,6 +49,20 @@ fn load(path: &Path) -> Result<ByteLevelTokenizer, CliError> {
     ByteLevelTokenizer::open(path).map_err(|e| CliError::runtime(e.to_string()))
 }
 
+/// The tokenizer `--encoding` names, else the file `--tokenizer` gives (encode, decode, export).
+fn chosen(
+    encoding: Option<OpenAiEncoding>,
+    tokenizer: Option<&Path>,
+) -> Result<ByteLevelTokenizer, CliError> {
+    match (encoding, tokenizer) {
+        (Some(encoding), _) => encoding
+            .tokenizer()
+            .map_err(|e| CliError::runtime(e.to_string())),
+        (None, Some(path)) => load(path),
+        (None, None) => Err(CliError::usage("give --tokenizer or --encoding")),
+    }
+}
+
 fn read_all(source: &TextInput) -> Result<Vec<u8>, CliError> {
     let mut bytes = Vec::new();
     source
@@ -182,13 +196,7 @@ pub struct EncodeRun<'a> {
 /// `bpe-lab encode` with a byte-level tokenizer or `--encoding`: the input streamed through
 /// [`ByteLevelTokenizer::encode_stream`], the whole input one text or each line one.
 pub fn encode(run: EncodeRun) -> Result<(), CliError> {
-    let tokenizer = match (run.flags.encoding, run.tokenizer) {
-        (Some(encoding), _) => encoding
-            .tokenizer()
-            .map_err(|e| CliError::runtime(e.to_string()))?,
-        (None, Some(path)) => load(path)?,
-        (None, None) => return Err(CliError::usage("give --tokenizer or --encoding")),
-    };
+    let tokenizer = chosen(run.flags.encoding, run.tokenizer)?;
     let (allowed, others) = match (run.flags.allow_special, run.flags.special_as_text) {
         (true, _) => (AllowedSpecial::All, DisallowedSpecial::Error),
         (false, true) => (AllowedSpecial::None, DisallowedSpecial::AsText),
@@ -259,13 +267,7 @@ pub fn decode(
     input: Option<&Path>,
     lines: bool,
 ) -> Result<(), CliError> {
-    let tokenizer = match (encoding, tokenizer) {
-        (Some(encoding), _) => encoding
-            .tokenizer()
-            .map_err(|e| CliError::runtime(e.to_string()))?,
-        (None, Some(path)) => load(path)?,
-        (None, None) => return Err(CliError::usage("give --tokenizer or --encoding")),
-    };
+    let tokenizer = chosen(encoding, tokenizer)?;
     let source = TextInput::new(input);
     let bytes = read_all(&source)?;
     let text = String::from_utf8_lossy(&bytes);
@@ -326,13 +328,7 @@ pub fn export(
     format: ByteLevelExport,
     output: &Path,
 ) -> Result<(), CliError> {
-    let tokenizer = match (encoding, tokenizer) {
-        (Some(encoding), _) => encoding
-            .tokenizer()
-            .map_err(|e| CliError::runtime(e.to_string()))?,
-        (None, Some(path)) => load(path)?,
-        (None, None) => return Err(CliError::usage("give --tokenizer or --encoding")),
-    };
+    let tokenizer = chosen(encoding, tokenizer)?;
     bpe_lab::files::check_writable(output)?;
     match format {
         ByteLevelExport::Tiktoken => {
