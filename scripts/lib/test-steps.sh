@@ -16,20 +16,44 @@
 #   list_tests                    every test the full run runs, one per line
 #
 # The shares add up to the budget of a run on two idle cores with evcxr installed (900 s); a
-# step past its share is marked in every run, so a step that grows is seen when it grows.
+# step past its share is marked in every run, so a step that grows is seen when it grows. The
+# table also shows how many cores the machine kept busy during each step (from /proc/stat, so
+# other work on the machine counts too): a step well under 2 on an idle machine waits rather
+# than computes, and is the one to run beside another.
 
 BUDGET_SECONDS=900
 _started=$(date +%s)
-_rows=()          # "title|seconds|share|note"
+_rows=()          # "title|seconds|share|note|busy cores"
 _step_title=""
 _step_share=0
 _step_started=0
-declare -A _bg_pid _bg_title _bg_share _bg_started
+_step_busy=0
+_hz=$(getconf CLK_TCK 2>/dev/null || echo 100)
+declare -A _bg_pid _bg_title _bg_share _bg_started _bg_busy
+
+# The machine's busy CPU time so far, in clock ticks (user, nice, system, irq, softirq, steal).
+_busy_ticks() {
+    local cpu user nice system idle iowait irq softirq steal rest
+    read -r cpu user nice system idle iowait irq softirq steal rest </proc/stat 2>/dev/null || { echo 0; return; }
+    echo $((user + nice + system + irq + softirq + steal))
+}
+_started_busy=$(_busy_ticks)
+
+# Busy cores between two readings of _busy_ticks over SECONDS, as "1.7" ("-" when unknown).
+_cores() {
+    local ticks=$(($2 - $1)) seconds=$3
+    if [ "$seconds" -gt 0 ] && [ "$1" -gt 0 ]; then
+        printf '%d.%d' $((ticks / (seconds * _hz))) $((ticks * 10 / (seconds * _hz) % 10))
+    else
+        printf -- '-'
+    fi
+}
 
 _end_step() {
-    local note=${1:-}
+    local note=${1:-} seconds
     [ -n "$_step_title" ] || return 0
-    _rows+=("$_step_title|$(($(date +%s) - _step_started))|$_step_share|$note")
+    seconds=$(($(date +%s) - _step_started))
+    _rows+=("$_step_title|$seconds|$_step_share|$note|$(_cores "$_step_busy" "$(_busy_ticks)" "$seconds")")
     _step_title=""
 }
 
@@ -38,6 +62,7 @@ step() {
     _step_title=$1
     _step_share=$2
     _step_started=$(date +%s)
+    _step_busy=$(_busy_ticks)
     printf '\n== %s ==\n' "$1"
 }
 
@@ -48,6 +73,7 @@ background() {
     _bg_title[$name]=$title
     _bg_share[$name]=$share
     _bg_started[$name]=$(date +%s)
+    _bg_busy[$name]=$(_busy_ticks)
     printf '\n== %s: in the background (output: %s) ==\n' "$title" "$LOGS/$name.log"
     rm -f "$LOGS/$name.ended" "$LOGS/$name.rows" "$LOGS/$name".*-done
     # The job notes when it ended, so its own time is shown, not the time until it was waited for.
@@ -67,7 +93,7 @@ wait_background() {
     if [ -f "$LOGS/$name.rows" ]; then
         mapfile -t -O "${#_rows[@]}" _rows <"$LOGS/$name.rows"
     fi
-    _rows+=("${_bg_title[$name]}|$((ended - _bg_started[$name]))|${_bg_share[$name]}|in the background; waited for $(($(date +%s) - waited)) s")
+    _rows+=("${_bg_title[$name]}|$((ended - _bg_started[$name]))|${_bg_share[$name]}|in the background; waited for $(($(date +%s) - waited)) s|-")
     if [ "$status" -ne 0 ]; then
         echo "error: ${_bg_title[$name]} failed (exit $status; its output is above and in $LOGS/$name.log)" >&2
         exit "$status"
@@ -75,12 +101,15 @@ wait_background() {
 }
 
 part() {
-    local name=$1 title=$2 share=$3 started status=0
+    local name=$1 title=$2 share=$3 started busy seconds status=0
     shift 3
     started=$(date +%s)
+    busy=$(_busy_ticks)
     printf '\n== %s ==\n' "$title"
     "$@" || status=$?
-    printf '%s|%s|%s|in the background\n' "$title" "$(($(date +%s) - started))" "$share" >>"$LOGS/$name.rows"
+    seconds=$(($(date +%s) - started))
+    printf '%s|%s|%s|in the background|%s\n' "$title" "$seconds" "$share" \
+        "$(_cores "$busy" "$(_busy_ticks)" "$seconds")" >>"$LOGS/$name.rows"
     [ "$status" -eq 0 ] || return "$status"
     touch "$LOGS/$name.$(_slug "$title")-done"
 }
@@ -114,7 +143,7 @@ _kill_tree() {
 # The table, on every exit. A background job still running is stopped (a failed run must not
 # leave an install or a kernel behind).
 _print_times() {
-    local status=$? row title seconds share note total over wall
+    local status=$? row title seconds share note cores total over wall
     _end_step "$([ "$status" -eq 0 ] || echo "FAILED (exit $status)")"
     for name in "${!_bg_pid[@]}"; do
         _kill_tree "${_bg_pid[$name]}"
@@ -123,19 +152,20 @@ _print_times() {
     [ ${#_rows[@]} -gt 0 ] || return 0
     wall=$(($(date +%s) - _started))
     {
-        printf '\nsteps and their times (share: the step'\''s part of the %d s budget)\n' "$BUDGET_SECONDS"
-        printf '%7s %7s  %-5s %s\n' seconds share "" step
+        printf '\nsteps and their times (share: the step'\''s part of the %d s budget; cores: how many the\n' "$BUDGET_SECONDS"
+        printf 'machine kept busy meanwhile, of %s)\n' "$(nproc 2>/dev/null || echo '?')"
+        printf '%7s %7s %5s  %-5s %s\n' seconds share cores "" step
         total=0
         for row in "${_rows[@]}"; do
-            IFS='|' read -r title seconds share note <<<"$row"
+            IFS='|' read -r title seconds share note cores <<<"$row"
             over=""
             [ "$share" -gt 0 ] && [ "$seconds" -gt "$share" ] && over="OVER"
             # A share of 0: a background job whose parts have rows of their own.
             [ "$share" -gt 0 ] || share="-"
-            printf '%7d %7s  %-5s %s%s\n' "$seconds" "$share" "$over" "$title" "${note:+ ($note)}"
+            printf '%7d %7s %5s  %-5s %s%s\n' "$seconds" "$share" "${cores:--}" "$over" "$title" "${note:+ ($note)}"
         done
-        printf '%7d %7d  %-5s %s\n' "$wall" "$BUDGET_SECONDS" "$([ "$wall" -gt "$BUDGET_SECONDS" ] && echo OVER)" \
-            "the whole run, wall clock"
+        printf '%7d %7d %5s  %-5s %s\n' "$wall" "$BUDGET_SECONDS" "$(_cores "$_started_busy" "$(_busy_ticks)" "$wall")" \
+            "$([ "$wall" -gt "$BUDGET_SECONDS" ] && echo OVER)" "the whole run, wall clock"
     } | tee "$LOGS/times.txt"
     return "$status"
 }

@@ -14,7 +14,7 @@ pub use assess::assess;
 pub use outcome::{ExerciseOutcome, NotebookOutcome, Version};
 pub use problem::Problem;
 
-use super::notebook::{Notebook, NotebookError};
+use super::notebook::{Notebook, NotebookError, is_code};
 use super::release::{Edition, sources, stale_edition, student_path};
 use super::runner::{RunOptions, run_notebook};
 use std::fmt;
@@ -103,22 +103,20 @@ pub fn verify(
         }
     }
     let plan = plan(&sources, options);
+    let order = longest_first(&plan);
     let mut outcomes: Vec<Option<NotebookOutcome>> = plan.iter().map(|_| None).collect();
     let next = AtomicUsize::new(0);
     let (done, finished) = mpsc::channel();
     std::thread::scope(|scope| {
         for _ in 0..options.jobs.clamp(1, plan.len().max(1)) {
-            let (done, next, plan) = (done.clone(), &next, &plan);
+            let (done, next, plan, order) = (done.clone(), &next, &plan, &order);
             scope.spawn(move || {
                 loop {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    let Some((path, version)) = plan.get(index) else {
+                    let Some(&index) = order.get(next.fetch_add(1, Ordering::Relaxed)) else {
                         break;
                     };
-                    let mut outcome = verify_one(path, *version, options);
-                    if options.html && outcome.executed.exists() {
-                        outcome.html = Some(render_html(&options.run.python, &outcome.executed));
-                    }
+                    let (path, version) = &plan[index];
+                    let outcome = verify_one(path, *version, options);
                     if done.send((index, outcome)).is_err() {
                         break;
                     }
@@ -132,7 +130,11 @@ pub fn verify(
             outcomes[index] = Some(outcome);
         }
     });
-    Ok(outcomes.into_iter().flatten().collect())
+    let mut outcomes: Vec<NotebookOutcome> = outcomes.into_iter().flatten().collect();
+    if options.html {
+        render_html(&options.run.python, &mut outcomes);
+    }
+    Ok(outcomes)
 }
 
 /// The notebooks to run, in order: each source, then its student version.
@@ -151,13 +153,48 @@ fn plan(sources: &[PathBuf], options: &VerifyOptions) -> Vec<(PathBuf, Version)>
     plan
 }
 
-/// Renders `executed` to HTML beside it with nbconvert; whether it worked.
-fn render_html(python: &Path, executed: &Path) -> bool {
-    std::process::Command::new(python)
+/// The plan's indices in the order to run them: the notebooks with the most code cells first
+/// (each cell costs a compile), so that the last ones to finish are short. Run in name order,
+/// notebook 07 (twice the cells of most others) ran alone at the end while the other kernel
+/// had nothing left to do.
+fn longest_first(plan: &[(PathBuf, Version)]) -> Vec<usize> {
+    let cells: Vec<usize> = plan.iter().map(|(path, _)| code_cells(path)).collect();
+    let mut order: Vec<usize> = (0..plan.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(cells[i]));
+    order
+}
+
+/// The number of code cells of the notebook at `path` (0 when it cannot be read: verifying it
+/// says why).
+fn code_cells(path: &Path) -> usize {
+    Notebook::read(path).map_or(0, |nb| nb.cells().iter().filter(|c| is_code(c)).count())
+}
+
+/// Renders every executed copy to HTML beside it in one nbconvert run (Python's start and
+/// nbconvert's imports are most of a small notebook's rendering, ~2 s each time), and records
+/// for each whether its HTML was written.
+fn render_html(python: &Path, outcomes: &mut [NotebookOutcome]) {
+    let executed: Vec<&Path> = outcomes
+        .iter()
+        .filter(|o| o.executed.exists())
+        .map(|o| o.executed.as_path())
+        .collect();
+    if executed.is_empty() {
+        return;
+    }
+    let started = std::time::SystemTime::now();
+    // One notebook nbconvert cannot render shows below as an HTML file missing or older than
+    // this run; the exit status would not say which.
+    let _ = std::process::Command::new(python)
         .args(["-m", "nbconvert", "--to", "html", "--log-level", "ERROR"])
-        .arg(executed)
-        .status()
-        .is_ok_and(|s| s.success())
+        .args(&executed)
+        .status();
+    for outcome in outcomes.iter_mut().filter(|o| o.executed.exists()) {
+        let written = std::fs::metadata(outcome.executed.with_extension("html"))
+            .and_then(|m| m.modified())
+            .is_ok_and(|t| t >= started);
+        outcome.html = Some(written);
+    }
 }
 
 fn verify_one(path: &Path, version: Version, options: &VerifyOptions) -> NotebookOutcome {
