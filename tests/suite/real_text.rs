@@ -23,8 +23,8 @@ fn check(policy: TieBreak) {
     assert_eq!(training.merges, expected);
 
     // Encoding the training text with the learned merges reproduces the oracle's corpus. A word
-    // gets the same tokens wherever it occurs, so each distinct word is checked once (8,832 of the text's 94,559
-    // words): the literal `apply_merges` rescans each word from scratch.
+    // gets the same tokens wherever it occurs, so each distinct word is checked once (8,832 of
+    // the text's 94,559 words): the literal `apply_merges` rescans each word from scratch.
     let mut encoder = Encoder::new(&training.merges);
     let mut words = corpus.iter();
     let mut checked: HashSet<&str> = HashSet::new();
