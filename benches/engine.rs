@@ -84,14 +84,16 @@ impl Config {
         if !quick {
             return full;
         }
-        // The naive oracle costs ~0.2 s per merge on 1 MB: a smoke run keeps it to seconds.
+        // The naive oracle costs ~0.3 s per merge on 1 MB: a smoke run (the one `cargo test`
+        // runs, alone on one core at the end of the step) trains it on a quarter of that.
         Config {
+            small_bytes: 250_000,
             naive_points: vec![10, 50],
             naive_runs: 1,
             fast_runs: 3,
             scale_runs: 1,
             encode_runs: 2,
-            encode_sample_words: 500,
+            encode_sample_words: 200,
             ..full
         }
     }
