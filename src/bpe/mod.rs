@@ -13,6 +13,8 @@ pub mod bytes;
 pub mod corpus;
 mod count;
 pub mod encode;
+#[cfg(test)]
+mod guarded;
 pub mod oracle;
 mod prefetch;
 // Not public: its functions are the answers without the guard that watches for them.

@@ -6,7 +6,8 @@ use std::collections::HashSet;
 
 use polars::prelude::{Column, DataFrame, PlSmallStr};
 
-use super::{DatasetError, descriptions};
+use crate::dataset::descriptions::descriptions;
+use crate::dataset::error::DatasetError;
 
 /// Paragraph, word and character counts of a corpus.
 ///
