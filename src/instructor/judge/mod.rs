@@ -11,6 +11,7 @@ pub mod extract;
 pub mod harness;
 pub mod note;
 pub mod options;
+mod stand_in;
 pub mod verdict;
 pub mod worker;
 
