@@ -5,11 +5,8 @@
 //! the notebook offers.
 
 use crate::lab::check::Exercise;
+use crate::lab::worker_sources::{PRELUDE, STEPS, TIE_BREAK};
 use std::fmt::Write as _;
-
-const STEPS: &str = include_str!("../../bpe/steps.rs");
-const TIE_BREAK: &str = include_str!("../../bpe/tie_break.rs");
-const PRELUDE: &str = include_str!("../../lab/prelude.rs");
 
 /// `EOW`, `TieBreak`, the notebooks' prelude, and the steps taught before `exercise`. The
 /// steps' code sits in a private module, so the exercise's own answer is not reachable by any

@@ -13,6 +13,7 @@ use crate::instructor::process::sandbox::{
 };
 use crate::instructor::process::supervisor::{self, Ended, Supervised};
 use crate::lab::check::{Exercise, Reply};
+use crate::lab::worker_sources::{CALLS, WIRE};
 use std::fmt::Write as _;
 use std::io::{Read, Write};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
@@ -22,8 +23,6 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-const WIRE: &str = include_str!("../../lab/check/wire.rs");
-const CALLS: &str = include_str!("../../lab/check/calls.rs");
 const HARNESS: &str = include_str!("harness.rs");
 
 /// Bytes of a student's printed output kept for the feedback, per stream.
