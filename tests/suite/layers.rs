@@ -39,7 +39,7 @@ const FLOORS: &[(&str, &[&str])] = &[
 ];
 
 /// The library's name, which also starts paths from outside it (`bpe_lab::…`, `::bpe_lab::…`).
-const LIB: &str = "bpe_lab";
+pub(crate) const LIB: &str = "bpe_lab";
 /// The binary's crate (`main.rs`), whose modules are the command line: the top floor.
 const BIN: &str = "bpe-lab";
 
@@ -48,7 +48,7 @@ type ModId = Vec<String>;
 
 /// Source files by their path under `src/` (`lab/check/mod.rs`), so that a planted crate held
 /// in memory is checked exactly as the real one is.
-type Sources = BTreeMap<String, String>;
+pub(crate) type Sources = BTreeMap<String, String>;
 
 fn floor_of(top: &str) -> Option<usize> {
     FLOORS
@@ -65,12 +65,12 @@ fn floor_of_module(module: &[String]) -> Option<usize> {
     }
 }
 
-fn src() -> &'static Path {
+pub(crate) fn src() -> &'static Path {
     static SRC: OnceLock<std::path::PathBuf> = OnceLock::new();
     SRC.get_or_init(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("src"))
 }
 
-fn read_dir(dir: &Path, under: &str, out: &mut Sources) {
+pub(crate) fn read_dir(dir: &Path, under: &str, out: &mut Sources) {
     for entry in fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
@@ -149,7 +149,7 @@ struct MacroDef {
 
 /// The crate as read: its modules, and every use and macro definition in it.
 #[derive(Default)]
-struct House {
+pub(crate) struct House {
     modules: BTreeMap<ModId, Module>,
     /// The module each file is (not its inline modules).
     file_modules: BTreeMap<String, ModId>,
@@ -244,7 +244,7 @@ fn ident_at(tokens: &[TokenTree], i: usize) -> Option<String> {
 }
 
 impl House {
-    fn read(sources: &Sources) -> House {
+    pub(crate) fn read(sources: &Sources) -> House {
         let mut house = House::default();
         for (root, krate) in [("lib.rs", LIB), ("main.rs", BIN)] {
             if sources.contains_key(root) {
@@ -598,6 +598,55 @@ impl House {
         (here, hops)
     }
 
+    /// Whether `path` (from a crate's root) names something: each segment a module, an item,
+    /// an import or a glob's name on the way, or an exported macro at the root. What follows an
+    /// item (a variant, an associated function) is the item's own and left to the compiler, as
+    /// is what follows a re-export of another crate (`bpe_lab::polars::…`).
+    pub(crate) fn names_path(&self, path: &[String], depth: usize) -> Result<(), String> {
+        let mut here = vec![path[0].clone()];
+        for (i, seg) in path.iter().enumerate().skip(1) {
+            let Some(module) = self.modules.get(&here) else {
+                return Ok(());
+            };
+            if module.children.contains(seg) {
+                here.push(seg.clone());
+                continue;
+            }
+            let exported_macro =
+                here.len() == 1 && self.macros.iter().any(|m| m.exported && m.name == *seg);
+            if seg == "self" || module.items.contains(seg) || exported_macro {
+                return Ok(());
+            }
+            let onward = |target: Option<ModId>, from: usize| {
+                target.map(|mut full| {
+                    full.extend(path[from..].iter().cloned());
+                    full
+                })
+            };
+            if depth < 16 {
+                if let Some(import) = module.imports.get(seg) {
+                    return match onward(self.absolute(import, &here, 0), i + 1) {
+                        Some(full) => self.names_path(&full, depth + 1),
+                        None => Ok(()),
+                    };
+                }
+                for glob in &module.globs {
+                    let target = self.absolute(glob, &here, 0);
+                    match &target {
+                        Some(t) if self.names(t, seg, 0) => {
+                            return self.names_path(&onward(target, i).unwrap(), depth + 1);
+                        }
+                        // A glob of another crate (`pub use polars::prelude::*`) may hold it.
+                        None => return Ok(()),
+                        Some(_) => {}
+                    }
+                }
+            }
+            return Err(format!("there is no `{seg}` in `{}`", here.join("::")));
+        }
+        Ok(())
+    }
+
     /// The definitions a macro call can mean: one in the same file wins; else the exported
     /// ones; else those visible by `#[macro_use]` order.
     fn macro_defs(&self, name: &str, file: &str) -> Vec<&MacroDef> {
@@ -780,14 +829,20 @@ fn route_back(
     vec![start.clone()]
 }
 
-/// The real `src/`, read and checked once for the tests below.
-fn real() -> &'static Findings {
-    static FOUND: OnceLock<Findings> = OnceLock::new();
-    FOUND.get_or_init(|| {
+/// The real `src/`, read once.
+pub(crate) fn real_sources() -> &'static Sources {
+    static SOURCES: OnceLock<Sources> = OnceLock::new();
+    SOURCES.get_or_init(|| {
         let mut sources = Sources::new();
         read_dir(src(), "", &mut sources);
-        check(&sources)
+        sources
     })
+}
+
+/// The real `src/`, checked once for the tests below.
+fn real() -> &'static Findings {
+    static FOUND: OnceLock<Findings> = OnceLock::new();
+    FOUND.get_or_init(|| check(real_sources()))
 }
 
 #[test]
