@@ -302,7 +302,7 @@ pub fn feedback_path(g: &Grade, feedback_dir: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::instructor::grade::Note;
+    use crate::instructor::grade::GradeNote;
     use crate::instructor::judge::Verdict;
     use crate::instructor::restore::Restoration;
     use crate::lab::check::{Exercise, Status};
@@ -341,7 +341,7 @@ mod tests {
             ],
             total: 2.0,
             max: 4.0,
-            notes: vec![Note::Restored(Restoration::Reverted {
+            notes: vec![GradeNote::Restored(Restoration::Reverted {
                 cell: "<check>".into(),
             })],
             seconds: 0.5,
