@@ -8,6 +8,26 @@ use crate::lab::check::Exercise;
 use crate::lab::worker_sources::{PRELUDE, STEPS, TIE_BREAK};
 use std::fmt::Write as _;
 
+/// The steps a worker offers at its crate root (`bpe_lab::get_pair_frequencies`), as the crate
+/// does; each is the `steps.rs` function of the exercise's [`Exercise::name`].
+const CRATE_STEPS: [Exercise; 4] = [
+    Exercise::BpeInitialize,
+    Exercise::GetPairFrequencies,
+    Exercise::MergePairInWord,
+    Exercise::ApplyMerges,
+];
+
+/// The references a worker offers under `bpe_lab::lab::reference::`, as the notebooks do;
+/// each is the `steps.rs` function of the exercise's name too.
+const REFERENCES: [Exercise; 6] = [
+    Exercise::MostFrequentPair,
+    Exercise::ByteInitialize,
+    Exercise::CountPairsInChunks,
+    Exercise::MergeIds,
+    Exercise::TrainByteBpe,
+    Exercise::DecodeIds,
+];
+
 /// `EOW`, `TieBreak`, the notebooks' prelude, and the steps taught before `exercise`. The
 /// steps' code sits in a private module, so the exercise's own answer is not reachable by any
 /// path.
@@ -17,15 +37,8 @@ pub(super) fn crate_stand_in(exercise: Exercise) -> String {
         String::from("#[allow(dead_code, unused_imports)]\nmod bpe_lab {\n    mod steps {\n");
     out.push_str(STEPS);
     out.push_str("\n    }\n    pub use steps::EOW;\n");
-    for (step, name) in [
-        (Exercise::BpeInitialize, "bpe_initialize"),
-        (Exercise::GetPairFrequencies, "get_pair_frequencies"),
-        (Exercise::MergePairInWord, "merge_pair_in_word"),
-        (Exercise::ApplyMerges, "apply_merges"),
-    ] {
-        if allowed(step) {
-            let _ = writeln!(out, "    pub use steps::{name};");
-        }
+    for step in CRATE_STEPS.into_iter().filter(|&step| allowed(step)) {
+        let _ = writeln!(out, "    pub use steps::{};", step.name());
     }
     out.push_str("    mod tie_break {\n");
     out.push_str(TIE_BREAK);
@@ -37,18 +50,11 @@ pub(super) fn crate_stand_in(exercise: Exercise) -> String {
     out.push_str("        }\n");
     // The references a notebook offers under `bpe_lab::lab::reference::`, those taught
     // before the exercise only.
-    let references: Vec<&str> = [
-        Exercise::MostFrequentPair,
-        Exercise::ByteInitialize,
-        Exercise::CountPairsInChunks,
-        Exercise::MergeIds,
-        Exercise::TrainByteBpe,
-        Exercise::DecodeIds,
-    ]
-    .into_iter()
-    .filter(|&step| allowed(step))
-    .map(Exercise::name)
-    .collect();
+    let references: Vec<&str> = REFERENCES
+        .into_iter()
+        .filter(|&step| allowed(step))
+        .map(Exercise::name)
+        .collect();
     if !references.is_empty() {
         let _ = writeln!(
             out,
@@ -106,6 +112,28 @@ mod tests {
                 "pub use std::time::{Duration, Instant};",
             ]
         );
+    }
+
+    #[test]
+    fn every_step_offered_is_a_function_of_steps_rs() {
+        let file = syn::parse_file(STEPS).expect("bpe/steps.rs is Rust");
+        let functions: Vec<String> = file
+            .items
+            .iter()
+            .filter_map(|item| match item {
+                syn::Item::Fn(f) if matches!(f.vis, syn::Visibility::Public(_)) => {
+                    Some(f.sig.ident.to_string())
+                }
+                _ => None,
+            })
+            .collect();
+        for step in CRATE_STEPS.into_iter().chain(REFERENCES) {
+            assert!(
+                functions.iter().any(|f| f == step.name()),
+                "{}",
+                step.name()
+            );
+        }
     }
 
     #[test]
