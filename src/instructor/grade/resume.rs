@@ -41,7 +41,8 @@ pub fn saved_json(grade: &Grade) -> String {
 mod tests {
     use super::*;
     use crate::instructor::grade::{ExerciseGrade, GradeNote, Ungradable};
-    use crate::instructor::judge::{CellNote, CellRef, Details, Verdict};
+    use crate::instructor::judge::{CellNote, Details, Verdict};
+    use crate::instructor::notebook::CellRef;
     use crate::instructor::restore::Restoration;
     use crate::lab::check::{Exercise, Status};
 

@@ -16,7 +16,7 @@ pub mod verdict;
 pub mod worker;
 
 pub use cells::editable_cells;
-pub use note::{CellNote, CellRef};
+pub use note::CellNote;
 pub use options::JudgeOptions;
 pub use verdict::{Details, Judged, Verdict};
 
