@@ -1,10 +1,10 @@
-//! Africa Galore loaded into a DataFrame, and the paragraphs of a corpus DataFrame (feature
-//! `dataset`).
+//! Africa Galore loaded into a DataFrame (feature `dataset`).
 
 use polars::prelude::DataFrame;
 
+use crate::dataset::descriptions::descriptions;
 use crate::dataset::error::DatasetError;
-use crate::dataset::formats::{NAME_COLUMN, TEXT_COLUMN};
+use crate::dataset::formats::NAME_COLUMN;
 use crate::dataset::source::{AfricaGalore, Provenance};
 use crate::dataset::summary::Summary;
 
@@ -69,36 +69,4 @@ pub fn africa_galore() -> Dataset {
     AfricaGalore::from_env()
         .load()
         .expect("with the stand-in allowed and no refresh, loading cannot fail")
-}
-
-/// The `description` column of a corpus DataFrame as strings (for [`crate::bpe_initialize`],
-/// [`crate::learn_bpe`] or [`crate::Trainer::train_paragraphs`]). Fails if there is no such
-/// column, it is not text, or a value is missing.
-pub fn descriptions(frame: &DataFrame) -> Result<Vec<String>, DatasetError> {
-    const WHAT: &str = "the DataFrame";
-    let column = frame
-        .column(TEXT_COLUMN)
-        .map_err(|_| DatasetError::MissingColumn {
-            file: WHAT.to_owned(),
-            column: TEXT_COLUMN.to_owned(),
-            found: frame
-                .get_column_names()
-                .iter()
-                .map(|n| n.to_string())
-                .collect(),
-        })?;
-    let text = column.str().map_err(|_| DatasetError::WrongType {
-        file: WHAT.to_owned(),
-        column: TEXT_COLUMN.to_owned(),
-        found: column.dtype().to_string(),
-        expected: "text (a String column)",
-    })?;
-    text.iter()
-        .enumerate()
-        .map(|(row, value)| {
-            value.map(str::to_owned).ok_or_else(|| {
-                DatasetError::shape(WHAT, format!("row {}: missing description", row + 1))
-            })
-        })
-        .collect()
 }

@@ -41,6 +41,8 @@
 mod cache;
 #[cfg(feature = "columnar")]
 mod count;
+#[cfg(feature = "dataset")]
+mod descriptions;
 #[cfg(feature = "download")]
 mod download;
 mod error;
@@ -68,6 +70,8 @@ pub use count::{
     COUNT_COLUMN, TableFormat, WORD_COLUMN, WordTable, count_corpus, expand_inputs, merge_tables,
     read_word_table,
 };
+#[cfg(feature = "dataset")]
+pub use descriptions::descriptions;
 pub use error::{DatasetError, DownloadFailure};
 #[cfg(feature = "dataset")]
 pub use formats::read_corpus;
@@ -75,7 +79,7 @@ pub use formats::{
     CATEGORY_COLUMN, CorpusReader, Format, NAME_COLUMN, TEXT_COLUMN, read_word_counts,
 };
 #[cfg(feature = "dataset")]
-pub use frames::{Dataset, africa_galore, descriptions};
+pub use frames::{Dataset, africa_galore};
 #[cfg(feature = "africa-galore")]
 pub use published::DEFAULT_URL;
 #[cfg(feature = "africa-galore")]

@@ -6,7 +6,9 @@ use std::collections::HashSet;
 
 use polars::prelude::{Column, DataFrame, PlSmallStr};
 
-use super::{DatasetError, descriptions};
+use crate::bpe::corpus::lab_words;
+use crate::dataset::descriptions::descriptions;
+use crate::dataset::error::DatasetError;
 
 /// Paragraph, word and character counts of a corpus.
 ///
@@ -36,7 +38,7 @@ impl Summary {
         for paragraph in paragraphs {
             let paragraph = paragraph.as_ref();
             summary.characters += paragraph.chars().count() as u64;
-            for word in paragraph.split(' ') {
+            for word in lab_words(paragraph) {
                 summary.words += 1;
                 unique.insert(word);
             }

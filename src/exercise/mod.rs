@@ -13,7 +13,7 @@ use std::fmt;
 /// One exercise of the lab notebooks.
 ///
 /// ```
-/// use bpe_lab::lab::check::Exercise;
+/// use bpe_lab::exercise::Exercise;
 /// let e: Exercise = "train_bpe".parse().unwrap();
 /// assert_eq!(e.name(), "train_bpe");
 /// assert!(Exercise::GetPairFrequencies < e);

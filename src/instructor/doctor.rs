@@ -1,7 +1,8 @@
 //! Is this machine ready to run the labs? Each check says what it found and, when something
 //! is missing, exactly what to run.
 
-use super::runner::{CellStatus, RunOptions, run_notebook};
+use super::executor::CellStatus;
+use super::runner::{RunOptions, run_notebook};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;

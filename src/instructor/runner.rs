@@ -3,7 +3,7 @@
 //! limits, and runs it under the process supervisor — its output captured and joined, a
 //! deadline past the executor's own limit, the whole group killed and reaped.
 
-pub use super::executor::{CellRun, CellStatus, Run};
+use super::executor::Run;
 use super::executor::{Invocation, PACKAGE, argv, write_package};
 use super::process::capture::Sink;
 use super::process::error::ProcessError;

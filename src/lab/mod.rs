@@ -30,6 +30,7 @@ pub mod replay;
 pub mod split;
 pub mod tax;
 pub mod tokens;
+pub mod worker_sources;
 
 pub use check::{Check, Status};
 pub use fallback::student_or_reference;

@@ -7,6 +7,7 @@
 //! notebook 07's two (written out in [`super::bytes`]); the other four exist only here.
 
 use crate::EOW;
+use crate::bpe::corpus::lab_words;
 use crate::bpe::oracle::{Rank, apply_merges_naive};
 use crate::lab::check::{Exercise, guard};
 use std::collections::HashMap;
@@ -56,13 +57,13 @@ pub fn most_frequent_pair(
 #[allow(clippy::ptr_arg)] // the exercise's signature
 pub fn train_bpe(corpus: &mut Vec<Vec<String>>, num_merges: usize) -> Vec<(String, String)> {
     guard::answer_used(Exercise::TrainBpe, "bpe_lab::lab::reference::train_bpe");
-    crate::bpe::reference::train_bpe_naive(corpus, num_merges, crate::lab::parity::tie_break())
+    crate::bpe::oracle::train_bpe_naive(corpus, num_merges, crate::lab::parity::tie_break())
 }
 
 /// The unknown token's text in the notebooks' vocabularies (seed 004's numbering plus it).
 pub const UNK: &str = "<UNK>";
 
-/// Ids of `text`: each `split(' ')` word as its characters plus `</w>`, merged by rank (seed
+/// Ids of `text`: each [`lab_words`] word as its characters plus `</w>`, merged by rank (seed
 /// 002), each token's id from `token_to_id`, or `unk_id` for a token not in it.
 ///
 /// ```
@@ -80,7 +81,7 @@ pub fn encode(
 ) -> Vec<u32> {
     guard::answer_used(Exercise::Encode, "bpe_lab::lab::reference::encode");
     let mut ids = Vec::new();
-    for word in text.split(' ') {
+    for word in lab_words(text) {
         let mut symbols: Vec<String> = word.chars().map(String::from).collect();
         symbols.push(EOW.to_owned());
         for token in apply_merges_naive(&symbols, merges) {

@@ -1,5 +1,5 @@
 //! The `bpe-lab` binary, run as a user would: results compared with the literal oracle in
-//! `bpe_lab::bpe::reference`, failures checked for exit status, message and what is left on
+//! `bpe_lab::bpe::oracle`, failures checked for exit status, message and what is left on
 //! disk.
 
 #![cfg(feature = "cli")]
@@ -11,7 +11,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use bpe_lab::TieBreak;
-use bpe_lab::bpe::reference::train_bpe_naive;
+use bpe_lab::bpe::oracle::train_bpe_naive;
 use bpe_lab::{bpe_initialize, get_pair_frequencies, merge_pair_in_word};
 use serde_json::Value;
 use support::cli::{assert_failure, assert_success, bpe_lab, entries, path_str, stderr};

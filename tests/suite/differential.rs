@@ -5,7 +5,7 @@
 //! both make `aab`), empty words and one-symbol words, non-ASCII text, and merge lists that
 //! training would never produce (duplicates, pairs of unrelated symbols, out-of-order ranks).
 
-use bpe_lab::bpe::reference::{apply_merges_naive, learn_bpe_naive, train_naive};
+use bpe_lab::bpe::oracle::{apply_merges_naive, learn_bpe_naive, train_naive};
 use bpe_lab::{Encoder, TieBreak, Trainer, WordCounts, apply_merges, learn_bpe, train_bpe};
 use proptest::prelude::*;
 

@@ -5,7 +5,8 @@
 //! `python3` kernel (ipykernel).
 #![cfg(feature = "cli")]
 
-use bpe_lab::instructor::runner::{CellStatus, RunOptions, find_python, run_notebook};
+use bpe_lab::instructor::executor::CellStatus;
+use bpe_lab::instructor::runner::{RunOptions, find_python, run_notebook};
 use serde_json::json;
 use std::path::Path;
 use std::process::Command;

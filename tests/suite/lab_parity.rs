@@ -75,7 +75,7 @@ fn the_labs_code_learns_the_desert_merges_and_so_does_the_crate_under_first_seen
 
     // The literal loop under first-seen, which the notebooks' fallback runs with the switch on.
     let mut corpus = bpe_lab::bpe_initialize(&DESERT).0;
-    let merges = bpe_lab::bpe::reference::train_bpe_naive(&mut corpus, 10, TieBreak::FirstSeen);
+    let merges = bpe_lab::bpe::oracle::train_bpe_naive(&mut corpus, 10, TieBreak::FirstSeen);
     assert_eq!(merges, lab_desert_merges(), "train_bpe_naive, first seen");
 }
 
@@ -184,7 +184,7 @@ fn by_rank_and_all_at_once_differ_on_a_b_a_b() {
     let merges = pairs(&[("ab", "a"), ("a", "b")]);
     assert_eq!(apply_merges(&tokens, &merges), ["aba", "b"]);
     assert_eq!(
-        bpe_lab::bpe::reference::apply_merges_naive(&tokens, &merges),
+        bpe_lab::bpe::oracle::apply_merges_naive(&tokens, &merges),
         ["aba", "b"]
     );
 }

@@ -43,6 +43,7 @@ mod lab_parity;
 mod layers;
 mod process_reaping;
 mod process_supervisor;
+mod public_paths;
 mod python_parity;
 mod readme_cli;
 mod real_text;

@@ -4,7 +4,7 @@
 
 use crate::support;
 
-use bpe_lab::bpe::reference::{apply_merges_naive, train_naive};
+use bpe_lab::bpe::oracle::{apply_merges_naive, train_naive};
 use bpe_lab::{Encoder, TieBreak, Trainer, WordCounts, bpe_initialize};
 use std::collections::HashSet;
 use support::python_reference_text;

@@ -2,7 +2,7 @@
 //! those seeds list. Expected values are copied from the seed texts, never produced by this
 //! crate.
 
-use bpe_lab::bpe::reference::{apply_merges_naive, train_bpe_naive};
+use bpe_lab::bpe::oracle::{apply_merges_naive, train_bpe_naive};
 use bpe_lab::{TieBreak, Trainer, apply_merges, train_bpe};
 
 fn word(symbols: &[&str]) -> Vec<String> {

@@ -7,7 +7,7 @@ use crate::support;
 use std::collections::{BTreeMap, BTreeSet};
 use std::process::Command;
 
-use bpe_lab::bpe::reference::{apply_merges_naive, train_bpe_naive};
+use bpe_lab::bpe::oracle::{apply_merges_naive, train_bpe_naive};
 use bpe_lab::tokenizer::{
     DecodeError, Split, Tokenizer, TokenizerConfig, TokenizerError, TrainingSettings, VocabOrder,
     is_python_whitespace,

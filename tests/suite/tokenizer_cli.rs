@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use bpe_lab::EOW;
-use bpe_lab::bpe::reference::apply_merges_naive;
+use bpe_lab::bpe::oracle::apply_merges_naive;
 use serde_json::Value;
 use support::cli::{
     assert_failure, assert_success, bpe_lab, bpe_lab_with_stdin, path_str as p, stderr, stdout,

@@ -8,6 +8,7 @@ use super::note::Whose;
 use super::record::{ExerciseGrade, Grade};
 use super::submission::stem;
 use crate::instructor::judge::Details;
+use crate::lab::check::Exercise;
 use crate::lab::display::escape;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -48,15 +49,51 @@ fn verdict_words(e: &ExerciseGrade) -> String {
 const GRADERS_TROUBLE: &str = "This is trouble on the grader's side, not a problem with your \
      work: it is not counted against you, and it will be graded again.";
 
+/// The feedback in reading order: the score, what could not be graded, the results table,
+/// each failure, what the code printed, the grader's notes.
 fn outline(g: &Grade) -> Vec<Block> {
     let parts = g.not_graded_parts();
-    let graders = |exercise| {
-        parts
-            .iter()
-            .any(|p| p.whose == Whose::Grader && p.exercise == Some(exercise))
-    };
+    // Exercises the grader's own trouble left not graded: said so, never blamed on the code.
+    let troubled: Vec<Exercise> = parts
+        .iter()
+        .filter(|p| p.whose == Whose::Grader)
+        .filter_map(|p| p.exercise)
+        .collect();
     let unfinished = parts.iter().any(|p| p.whose == Whose::Grader);
-    let mut blocks = vec![
+    let mut blocks = header(g, unfinished);
+    for p in parts
+        .iter()
+        .filter(|p| p.whose == Whose::Grader && p.exercise.is_none())
+    {
+        blocks.push(Block::Paragraph(vec![text(format!(
+            "Not graded: {}. {GRADERS_TROUBLE}",
+            p.reason
+        ))]));
+    }
+    if !g.exercises.is_empty() {
+        blocks.push(results_table(g, &troubled));
+    }
+    for e in g.exercises.iter().filter(|e| !e.verdict.passed()) {
+        blocks.extend(failure(e, troubled.contains(&e.exercise)));
+    }
+    for e in g.exercises.iter().filter(|e| !e.printed.is_empty()) {
+        blocks.push(Block::Subheading(vec![
+            text("What your code printed while "),
+            code(e.exercise.name()),
+            text(" was checked"),
+        ]));
+        blocks.push(Block::Preformatted(e.printed.clone()));
+    }
+    if !g.notes.is_empty() {
+        blocks.push(Block::Heading(vec![text("Notes from the grader")]));
+        blocks.push(Block::List(g.notes.iter().map(|n| n.to_string()).collect()));
+    }
+    blocks
+}
+
+/// The title and the score, which says when it is not final yet.
+fn header(g: &Grade, unfinished: bool) -> Vec<Block> {
+    vec![
         Block::Title(vec![text(format!(
             "Feedback: {} — {}",
             g.lab.as_deref().unwrap_or("unknown lab"),
@@ -72,88 +109,75 @@ fn outline(g: &Grade) -> Vec<Block> {
                 ""
             }
         ))]),
-    ];
-    for p in parts
+    ]
+}
+
+/// One row per exercise: its name, the result and the points.
+fn results_table(g: &Grade, troubled: &[Exercise]) -> Block {
+    let rows = g
+        .exercises
         .iter()
-        .filter(|p| p.whose == Whose::Grader && p.exercise.is_none())
-    {
-        blocks.push(Block::Paragraph(vec![text(format!(
-            "Not graded: {}. {GRADERS_TROUBLE}",
-            p.reason
-        ))]));
-    }
-    if !g.exercises.is_empty() {
-        let rows = g
-            .exercises
-            .iter()
-            .map(|e| {
-                let result = if e.verdict.passed() {
-                    format!("✅ {}", verdict_words(e))
-                } else if graders(e.exercise) {
-                    "⚠️ not graded (the grader's trouble)".to_owned()
-                } else {
-                    format!("❌ {}", verdict_words(e))
-                };
-                vec![
-                    vec![code(e.exercise.name())],
-                    vec![text(result)],
-                    vec![text(format!(
-                        "{} / {}",
-                        number(e.points),
-                        number(e.max_points)
-                    ))],
-                ]
-            })
-            .collect();
-        blocks.push(Block::Table(vec!["exercise", "result", "points"], rows));
-    }
-    for e in g.exercises.iter().filter(|e| !e.verdict.passed()) {
-        if graders(e.exercise) {
-            blocks.push(Block::Heading(vec![
+        .map(|e| {
+            let result = if e.verdict.passed() {
+                format!("✅ {}", verdict_words(e))
+            } else if troubled.contains(&e.exercise) {
+                "⚠️ not graded (the grader's trouble)".to_owned()
+            } else {
+                format!("❌ {}", verdict_words(e))
+            };
+            vec![
+                vec![code(e.exercise.name())],
+                vec![text(result)],
+                vec![text(format!(
+                    "{} / {}",
+                    number(e.points),
+                    number(e.max_points)
+                ))],
+            ]
+        })
+        .collect();
+    Block::Table(vec!["exercise", "result", "points"], rows)
+}
+
+/// A failed exercise: what went wrong, with the compiler's messages or the smallest failing
+/// input; or, when the grader's trouble is why, that it is not the student's.
+fn failure(e: &ExerciseGrade, graders_trouble: bool) -> Vec<Block> {
+    if graders_trouble {
+        return vec![
+            Block::Heading(vec![
                 code(e.exercise.name()),
                 text(": not graded (the grader's trouble, not your code)"),
-            ]));
-            blocks.push(Block::Paragraph(vec![text(&e.message)]));
-            blocks.push(Block::Paragraph(vec![text(GRADERS_TROUBLE)]));
-            continue;
-        }
-        blocks.push(Block::Heading(vec![
+            ]),
+            Block::Paragraph(vec![text(&e.message)]),
+            Block::Paragraph(vec![text(GRADERS_TROUBLE)]),
+        ];
+    }
+    let mut blocks = vec![
+        Block::Heading(vec![
             code(e.exercise.name()),
             text(format!(": {}", verdict_words(e))),
-        ]));
-        blocks.push(Block::Paragraph(vec![text(&e.message)]));
-        match &e.details {
-            Some(Details::CompilerMessages { messages }) => {
-                blocks.push(Block::Preformatted(messages.clone()));
-            }
-            Some(Details::Counterexample {
-                input,
-                expected,
-                got,
-            }) => {
-                for (label, value) in [
-                    ("Smallest failing input:", input),
-                    ("Expected:", expected),
-                    ("Got:", got),
-                ] {
-                    blocks.push(Block::Paragraph(vec![text(label)]));
-                    blocks.push(Block::Preformatted(value.clone()));
-                }
-            }
-            None => {}
+        ]),
+        Block::Paragraph(vec![text(&e.message)]),
+    ];
+    match &e.details {
+        Some(Details::CompilerMessages { messages }) => {
+            blocks.push(Block::Preformatted(messages.clone()));
         }
-    }
-    for e in g.exercises.iter().filter(|e| !e.printed.is_empty()) {
-        blocks.push(Block::Subheading(vec![
-            text("What your code printed while "),
-            code(e.exercise.name()),
-            text(" was checked"),
-        ]));
-        blocks.push(Block::Preformatted(e.printed.clone()));
-    }
-    if !g.notes.is_empty() {
-        blocks.push(Block::Heading(vec![text("Notes from the grader")]));
-        blocks.push(Block::List(g.notes.iter().map(|n| n.to_string()).collect()));
+        Some(Details::Counterexample {
+            input,
+            expected,
+            got,
+        }) => {
+            for (label, value) in [
+                ("Smallest failing input:", input),
+                ("Expected:", expected),
+                ("Got:", got),
+            ] {
+                blocks.push(Block::Paragraph(vec![text(label)]));
+                blocks.push(Block::Preformatted(value.clone()));
+            }
+        }
+        None => {}
     }
     blocks
 }
@@ -302,7 +326,7 @@ pub fn feedback_path(g: &Grade, feedback_dir: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::instructor::grade::Note;
+    use crate::instructor::grade::GradeNote;
     use crate::instructor::judge::Verdict;
     use crate::instructor::restore::Restoration;
     use crate::lab::check::{Exercise, Status};
@@ -341,7 +365,7 @@ mod tests {
             ],
             total: 2.0,
             max: 4.0,
-            notes: vec![Note::Restored(Restoration::Reverted {
+            notes: vec![GradeNote::Restored(Restoration::Reverted {
                 cell: "<check>".into(),
             })],
             seconds: 0.5,

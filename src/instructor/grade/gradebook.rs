@@ -83,7 +83,7 @@ pub fn csv(field: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::instructor::grade::{ExerciseGrade, LabExercise, Note};
+    use crate::instructor::grade::{ExerciseGrade, GradeNote, LabExercise};
     use crate::instructor::judge::{CellNote, Verdict};
     use crate::instructor::notebook::Notebook;
     use crate::lab::check::{Exercise, Status};
@@ -131,7 +131,7 @@ mod tests {
         }];
         g.total = 1.0;
         g.max = 1.0;
-        g.notes = vec![Note::Cell(CellNote::BreaksBuild {
+        g.notes = vec![GradeNote::Cell(CellNote::BreaksBuild {
             number: 3,
             exercise: Exercise::Decode,
         })];

@@ -6,7 +6,7 @@
 use super::digest::digest;
 use super::identify::identify;
 use super::lab::Lab;
-use super::note::{Note, Ungradable};
+use super::note::{GradeNote, Ungradable};
 use super::record::Grade;
 use super::scratch::job_scratch;
 use super::submission::{Submission, stem};
@@ -64,12 +64,12 @@ fn steps(
     let lab = identified(&nb, options, expected)?;
     grade.against(lab);
     if edition_in(&nb) == Some(Edition::SelfStudy) {
-        grade.note(Note::SelfStudyEdition);
+        grade.note(GradeNote::SelfStudyEdition);
     }
     let (restored, changes) = restore(&nb, &lab.released);
     changes
         .into_iter()
-        .for_each(|c| grade.note(Note::Restored(c)));
+        .for_each(|c| grade.note(GradeNote::Restored(c)));
     let scratch = job_scratch(&options.scratch_root, &options.judge.sandbox, slot)?;
     judge_all(grade, &restored, lab, scratch.path(), slot, &options.judge);
     if let Some(execute_options) = &options.execute {
@@ -133,7 +133,7 @@ fn judge_all(
     }
     cell_notes
         .into_iter()
-        .for_each(|n| grade.note(Note::Cell(n)));
+        .for_each(|n| grade.note(GradeNote::Cell(n)));
     grade.total = grade.exercises.iter().map(|e| e.points).sum();
 }
 
@@ -157,11 +157,11 @@ fn execute_for_feedback(
     );
     match executed {
         Executed::Ran { notebook, run } => {
-            grade.note(Note::Executed {
+            grade.note(GradeNote::Executed {
                 summary: describe(&run),
             });
             grade.executed = Some(notebook);
         }
-        Executed::Failed(problem) => grade.note(Note::NotExecuted { problem }),
+        Executed::Failed(problem) => grade.note(GradeNote::NotExecuted { problem }),
     }
 }

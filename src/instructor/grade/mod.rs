@@ -40,7 +40,7 @@ pub use lab::{Lab, LabExercise, labs};
 pub use merge::{MergeError, MergeOptions, Merged, merge_shards};
 pub use nbgrader_csv::{NBGRADER_CSV_COLUMNS, nbgrader_csv};
 pub use not_graded::{NotGraded, Tally};
-pub use note::{Note, Ungradable, Whose};
+pub use note::{GradeNote, Ungradable, Whose};
 pub use record::{ExerciseGrade, Grade};
 pub use resume::{saved_grade, saved_grade_path};
 pub use session::{EXECUTE_MEMORY_MB, Event, SessionOptions, Summary, grade_all};

@@ -1,10 +1,10 @@
 //! What was not graded, and whose doing it was: a whole submission the grader could not take
-//! (a [`Note::NotGraded`]), or single exercises the judge left `not_graded` because of its own
+//! (a [`GradeNote::NotGraded`]), or single exercises the judge left `not_graded` because of its own
 //! trouble (a worker or compiler it could not start, a sandbox it could not make). The grader's
 //! trouble is never a mark against the student: the feedback says so, the run's summary counts
 //! it, and `--resume` grades exactly those submissions again.
 
-use super::note::{Note, Whose};
+use super::note::{GradeNote, Whose};
 use super::record::Grade;
 use crate::instructor::judge::Verdict;
 use crate::lab::check::Exercise;
@@ -36,13 +36,13 @@ impl Grade {
             reason,
         };
         if let Some(why) = self.notes.iter().find_map(|n| match n {
-            Note::NotGraded(why) => Some(why),
+            GradeNote::NotGraded(why) => Some(why),
             _ => None,
         }) {
             return vec![part(
                 None,
                 why.whose(),
-                Note::NotGraded(why.clone()).to_string(),
+                GradeNote::NotGraded(why.clone()).to_string(),
             )];
         }
         self.exercises

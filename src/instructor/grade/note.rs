@@ -79,7 +79,7 @@ impl fmt::Display for Ungradable {
 /// One note on a graded submission.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Note {
+pub enum GradeNote {
     NotGraded(Ungradable),
     Restored(Restoration),
     Cell(CellNote),
@@ -96,15 +96,15 @@ pub enum Note {
     SelfStudyEdition,
 }
 
-impl fmt::Display for Note {
+impl fmt::Display for GradeNote {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Note::NotGraded(why) => write!(f, "could not be graded: {why}"),
-            Note::Restored(change) => change.fmt(f),
-            Note::Cell(note) => note.fmt(f),
-            Note::Executed { summary } => f.write_str(summary),
-            Note::NotExecuted { problem } => f.write_str(problem),
-            Note::SelfStudyEdition => f.write_str(
+            GradeNote::NotGraded(why) => write!(f, "could not be graded: {why}"),
+            GradeNote::Restored(change) => change.fmt(f),
+            GradeNote::Cell(note) => note.fmt(f),
+            GradeNote::Executed { summary } => f.write_str(summary),
+            GradeNote::NotExecuted { problem } => f.write_str(problem),
+            GradeNote::SelfStudyEdition => f.write_str(
                 "this notebook is the self-study edition, which shows the solutions under each \
                  check; a graded course hands out the graded edition",
             ),

@@ -2,7 +2,7 @@
 //! the notes; the file's digest. Saved as JSON beside the feedback ([`super::resume`]).
 
 use super::lab::Lab;
-use super::note::{Note, Ungradable};
+use super::note::{GradeNote, Ungradable};
 use crate::instructor::judge::{Details, Judged, Verdict};
 use crate::lab::check::Exercise;
 use serde::{Deserialize, Serialize};
@@ -49,7 +49,7 @@ pub struct Grade {
     pub total: f64,
     pub max: f64,
     /// What was restored and anything else the student should know.
-    pub notes: Vec<Note>,
+    pub notes: Vec<GradeNote>,
     pub seconds: f64,
     /// SHA-256 of the submitted file, so a resumed run knows whether it changed.
     pub digest: String,
@@ -97,11 +97,11 @@ impl Grade {
     }
 
     pub fn not_graded(&mut self, why: Ungradable) {
-        self.note(Note::NotGraded(why));
+        self.note(GradeNote::NotGraded(why));
     }
 
     /// Adds a note, once.
-    pub fn note(&mut self, note: Note) {
+    pub fn note(&mut self, note: GradeNote) {
         if !self.notes.contains(&note) {
             self.notes.push(note);
         }
@@ -110,7 +110,7 @@ impl Grade {
     /// The notes as one line, for tables and progress lines, followed by each exercise the
     /// grader's own trouble left not graded (so a 0 in the gradebook is never unexplained).
     pub fn notes_line(&self) -> String {
-        let mut notes: Vec<String> = self.notes.iter().map(Note::to_string).collect();
+        let mut notes: Vec<String> = self.notes.iter().map(GradeNote::to_string).collect();
         notes.extend(self.not_graded_parts().into_iter().filter_map(|p| {
             p.exercise
                 .map(|exercise| format!("{}: {}", exercise.name(), p.reason))

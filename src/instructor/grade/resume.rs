@@ -40,8 +40,9 @@ pub fn saved_json(grade: &Grade) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::instructor::grade::{ExerciseGrade, Note, Ungradable};
-    use crate::instructor::judge::{CellNote, CellRef, Details, Verdict};
+    use crate::instructor::grade::{ExerciseGrade, GradeNote, Ungradable};
+    use crate::instructor::judge::{CellNote, Details, Verdict};
+    use crate::instructor::notebook::CellRef;
     use crate::instructor::restore::Restoration;
     use crate::lab::check::{Exercise, Status};
 
@@ -85,16 +86,16 @@ mod tests {
             ),
         ];
         grade.notes = vec![
-            Note::Restored(Restoration::Reinserted { cell: "c".into() }),
-            Note::Cell(CellNote::Statements {
+            GradeNote::Restored(Restoration::Reinserted { cell: "c".into() }),
+            GradeNote::Cell(CellNote::Statements {
                 cell: CellRef {
                     number: 2,
                     id: "x".into(),
                 },
                 count: 1,
             }),
-            Note::NotGraded(Ungradable::NoLab),
-            Note::Executed {
+            GradeNote::NotGraded(Ungradable::NoLab),
+            GradeNote::Executed {
                 summary: "ran".into(),
             },
         ];

@@ -3,7 +3,7 @@
 
 use super::error::GradeError;
 use super::note::Ungradable;
-use crate::instructor::judge::sandbox::Sandbox;
+use crate::instructor::process::sandbox::Sandbox;
 use std::path::Path;
 use tempfile::TempDir;
 

@@ -17,7 +17,7 @@ use super::write::{Gradebooks, write_grade};
 use crate::files::write_atomically;
 use crate::instructor::execute::ExecuteOptions;
 use crate::instructor::judge::JudgeOptions;
-use crate::instructor::judge::sandbox::Sandbox;
+use crate::instructor::process::sandbox::Sandbox;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 

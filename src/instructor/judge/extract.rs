@@ -3,7 +3,8 @@
 //! commands are left out with a note — a worker only needs the definitions. When a name is
 //! defined twice, the later definition wins, as it does in the kernel when cells run in order.
 
-use super::note::{CellNote, CellRef};
+use super::note::CellNote;
+use crate::instructor::notebook::CellRef;
 use proc_macro2::LineColumn;
 use syn::spanned::Spanned;
 

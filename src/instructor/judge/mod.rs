@@ -1,8 +1,8 @@
 //! The judge: grades a submission without ever running student code in its own process. For
 //! each exercise it builds a worker from the student's editable cells ([`extract`],
-//! [`worker`]), runs it in the sandbox ([`sandbox`]), and lets the notebooks' own check engine
-//! ([`crate::lab::check::judge`]) call it — the same cases, comparison, shrinking and messages
-//! a student sees in the notebook.
+//! [`worker`]), runs it in the sandbox ([`crate::instructor::process::sandbox`]), and lets the
+//! notebooks' own check engine ([`crate::lab::check::judge`]) call it — the same cases,
+//! comparison, shrinking and messages a student sees in the notebook.
 
 pub mod build;
 pub mod cells;
@@ -11,13 +11,12 @@ pub mod extract;
 pub mod harness;
 pub mod note;
 pub mod options;
+mod stand_in;
 pub mod verdict;
 pub mod worker;
-/// The sandbox moved to [`crate::instructor::process`]; this path stays for callers.
-pub use crate::instructor::process::sandbox;
 
 pub use cells::editable_cells;
-pub use note::{CellNote, CellRef};
+pub use note::CellNote;
 pub use options::JudgeOptions;
 pub use verdict::{Details, Judged, Verdict};
 

@@ -1,7 +1,7 @@
 //! What the judge tells the student about their cells: what it left out of the worker and
 //! why. The wording lives here alone.
 
-pub use crate::instructor::notebook::CellRef;
+use crate::instructor::notebook::CellRef;
 use crate::lab::check::Exercise;
 use serde::{Deserialize, Serialize};
 use std::fmt;

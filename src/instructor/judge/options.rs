@@ -1,6 +1,6 @@
 //! How the judge runs workers: the sandbox and the limits.
 
-use super::sandbox::Sandbox;
+use crate::instructor::process::sandbox::Sandbox;
 use std::time::Duration;
 
 /// How the judge runs workers.

@@ -3,6 +3,7 @@
 //! rustc in the sandbox, then started there to answer the grader's calls.
 
 use super::extract::{Namespace, Piece};
+use super::stand_in::crate_stand_in;
 use crate::instructor::process::capture::{Captured, Sink};
 use crate::instructor::process::error::ProcessError;
 use crate::instructor::process::retry::retrying;
@@ -12,6 +13,7 @@ use crate::instructor::process::sandbox::{
 };
 use crate::instructor::process::supervisor::{self, Ended, Supervised};
 use crate::lab::check::{Exercise, Reply};
+use crate::lab::worker_sources::{CALLS, WIRE};
 use std::fmt::Write as _;
 use std::io::{Read, Write};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
@@ -21,9 +23,6 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-const STEPS: &str = include_str!("../../bpe/steps.rs");
-const WIRE: &str = include_str!("../../lab/check/wire.rs");
-const CALLS: &str = include_str!("../../lab/check/calls.rs");
 const HARNESS: &str = include_str!("harness.rs");
 
 /// Bytes of a student's printed output kept for the feedback, per stream.
@@ -80,53 +79,6 @@ fn camel(name: &str) -> String {
                 .unwrap_or_default()
         })
         .collect()
-}
-
-/// The stand-in for the crate inside a worker: `EOW`, the notebooks' prelude, and the steps
-/// taught before `exercise`. The steps' code sits in a private module, so the exercise's own
-/// answer is not reachable by any path.
-fn crate_stand_in(exercise: Exercise) -> String {
-    let allowed = |step: Exercise| exercise.may_use(step);
-    let mut out =
-        String::from("#[allow(dead_code, unused_imports)]\nmod bpe_lab {\n    mod steps {\n");
-    out.push_str(STEPS);
-    out.push_str("\n    }\n    pub use steps::EOW;\n");
-    for (step, name) in [
-        (Exercise::BpeInitialize, "bpe_initialize"),
-        (Exercise::GetPairFrequencies, "get_pair_frequencies"),
-        (Exercise::MergePairInWord, "merge_pair_in_word"),
-        (Exercise::ApplyMerges, "apply_merges"),
-    ] {
-        if allowed(step) {
-            let _ = writeln!(out, "    pub use steps::{name};");
-        }
-    }
-    out.push_str(
-        "    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]\n    pub enum TieBreak { #[default] Lexicographic, FirstSeen }\n    pub mod lab {\n        pub mod prelude {\n            pub use super::super::steps::EOW;\n            pub use std::collections::{BTreeMap, BTreeSet, HashMap};\n            pub use std::time::{Duration, Instant};\n        }\n",
-    );
-    // The references a notebook offers under `bpe_lab::lab::reference::`, those taught
-    // before the exercise only.
-    let references: Vec<&str> = [
-        Exercise::MostFrequentPair,
-        Exercise::ByteInitialize,
-        Exercise::CountPairsInChunks,
-        Exercise::MergeIds,
-        Exercise::TrainByteBpe,
-        Exercise::DecodeIds,
-    ]
-    .into_iter()
-    .filter(|&step| allowed(step))
-    .map(Exercise::name)
-    .collect();
-    if !references.is_empty() {
-        let _ = writeln!(
-            out,
-            "        pub mod reference {{\n            pub use super::super::steps::{{{}}};\n        }}",
-            references.join(", ")
-        );
-    }
-    out.push_str("    }\n}\n");
-    out
 }
 
 /// The worker's source for `exercise` from the student's `pieces`, and where they landed.

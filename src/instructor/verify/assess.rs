@@ -3,9 +3,9 @@
 
 use super::outcome::{ExerciseOutcome, Version};
 use super::problem::Problem;
+use crate::instructor::executor::{CellStatus, Run};
 use crate::instructor::notebook::{CellRef, Notebook, Role, cell_id, is_code, role};
 use crate::instructor::results::{check_results, errors, panic_text};
-use crate::instructor::runner::{CellStatus, Run};
 use serde_json::Value;
 
 /// The exercises' outcomes and every problem of the run.
@@ -111,7 +111,7 @@ fn run_problems(executed: &Notebook, run: &Run) -> Vec<Problem> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::instructor::runner::CellRun;
+    use crate::instructor::executor::CellRun;
     use crate::lab::check::{RESULT_MIME, Status};
     use serde_json::{Value, json};
     use std::path::Path;
