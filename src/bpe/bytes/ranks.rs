@@ -20,8 +20,14 @@ const NONE: u32 = u32::MAX;
 /// Tokens (byte strings) and their ranks.
 #[derive(Debug, Clone)]
 pub struct RankTable {
-    /// Every token.
-    map: FxHashMap<Box<[u8]>, u32>,
+    /// Every token's bytes once, one after another, and where each one ends in `bytes`, in
+    /// the order they came: what [`RankTable::iter`] lists (ranks from the look-up tables).
+    /// One buffer, not a box per token: loading an encoding of 200,000 tokens was mostly
+    /// allocating and hashing boxes, in a process that encodes one text and exits.
+    bytes: Vec<u8>,
+    ends: Vec<u32>,
+    /// Tokens of 16 bytes or more.
+    long: FxHashMap<Box<[u8]>, u32>,
     /// The rank of each single byte, `NONE` where it has none: the most asked-for entries.
     single: Vec<u32>,
     /// Tokens of 3 to 7 bytes again, keyed by the bytes packed into a number ([`pack8`]): the
@@ -70,11 +76,21 @@ impl Default for RankTable {
 impl RankTable {
     /// The table of `tokens` with their ranks. A token listed twice keeps its last rank.
     pub fn new(tokens: impl IntoIterator<Item = (Vec<u8>, u32)>) -> Self {
+        let tokens: Vec<(Vec<u8>, u32)> = tokens.into_iter().collect();
+        // Every table at its final size from the start: growing one rehashes it all again.
+        let count = |lengths: std::ops::Range<usize>| {
+            tokens
+                .iter()
+                .filter(|(b, _)| lengths.contains(&b.len()))
+                .count()
+        };
         let mut table = RankTable {
-            map: FxHashMap::default(),
+            bytes: Vec::with_capacity(tokens.iter().map(|(b, _)| b.len()).sum()),
+            ends: Vec::with_capacity(tokens.len()),
+            long: FxHashMap::with_capacity_and_hasher(count(16..usize::MAX), Default::default()),
             single: vec![NONE; 256],
-            short: FxHashMap::default(),
-            medium: FxHashMap::default(),
+            short: FxHashMap::with_capacity_and_hasher(count(3..8), Default::default()),
+            medium: FxHashMap::with_capacity_and_hasher(count(8..16), Default::default()),
             pairs: vec![NONE; 1 << 16],
         };
         for (bytes, rank) in tokens {
@@ -98,17 +114,17 @@ impl RankTable {
             2 => self.pairs[(bytes[0] as usize) << 8 | bytes[1] as usize],
             3..8 => self.short.get(&pack8(bytes)).copied().unwrap_or(NONE),
             8..16 => self.medium.get(&pack16(bytes)).copied().unwrap_or(NONE),
-            _ => self.map.get(bytes).copied().unwrap_or(NONE),
+            _ => self.long.get(bytes).copied().unwrap_or(NONE),
         }
     }
 
     /// Number of tokens.
     pub fn len(&self) -> usize {
-        self.map.len()
+        self.ends.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.map.is_empty()
+        self.ends.is_empty()
     }
 
     /// The bytes without a single-byte token (those no table of a byte-level tokenizer may
@@ -121,23 +137,35 @@ impl RankTable {
 
     /// Every token and its rank, in no particular order.
     pub fn iter(&self) -> impl Iterator<Item = (&[u8], u32)> {
-        self.map.iter().map(|(b, &r)| (&**b, r))
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts.zip(&self.ends).map(|(start, &end)| {
+            let bytes = &self.bytes[start as usize..end as usize];
+            (bytes, self.rank_or_none(bytes))
+        })
     }
 
     /// Adds a token, or gives an existing one a new rank.
     pub fn insert(&mut self, bytes: Vec<u8>, rank: u32) {
-        match bytes.len() {
-            1 => self.single[bytes[0] as usize] = rank,
-            2 => self.pairs[(bytes[0] as usize) << 8 | bytes[1] as usize] = rank,
-            3..8 => {
-                self.short.insert(pack8(&bytes), rank);
-            }
-            8..16 => {
-                self.medium.insert(pack16(&bytes), rank);
-            }
-            _ => {}
+        let old = match bytes.len() {
+            0 => return,
+            1 => std::mem::replace(&mut self.single[bytes[0] as usize], rank),
+            2 => std::mem::replace(
+                &mut self.pairs[(bytes[0] as usize) << 8 | bytes[1] as usize],
+                rank,
+            ),
+            3..8 => self.short.insert(pack8(&bytes), rank).unwrap_or(NONE),
+            8..16 => self.medium.insert(pack16(&bytes), rank).unwrap_or(NONE),
+            _ => self
+                .long
+                .insert(bytes.as_slice().into(), rank)
+                .unwrap_or(NONE),
+        };
+        if old == NONE {
+            self.bytes.extend_from_slice(&bytes);
+            self.ends.push(
+                u32::try_from(self.bytes.len()).expect("a rank table holds under 4 GB of tokens"),
+            );
         }
-        self.map.insert(bytes.into_boxed_slice(), rank);
     }
 
     /// Appends the ranks of `piece`'s tokens to `out`. `false` (with `out` as it was) when a
@@ -161,6 +189,23 @@ impl RankTable {
                     return false;
                 }
                 out.push(r);
+                return true;
+            }
+            2 => {
+                // A token, or else its two bytes: nothing else can come of merging two.
+                let r = self.pairs[(piece[0] as usize) << 8 | piece[1] as usize];
+                if r != NONE {
+                    out.push(r);
+                    return true;
+                }
+                let (a, b) = (
+                    self.single[piece[0] as usize],
+                    self.single[piece[1] as usize],
+                );
+                if a == NONE || b == NONE {
+                    return false;
+                }
+                out.extend([a, b]);
                 return true;
             }
             _ => {}
