@@ -45,8 +45,17 @@ pub struct RankTable {
 /// A key of up to 7 bytes as one number: the bytes, then the length in the top byte.
 #[inline]
 pub(crate) fn pack8(bytes: &[u8]) -> u64 {
-    debug_assert!(bytes.len() < 8);
-    let mut key = (bytes.len() as u64) << 56;
+    let n = bytes.len();
+    debug_assert!(n < 8);
+    let length = (n as u64) << 56;
+    if n >= 4 {
+        // Two loads of four bytes that overlap where n < 8, instead of a loop over the bytes:
+        // the overlap ORs each byte with itself.
+        let head = u32::from_le_bytes(bytes[..4].try_into().expect("4 bytes")) as u64;
+        let tail = u32::from_le_bytes(bytes[n - 4..].try_into().expect("4 bytes")) as u64;
+        return length | head | tail << (8 * (n - 4));
+    }
+    let mut key = length;
     for (i, &b) in bytes.iter().enumerate() {
         key |= (b as u64) << (8 * i);
     }
@@ -58,12 +67,12 @@ pub(crate) fn pack8(bytes: &[u8]) -> u64 {
 #[inline]
 pub(crate) fn pack16(bytes: &[u8]) -> u128 {
     debug_assert!((8..16).contains(&bytes.len()));
-    let (head, tail) = bytes.split_at(8);
-    let head = u64::from_le_bytes(head.try_into().expect("8 bytes"));
-    let mut rest = (bytes.len() as u64) << 56;
-    for (i, &b) in tail.iter().enumerate() {
-        rest |= (b as u64) << (8 * i);
-    }
+    let n = bytes.len();
+    let head = u64::from_le_bytes(bytes[..8].try_into().expect("8 bytes"));
+    // The last eight bytes, shifted so that byte 8 comes first (one load, no loop).
+    let last = u64::from_le_bytes(bytes[n - 8..].try_into().expect("8 bytes"));
+    let tail = last.checked_shr(8 * (16 - n as u32)).unwrap_or(0);
+    let rest = (n as u64) << 56 | tail;
     (rest as u128) << 64 | head as u128
 }
 
@@ -215,16 +224,11 @@ impl RankTable {
             return true;
         }
         self.merge(piece, scratch);
-        let mark = out.len();
-        for w in scratch.starts.windows(2) {
-            match self.get(&piece[w[0]..w[1]]) {
-                Some(r) => out.push(r),
-                None => {
-                    out.truncate(mark);
-                    return false;
-                }
-            }
+        // The merge knows each part's rank: no look-up again.
+        if scratch.ranks.contains(&NONE) {
+            return false;
         }
+        out.extend_from_slice(&scratch.ranks);
         true
     }
 
@@ -265,14 +269,17 @@ impl RankTable {
             return self.merge_long(piece, scratch);
         }
         // (start, rank of the part from here to two starts on), and two closing entries so
-        // that every part has a successor start.
+        // that every part has a successor start; beside it, each part's own rank.
         let parts = &mut scratch.parts;
+        let own = &mut scratch.ranks;
         parts.clear();
+        own.clear();
         for i in 0..piece.len() - 1 {
             parts.push((i, self.rank_or_none(&piece[i..i + 2])));
         }
         parts.push((piece.len() - 1, NONE));
         parts.push((piece.len(), NONE));
+        own.extend(piece.iter().map(|&b| self.single[b as usize]));
         // The rank of joining part `i` with part `i + 1`, as they stand.
         let joined = |parts: &[(usize, u32)], i: usize| -> u32 {
             if i + 3 < parts.len() {
@@ -293,6 +300,8 @@ impl RankTable {
             }
             let i = best.1;
             // Part i absorbs part i + 1: its own join and its left neighbour's change.
+            own[i] = best.0;
+            own.remove(i + 1);
             parts[i].1 = joined(parts, i);
             if i > 0 {
                 parts[i - 1].1 = joined(parts, i - 1);
@@ -318,6 +327,7 @@ impl RankTable {
             join,
             heap,
             starts,
+            ranks,
             ..
         } = scratch;
         next.clear();
@@ -338,6 +348,8 @@ impl RankTable {
             }
         }
         let mut alive = vec![true; n];
+        // Each part's own rank, at its start.
+        let mut own: Vec<u32> = piece.iter().map(|&b| self.single[b as usize]).collect();
         while let Some(Reverse((rank, i))) = heap.pop() {
             if !alive[i] || join[i] != rank {
                 continue;
@@ -345,6 +357,7 @@ impl RankTable {
             // Part i absorbs the part after it.
             let gone = next[i];
             alive[gone] = false;
+            own[i] = rank;
             next[i] = next[gone];
             if next[i] < n {
                 prev[next[i]] = i;
@@ -367,9 +380,11 @@ impl RankTable {
             }
         }
         starts.clear();
+        ranks.clear();
         let mut at = 0;
         while at < n {
             starts.push(at);
+            ranks.push(own[at]);
             at = next[at];
         }
         starts.push(n);
@@ -387,6 +402,48 @@ pub struct MergeScratch {
     prev: Vec<usize>,
     join: Vec<u32>,
     heap: BinaryHeap<Reverse<(u32, usize)>>,
-    /// The result: the start of every part, then the piece's length.
+    /// The result: the start of every part, then the piece's length; and the rank of every
+    /// part (`NONE` for a part that is no token, a byte the table lacks).
     starts: Vec<usize>,
+    ranks: Vec<u32>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The packing as first written, byte by byte: the keys must not change with the loads.
+    fn pack_bytes(bytes: &[u8]) -> u128 {
+        let (head, tail) = bytes.split_at(bytes.len().min(8));
+        let mut low = 0u128;
+        for (i, &b) in head.iter().enumerate() {
+            low |= (b as u128) << (8 * i);
+        }
+        let mut high = (bytes.len() as u128) << 56;
+        for (i, &b) in tail.iter().enumerate() {
+            high |= (b as u128) << (8 * i);
+        }
+        if bytes.len() < 8 {
+            (bytes.len() as u128) << 56 | low
+        } else {
+            high << 64 | low
+        }
+    }
+
+    #[test]
+    fn packed_keys_equal_the_bytes_one_by_one() {
+        let mut x: u64 = 7;
+        for _ in 0..20_000 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let n = (x >> 60) as usize; // 0..16
+            let bytes: Vec<u8> = (0..n).map(|i| (x >> (i % 8 * 8)) as u8 ^ i as u8).collect();
+            if n < 8 {
+                assert_eq!(pack8(&bytes) as u128, pack_bytes(&bytes), "{bytes:?}");
+            } else {
+                assert_eq!(pack16(&bytes), pack_bytes(&bytes), "{bytes:?}");
+            }
+        }
+    }
 }
