@@ -141,8 +141,9 @@ pub struct ByteTrainingReport {
 pub struct ByteLevelTokenizer {
     name: String,
     ranks: RankTable,
-    /// Each id's bytes (`None` for an id that is no token: rank files may leave gaps).
-    decoder: Vec<Option<Box<[u8]>>>,
+    /// Each id's bytes, all in one buffer (a box per token made loading an encoding mostly
+    /// allocation).
+    decoder: Decoder,
     splitter: Splitter,
     /// Special tokens and their ids, in ascending order of the text.
     specials: BTreeMap<String, u32>,
@@ -164,21 +165,9 @@ impl ByteLevelTokenizer {
             .chain(specials.values().copied())
             .max()
             .map_or(0, |m| m as usize + 1);
-        let mut decoder: Vec<Option<Box<[u8]>>> = vec![None; top];
-        for (bytes, rank) in &tokens {
-            let slot = &mut decoder[*rank as usize];
-            if slot.is_some() {
-                return Err(ByteLevelError::DuplicateId(*rank));
-            }
-            *slot = Some(bytes.clone().into_boxed_slice());
-        }
-        for (special, &id) in &specials {
-            let slot = &mut decoder[id as usize];
-            if slot.is_some() {
-                return Err(ByteLevelError::DuplicateId(id));
-            }
-            *slot = Some(special.as_bytes().into());
-        }
+        let ordinary = tokens.iter().map(|(b, r)| (&b[..], *r));
+        let special = specials.iter().map(|(s, &id)| (s.as_bytes(), id));
+        let decoder = Decoder::new(top, ordinary.chain(special))?;
         let ranks = RankTable::new(tokens);
         let missing = ranks.missing_bytes();
         if !missing.is_empty() {
@@ -304,12 +293,12 @@ impl ByteLevelTokenizer {
 
     /// One past the highest id.
     pub fn n_vocab(&self) -> u32 {
-        self.decoder.len() as u32
+        self.decoder.spans.len() as u32
     }
 
     /// The bytes of an id (a special token's text as bytes); `None` for no token.
     pub fn token_bytes(&self, id: u32) -> Option<&[u8]> {
-        self.decoder.get(id as usize)?.as_deref()
+        self.decoder.get(id)
     }
 
     /// Every ordinary token with its rank, ascending.
@@ -396,5 +385,44 @@ impl ByteLevelTokenizer {
     /// U+FFFD, as in tiktoken's `decode`.
     pub fn decode(&self, ids: &[u32]) -> Result<String, ByteLevelError> {
         Ok(String::from_utf8_lossy(&self.decode_bytes(ids)?).into_owned())
+    }
+}
+
+/// Each id's bytes: one buffer, and each id's (start, end) in it, `(0, NO_TOKEN)` for an id
+/// that is no token (rank files may leave gaps).
+#[derive(Debug, Clone, Default)]
+struct Decoder {
+    bytes: Vec<u8>,
+    spans: Vec<(u32, u32)>,
+}
+
+const NO_TOKEN: u32 = u32::MAX;
+
+impl Decoder {
+    /// Ids `0..top`, from (bytes, id) pairs; an id given twice is an error.
+    fn new<'b>(
+        top: usize,
+        tokens: impl Iterator<Item = (&'b [u8], u32)> + Clone,
+    ) -> Result<Self, ByteLevelError> {
+        let size = tokens.clone().map(|(b, _)| b.len()).sum();
+        let mut decoder = Decoder {
+            bytes: Vec::with_capacity(size),
+            spans: vec![(0, NO_TOKEN); top],
+        };
+        for (bytes, id) in tokens {
+            let span = &mut decoder.spans[id as usize];
+            if span.1 != NO_TOKEN {
+                return Err(ByteLevelError::DuplicateId(id));
+            }
+            let start = decoder.bytes.len() as u32;
+            decoder.bytes.extend_from_slice(bytes);
+            *span = (start, decoder.bytes.len() as u32);
+        }
+        Ok(decoder)
+    }
+
+    fn get(&self, id: u32) -> Option<&[u8]> {
+        let &(start, end) = self.spans.get(id as usize)?;
+        (end != NO_TOKEN).then(|| &self.bytes[start as usize..end as usize])
     }
 }

@@ -12,12 +12,18 @@
 //! rest is still being read. A user's pattern (run by the regex engine) has no known cut: the
 //! whole input is read first and encoded on one thread.
 //!
+//! A part's ids are written as soon as it and every part before it are done: on one thread
+//! right after the part, on several by the calling thread while the others encode. So only a
+//! few parts' output is ever held, not a block's (tens of megabytes of fresh memory, which the
+//! kernel zeroes page by page), and writing overlaps encoding.
+//!
 //! Two units: the whole input as one text (tiktoken's `encode`), or each line as its own text
 //! without its line feed, one output line per input line (as the lab's `encode` does).
 
+use std::collections::BTreeMap;
 use std::io::{self, Read, Write};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Mutex, mpsc};
 use std::thread;
 
 use crate::bpe::bytes::{ChunkEncoder, Piece, pieces};
@@ -148,6 +154,21 @@ impl<'a> Acting<'a> {
                 DisallowedSpecial::AsText => Vec::new(),
             },
         })
+    }
+
+    /// The first special token in `text` that is an error: (its offset, its text).
+    fn first_error(&self, text: &str) -> Option<(usize, &'a str)> {
+        if self.errors.is_empty() {
+            return None;
+        }
+        let mut at = 0;
+        for piece in pieces(text, &self.errors) {
+            match piece {
+                Piece::Text(t) => at = t.as_ptr() as usize - text.as_ptr() as usize + t.len(),
+                Piece::Special(i) => return Some((at, self.errors[i])),
+            }
+        }
+        None
     }
 
     /// Whether a cut at byte `cut` of `text` leaves every acting special whole and not
@@ -311,23 +332,20 @@ impl ByteLevelTokenizer {
         let step = block.min(1 << 20);
         let mut writer = OutputState::new(options.output, options.unit);
         let mut done = StreamEncoded::default();
-        let mut buf: Vec<u8> = Vec::new();
+        // Room for a block and one step more from the start: growing by doubling would copy
+        // the text into fresh memory at every step.
+        let mut buf: Vec<u8> = Vec::with_capacity(if streams { block + step } else { 0 });
         let mut base: u64 = 0;
         let mut eof = false;
         let mut want = block;
         while !eof || !buf.is_empty() {
             // Fill the buffer to a block (or everything, for a pattern without cuts).
             while !eof && (!streams || buf.len() < want) {
-                let old = buf.len();
-                buf.resize(old + step, 0);
-                let n = loop {
-                    match input.read(&mut buf[old..]) {
-                        Ok(n) => break n,
-                        Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                        Err(e) => return Err(StreamError::Read(e)),
-                    }
-                };
-                buf.truncate(old + n);
+                // `read_to_end` reads into the spare capacity without zeroing it first.
+                let n = (&mut *input)
+                    .take(step as u64)
+                    .read_to_end(&mut buf)
+                    .map_err(StreamError::Read)?;
                 eof = n == 0;
             }
             let text = match std::str::from_utf8(&buf) {
@@ -356,17 +374,23 @@ impl ByteLevelTokenizer {
                     }
                 }
             };
-            let out = self
-                .encode_block(text, end, &acting, options, &mut encoders, &pool)
-                .map_err(|e| StreamError::Encode(shift(e, base)))?;
-            for (bytes, ids, lines) in out {
+            // A special token that is not allowed fails the block before any of it is written.
+            if let Some((offset, token)) = acting.first_error(&text[..end]) {
+                return Err(StreamError::Encode(ByteLevelError::DisallowedSpecial {
+                    token: token.to_owned(),
+                    offset: base as usize + offset,
+                }));
+            }
+            self.encode_block(text, end, &acting, options, &mut encoders, &pool, |part| {
+                let (bytes, ids, lines) = part.map_err(|e| StreamError::Encode(shift(e, base)))?;
                 writer
                     .write(output, &bytes, ids)
                     .map_err(StreamError::Write)?;
                 done.ids += ids;
                 done.lines += lines;
                 pool.lock().expect("no thread panicked").push(bytes);
-            }
+                Ok(())
+            })?;
             done.bytes += end as u64;
             base += end as u64;
             buf.drain(..end);
@@ -408,7 +432,9 @@ impl ByteLevelTokenizer {
         }
     }
 
-    /// The output of `text[..end]` (a block), in parts: (bytes, ids, lines) each.
+    /// The output of `text[..end]` (a block), in parts, each handed to `deliver` in order as
+    /// (bytes, ids, lines), or the error that encoding it met; stops at `deliver`'s first error.
+    #[allow(clippy::too_many_arguments)]
     fn encode_block(
         &self,
         text: &str,
@@ -417,7 +443,8 @@ impl ByteLevelTokenizer {
         options: &EncodeOptions,
         encoders: &mut [Worker],
         pool: &BufferPool,
-    ) -> Result<Vec<(Vec<u8>, u64, u64)>, ByteLevelError> {
+        deliver: impl FnMut(Result<(Vec<u8>, u64, u64), ByteLevelError>) -> Result<(), StreamError>,
+    ) -> Result<(), StreamError> {
         let parts = (end / PART_BYTES).max(1) * encoders.len().max(1);
         let mut cuts = vec![0];
         match options.unit {
@@ -435,7 +462,13 @@ impl ByteLevelTokenizer {
             }
         }
         cuts.push(end);
-        let results = on_threads(&cuts, encoders, |start, stop, worker| {
+        // The block was searched for specials that are errors before (encode_stream): its
+        // parts need not be again.
+        let acting = &Acting {
+            allowed: acting.allowed.clone(),
+            errors: Vec::new(),
+        };
+        let work = |start: usize, stop: usize, worker: &mut Worker| {
             let Worker { encoder, ids } = worker;
             ids.clear();
             let mut bytes = pool
@@ -470,8 +503,8 @@ impl ByteLevelTokenizer {
                     Ok((bytes, count, lines))
                 }
             }
-        });
-        results.into_iter().collect()
+        };
+        in_order(&cuts, encoders, work, deliver)
     }
 
     /// Ids as text, for one part of a whole text: ids separated by spaces; tokens as JSON
@@ -569,6 +602,58 @@ fn on_threads<W: Send, T: Send>(
     });
     done.sort_by_key(|(i, _)| *i);
     done.into_iter().map(|(_, t)| t).collect()
+}
+
+/// Runs `work` on every part `cuts[i]..cuts[i + 1]` on one thread per encoder, as
+/// [`on_threads`] does, and hands each result to `deliver` on the calling thread in the parts'
+/// order, as soon as it and every one before it are done: the calling thread writes while the
+/// encoders encode, and only parts finished ahead of their turn wait in memory. At
+/// `deliver`'s first error no new part starts and that error is returned.
+fn in_order<W: Send, T: Send, E>(
+    cuts: &[usize],
+    encoders: &mut [W],
+    work: impl Fn(usize, usize, &mut W) -> T + Sync,
+    mut deliver: impl FnMut(T) -> Result<(), E>,
+) -> Result<(), E> {
+    let parts = cuts.len() - 1;
+    if encoders.len() == 1 || parts == 1 {
+        let encoder = &mut encoders[0];
+        for w in cuts.windows(2) {
+            deliver(work(w[0], w[1], encoder))?;
+        }
+        return Ok(());
+    }
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    thread::scope(|scope| {
+        let (send, receive) = mpsc::channel();
+        for encoder in encoders.iter_mut().take(parts) {
+            let (next, stop, work, send) = (&next, &stop, &work, send.clone());
+            scope.spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= parts || send.send((i, work(cuts[i], cuts[i + 1], encoder))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        // Only the encoders hold senders now: the loop ends when they are all done.
+        drop(send);
+        let mut waiting: BTreeMap<usize, T> = BTreeMap::new();
+        let mut due = 0;
+        for (i, t) in receive {
+            waiting.insert(i, t);
+            while let Some(t) = waiting.remove(&due) {
+                due += 1;
+                if let Err(e) = deliver(t) {
+                    stop.store(true, Ordering::Relaxed);
+                    return Err(e);
+                }
+            }
+        }
+        Ok(())
+    })
 }
 
 /// The separators between the parts of a whole text, and the brackets around it.

@@ -86,7 +86,7 @@ impl OpenAiEncoding {
                     "/o200k_base.tiktoken"
                 )),
             };
-            crate::tokenizer::tiktoken::parse_tiktoken(file)
+            crate::tokenizer::tiktoken::parse_tiktoken_shipped(file)
                 .expect("tiktoken-rs ships well-formed rank files")
         }
         #[cfg(not(bpe_lab_rank_files))]

@@ -354,6 +354,56 @@ fn a_stream_that_is_not_utf8_is_refused_at_its_byte() {
     }
 }
 
+/// A special token that is not allowed fails the stream at its byte, on one thread and two:
+/// what was written before is the start of the text's ids (the blocks before it, whole), and
+/// nothing of the block that holds it.
+#[test]
+fn a_disallowed_special_fails_the_stream_after_whole_blocks_only() {
+    let tokenizer = tokenizer(SplitPattern::Cl100k);
+    let head = "Hello world, again and again.\nNext line 123 ok\n".repeat(400);
+    let input = format!("{head}<|endoftext|> and after\nmore text\n");
+    let ids = literal(tokenizer, &head, false, DisallowedSpecial::Error).unwrap();
+    let words: Vec<String> = ids.iter().map(u32::to_string).collect();
+    let all = words.join(" ");
+    for threads in [1, 2] {
+        for block in [64, 1000, 0] {
+            let opts = EncodeOptions {
+                block_bytes: block,
+                threads,
+                ..EncodeOptions::default()
+            };
+            let mut out = Vec::new();
+            let err = tokenizer
+                .encode_stream(&mut input.as_bytes(), &mut out, &opts)
+                .unwrap_err();
+            assert!(
+                matches!(
+                    &err,
+                    bpe_lab::tokenizer::StreamError::Encode(ByteLevelError::DisallowedSpecial {
+                        offset, ..
+                    }) if *offset == head.len()
+                ),
+                "{err:?}"
+            );
+            let out = String::from_utf8(out).unwrap();
+            // Whole blocks: the output ends where an id ends.
+            assert!(
+                all.starts_with(&out) && (out.is_empty() || all[out.len()..].starts_with(' ')),
+                "threads {threads}, block {block}: {} of {} bytes written",
+                out.len(),
+                all.len()
+            );
+            // In small blocks, most of the text before the special is written before it is met.
+            if block == 64 {
+                assert!(
+                    out.len() > all.len() / 2,
+                    "threads {threads}: little written"
+                );
+            }
+        }
+    }
+}
+
 /// OpenAI's encodings read from the rank files compiled in (where the build found them) are
 /// the ones tiktoken-rs's encoder gives, token for token.
 #[cfg(feature = "openai")]

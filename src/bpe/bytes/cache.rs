@@ -1,16 +1,22 @@
 //! Encoding many chunks with one rank table: the merge buffers kept between chunks, and a
-//! cache of the chunks already merged. Text repeats its words, and a word that is not a token
+//! cache of the chunks already seen. Text repeats its words, and a word that is not a token
 //! (most words of most scripts in an English-heavy vocabulary) costs a merge loop every time
-//! it comes; the second time it costs one hash look-up. The cache is bounded: once full it
-//! keeps what it holds (the words seen first, the frequent ones in most texts) and adds
-//! nothing.
+//! it comes; the second time it costs one hash look-up. Chunks that are one token are cached
+//! too, and the cache is asked first: a repeated chunk costs one look-up whether it is a token
+//! or not, where asking the rank table first cost a second one for every chunk that is not.
+//! The cache is bounded: once full it keeps what it holds (the words seen first, the frequent
+//! ones in most texts) and adds nothing.
 
 use rustc_hash::FxHashMap;
 
 use crate::bpe::bytes::ranks::{MergeScratch, RankTable, pack8, pack16};
 
 /// At most this many chunks are cached (about 40 MB for long chunks, far less for words).
-const CACHE_ENTRIES: usize = 1 << 18;
+const CACHE_ENTRIES: usize = 1 << 19;
+/// Room made at the start in each table of the cache: enough for a text of a few megabytes
+/// without growing (a grown table is fresh memory, copied into and zeroed by the kernel), not
+/// so much that a short text pays for memory it never uses.
+const START_ENTRIES: usize = 1 << 15;
 
 /// One thread's encoder of chunks: [`RankTable::encode_piece`] with buffers and a cache.
 #[derive(Debug, Clone)]
@@ -31,10 +37,10 @@ impl<'r> ChunkEncoder<'r> {
         ChunkEncoder {
             table,
             scratch: MergeScratch::default(),
-            short: FxHashMap::default(),
-            medium: FxHashMap::default(),
-            long: FxHashMap::default(),
-            ids: Vec::new(),
+            short: FxHashMap::with_capacity_and_hasher(START_ENTRIES, Default::default()),
+            medium: FxHashMap::with_capacity_and_hasher(START_ENTRIES, Default::default()),
+            long: FxHashMap::with_capacity_and_hasher(START_ENTRIES / 4, Default::default()),
+            ids: Vec::with_capacity(START_ENTRIES * 4),
         }
     }
 
@@ -42,15 +48,12 @@ impl<'r> ChunkEncoder<'r> {
     /// a chunk that is a token from the table, one merged before from the cache.
     #[inline]
     pub fn encode(&mut self, chunk: &[u8], out: &mut Vec<u32>) -> bool {
-        if chunk.len() < 2 {
-            return self.table.encode_piece(chunk, out);
-        }
-        if let Some(r) = self.table.get(chunk) {
-            out.push(r);
-            return true;
+        if chunk.len() <= 2 {
+            // A table look-up decides: a pair of bytes is a token or two.
+            return self.table.encode_piece_with(chunk, &mut self.scratch, out);
         }
         let cached = match chunk.len() {
-            2..8 => self.short.get(&pack8(chunk)),
+            3..8 => self.short.get(&pack8(chunk)),
             8..16 => self.medium.get(&pack16(chunk)),
             _ => self.long.get(chunk),
         };
@@ -58,11 +61,17 @@ impl<'r> ChunkEncoder<'r> {
             if count == 1 {
                 out.push(at);
             } else {
-                out.extend_from_slice(&self.ids[at as usize..(at + count) as usize]);
+                // Element by element: a chunk has a few ids, and `extend_from_slice` calls
+                // `memcpy`, whose call cost more than the copy (a twentieth of the time).
+                out.reserve(count as usize);
+                for &id in &self.ids[at as usize..(at + count) as usize] {
+                    out.push(id);
+                }
             }
             return true;
         }
         let mark = out.len();
+        // encode_piece_with asks the table for the whole chunk first.
         if !self.table.encode_piece_with(chunk, &mut self.scratch, out) {
             return false;
         }
@@ -77,7 +86,7 @@ impl<'r> ChunkEncoder<'r> {
                 at
             };
             match chunk.len() {
-                2..8 => {
+                3..8 => {
                     self.short.insert(pack8(chunk), (at, count));
                 }
                 8..16 => {

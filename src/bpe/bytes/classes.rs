@@ -49,13 +49,57 @@ fn in_ranges(c: char, ranges: &[(char, char)]) -> bool {
     i > 0 && c <= ranges[i - 1].1
 }
 
+// One bit per class in [`plane0`]'s entries.
+const LETTER: u8 = 1;
+const NUMBER: u8 = 2;
+const SPACE: u8 = 4;
+const MARK: u8 = 8;
+const UPPER_SIDE: u8 = 16;
+const LOWER_SIDE: u8 = 32;
+
+/// Every class of every character of the Basic Multilingual Plane, one byte each (64 KB, built
+/// once from the ranges above). Almost every character of running text lies in it, and a
+/// range search costs a dozen unpredictable branches per character where this is one load
+/// (multilingual text is mostly characters beyond ASCII); characters above it keep the search.
+fn plane0() -> &'static [u8; 0x10000] {
+    static TABLE: OnceLock<Box<[u8; 0x10000]>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table = Box::new([0u8; 0x10000]);
+        let classes: [(u8, &[(char, char)]); 6] = [
+            (LETTER, letter_ranges()),
+            (NUMBER, number_ranges()),
+            (SPACE, space_ranges()),
+            (MARK, mark_ranges()),
+            (UPPER_SIDE, upper_side_ranges()),
+            (LOWER_SIDE, lower_side_ranges()),
+        ];
+        for (bit, ranges) in classes {
+            for &(start, end) in ranges {
+                for c in start as u32..=(end as u32).min(0xFFFF) {
+                    table[c as usize] |= bit;
+                }
+            }
+        }
+        table
+    })
+}
+
+/// Whether `c` (beyond ASCII) is in the class of `bit`, whose ranges are `ranges`.
+#[inline]
+fn beyond_ascii(c: char, bit: u8, ranges: fn() -> &'static [(char, char)]) -> bool {
+    match plane0().get(c as usize) {
+        Some(&classes) => classes & bit != 0,
+        None => in_ranges(c, ranges()),
+    }
+}
+
 /// `\p{L}`.
 #[inline]
 pub fn is_letter(c: char) -> bool {
     if c.is_ascii() {
         return c.is_ascii_alphabetic();
     }
-    in_ranges(c, letter_ranges())
+    beyond_ascii(c, LETTER, letter_ranges)
 }
 
 /// `\p{N}`.
@@ -64,7 +108,7 @@ pub fn is_number(c: char) -> bool {
     if c.is_ascii() {
         c.is_ascii_digit()
     } else {
-        in_ranges(c, number_ranges())
+        beyond_ascii(c, NUMBER, number_ranges)
     }
 }
 
@@ -74,7 +118,7 @@ pub fn is_space(c: char) -> bool {
     if c.is_ascii() {
         matches!(c, ' ' | '\t' | '\n' | '\x0B' | '\x0C' | '\r')
     } else {
-        in_ranges(c, space_ranges())
+        beyond_ascii(c, SPACE, space_ranges)
     }
 }
 
@@ -82,7 +126,7 @@ pub fn is_space(c: char) -> bool {
 /// letter sides.
 #[inline]
 pub fn is_mark(c: char) -> bool {
-    !c.is_ascii() && in_ranges(c, mark_ranges())
+    !c.is_ascii() && beyond_ascii(c, MARK, mark_ranges)
 }
 
 /// o200k's `[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]`: what may open a word (capitals, and letters and
@@ -92,7 +136,7 @@ pub fn is_upper_side(c: char) -> bool {
     if c.is_ascii() {
         return c.is_ascii_uppercase();
     }
-    in_ranges(c, upper_side_ranges())
+    beyond_ascii(c, UPPER_SIDE, upper_side_ranges)
 }
 
 /// o200k's `[\p{Ll}\p{Lm}\p{Lo}\p{M}]`: what may end a word (small letters, and letters and
@@ -102,7 +146,7 @@ pub fn is_lower_side(c: char) -> bool {
     if c.is_ascii() {
         return c.is_ascii_lowercase();
     }
-    in_ranges(c, lower_side_ranges())
+    beyond_ascii(c, LOWER_SIDE, lower_side_ranges)
 }
 
 /// The character at byte `i` of `text`, if any.
@@ -154,5 +198,17 @@ mod tests {
         }
         assert!(is_mark('\u{301}') && !is_letter('\u{301}'));
         assert!(is_letter('ǅ') && is_letter('ʰ') && !is_mark('a'));
+    }
+
+    #[test]
+    fn the_plane0_table_agrees_with_the_ranges_for_every_character() {
+        for c in (0x80u32..0x11_0000).filter_map(char::from_u32) {
+            assert_eq!(is_letter(c), in_ranges(c, letter_ranges()), "{c:?}");
+            assert_eq!(is_number(c), in_ranges(c, number_ranges()), "{c:?}");
+            assert_eq!(is_space(c), in_ranges(c, space_ranges()), "{c:?}");
+            assert_eq!(is_mark(c), in_ranges(c, mark_ranges()), "{c:?}");
+            assert_eq!(is_upper_side(c), in_ranges(c, upper_side_ranges()), "{c:?}");
+            assert_eq!(is_lower_side(c), in_ranges(c, lower_side_ranges()), "{c:?}");
+        }
     }
 }

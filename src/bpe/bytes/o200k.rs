@@ -57,18 +57,26 @@ fn contraction(text: &str, i: usize) -> usize {
 /// then gives them back one by one until a character of `L` is next (the first `L` character
 /// after the capitals, else the last one among them).
 fn word_ending_small(text: &str, j: usize) -> Option<usize> {
-    let capitals_end = run_end(text, j, is_upper_side);
-    let small_from = match char_at(text, capitals_end) {
-        Some(c) if is_lower_side(c) => capitals_end,
-        _ => {
-            let (at, _) = text[j..capitals_end]
-                .char_indices()
-                .rev()
-                .find(|&(_, c)| is_lower_side(c))?;
-            j + at
+    // One pass over the capitals, noting where the last character of `L` among them ends: in
+    // a caseless script every letter is both, and a second pass back over the word to find
+    // where `L+` can start cost as much as the first.
+    let mut capitals_end = j;
+    let mut last_small_end = None;
+    while let Some(c) = char_at(text, capitals_end) {
+        if !is_upper_side(c) {
+            break;
         }
+        capitals_end += c.len_utf8();
+        if is_lower_side(c) {
+            last_small_end = Some(capitals_end);
+        }
+    }
+    let small_end = match char_at(text, capitals_end) {
+        Some(c) if is_lower_side(c) => run_end(text, capitals_end, is_lower_side),
+        // Given back down to the last character of `L` among the capitals, `L+` takes that
+        // one only: what follows it is no `L`.
+        _ => last_small_end?,
     };
-    let small_end = run_end(text, small_from, is_lower_side);
     Some(small_end + contraction(text, small_end))
 }
 

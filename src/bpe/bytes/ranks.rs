@@ -20,8 +20,14 @@ const NONE: u32 = u32::MAX;
 /// Tokens (byte strings) and their ranks.
 #[derive(Debug, Clone)]
 pub struct RankTable {
-    /// Every token.
-    map: FxHashMap<Box<[u8]>, u32>,
+    /// Every token's bytes once, one after another, and where each one ends in `bytes`, in
+    /// the order they came: what [`RankTable::iter`] lists (ranks from the look-up tables).
+    /// One buffer, not a box per token: loading an encoding of 200,000 tokens was mostly
+    /// allocating and hashing boxes, in a process that encodes one text and exits.
+    bytes: Vec<u8>,
+    ends: Vec<u32>,
+    /// Tokens of 16 bytes or more.
+    long: FxHashMap<Box<[u8]>, u32>,
     /// The rank of each single byte, `NONE` where it has none: the most asked-for entries.
     single: Vec<u32>,
     /// Tokens of 3 to 7 bytes again, keyed by the bytes packed into a number ([`pack8`]): the
@@ -39,8 +45,17 @@ pub struct RankTable {
 /// A key of up to 7 bytes as one number: the bytes, then the length in the top byte.
 #[inline]
 pub(crate) fn pack8(bytes: &[u8]) -> u64 {
-    debug_assert!(bytes.len() < 8);
-    let mut key = (bytes.len() as u64) << 56;
+    let n = bytes.len();
+    debug_assert!(n < 8);
+    let length = (n as u64) << 56;
+    if n >= 4 {
+        // Two loads of four bytes that overlap where n < 8, instead of a loop over the bytes:
+        // the overlap ORs each byte with itself.
+        let head = u32::from_le_bytes(bytes[..4].try_into().expect("4 bytes")) as u64;
+        let tail = u32::from_le_bytes(bytes[n - 4..].try_into().expect("4 bytes")) as u64;
+        return length | head | tail << (8 * (n - 4));
+    }
+    let mut key = length;
     for (i, &b) in bytes.iter().enumerate() {
         key |= (b as u64) << (8 * i);
     }
@@ -52,12 +67,12 @@ pub(crate) fn pack8(bytes: &[u8]) -> u64 {
 #[inline]
 pub(crate) fn pack16(bytes: &[u8]) -> u128 {
     debug_assert!((8..16).contains(&bytes.len()));
-    let (head, tail) = bytes.split_at(8);
-    let head = u64::from_le_bytes(head.try_into().expect("8 bytes"));
-    let mut rest = (bytes.len() as u64) << 56;
-    for (i, &b) in tail.iter().enumerate() {
-        rest |= (b as u64) << (8 * i);
-    }
+    let n = bytes.len();
+    let head = u64::from_le_bytes(bytes[..8].try_into().expect("8 bytes"));
+    // The last eight bytes, shifted so that byte 8 comes first (one load, no loop).
+    let last = u64::from_le_bytes(bytes[n - 8..].try_into().expect("8 bytes"));
+    let tail = last.checked_shr(8 * (16 - n as u32)).unwrap_or(0);
+    let rest = (n as u64) << 56 | tail;
     (rest as u128) << 64 | head as u128
 }
 
@@ -70,11 +85,21 @@ impl Default for RankTable {
 impl RankTable {
     /// The table of `tokens` with their ranks. A token listed twice keeps its last rank.
     pub fn new(tokens: impl IntoIterator<Item = (Vec<u8>, u32)>) -> Self {
+        let tokens: Vec<(Vec<u8>, u32)> = tokens.into_iter().collect();
+        // Every table at its final size from the start: growing one rehashes it all again.
+        let count = |lengths: std::ops::Range<usize>| {
+            tokens
+                .iter()
+                .filter(|(b, _)| lengths.contains(&b.len()))
+                .count()
+        };
         let mut table = RankTable {
-            map: FxHashMap::default(),
+            bytes: Vec::with_capacity(tokens.iter().map(|(b, _)| b.len()).sum()),
+            ends: Vec::with_capacity(tokens.len()),
+            long: FxHashMap::with_capacity_and_hasher(count(16..usize::MAX), Default::default()),
             single: vec![NONE; 256],
-            short: FxHashMap::default(),
-            medium: FxHashMap::default(),
+            short: FxHashMap::with_capacity_and_hasher(count(3..8), Default::default()),
+            medium: FxHashMap::with_capacity_and_hasher(count(8..16), Default::default()),
             pairs: vec![NONE; 1 << 16],
         };
         for (bytes, rank) in tokens {
@@ -98,17 +123,17 @@ impl RankTable {
             2 => self.pairs[(bytes[0] as usize) << 8 | bytes[1] as usize],
             3..8 => self.short.get(&pack8(bytes)).copied().unwrap_or(NONE),
             8..16 => self.medium.get(&pack16(bytes)).copied().unwrap_or(NONE),
-            _ => self.map.get(bytes).copied().unwrap_or(NONE),
+            _ => self.long.get(bytes).copied().unwrap_or(NONE),
         }
     }
 
     /// Number of tokens.
     pub fn len(&self) -> usize {
-        self.map.len()
+        self.ends.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.map.is_empty()
+        self.ends.is_empty()
     }
 
     /// The bytes without a single-byte token (those no table of a byte-level tokenizer may
@@ -121,23 +146,35 @@ impl RankTable {
 
     /// Every token and its rank, in no particular order.
     pub fn iter(&self) -> impl Iterator<Item = (&[u8], u32)> {
-        self.map.iter().map(|(b, &r)| (&**b, r))
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts.zip(&self.ends).map(|(start, &end)| {
+            let bytes = &self.bytes[start as usize..end as usize];
+            (bytes, self.rank_or_none(bytes))
+        })
     }
 
     /// Adds a token, or gives an existing one a new rank.
     pub fn insert(&mut self, bytes: Vec<u8>, rank: u32) {
-        match bytes.len() {
-            1 => self.single[bytes[0] as usize] = rank,
-            2 => self.pairs[(bytes[0] as usize) << 8 | bytes[1] as usize] = rank,
-            3..8 => {
-                self.short.insert(pack8(&bytes), rank);
-            }
-            8..16 => {
-                self.medium.insert(pack16(&bytes), rank);
-            }
-            _ => {}
+        let old = match bytes.len() {
+            0 => return,
+            1 => std::mem::replace(&mut self.single[bytes[0] as usize], rank),
+            2 => std::mem::replace(
+                &mut self.pairs[(bytes[0] as usize) << 8 | bytes[1] as usize],
+                rank,
+            ),
+            3..8 => self.short.insert(pack8(&bytes), rank).unwrap_or(NONE),
+            8..16 => self.medium.insert(pack16(&bytes), rank).unwrap_or(NONE),
+            _ => self
+                .long
+                .insert(bytes.as_slice().into(), rank)
+                .unwrap_or(NONE),
+        };
+        if old == NONE {
+            self.bytes.extend_from_slice(&bytes);
+            self.ends.push(
+                u32::try_from(self.bytes.len()).expect("a rank table holds under 4 GB of tokens"),
+            );
         }
-        self.map.insert(bytes.into_boxed_slice(), rank);
     }
 
     /// Appends the ranks of `piece`'s tokens to `out`. `false` (with `out` as it was) when a
@@ -163,6 +200,23 @@ impl RankTable {
                 out.push(r);
                 return true;
             }
+            2 => {
+                // A token, or else its two bytes: nothing else can come of merging two.
+                let r = self.pairs[(piece[0] as usize) << 8 | piece[1] as usize];
+                if r != NONE {
+                    out.push(r);
+                    return true;
+                }
+                let (a, b) = (
+                    self.single[piece[0] as usize],
+                    self.single[piece[1] as usize],
+                );
+                if a == NONE || b == NONE {
+                    return false;
+                }
+                out.extend([a, b]);
+                return true;
+            }
             _ => {}
         }
         if let Some(r) = self.get(piece) {
@@ -170,16 +224,11 @@ impl RankTable {
             return true;
         }
         self.merge(piece, scratch);
-        let mark = out.len();
-        for w in scratch.starts.windows(2) {
-            match self.get(&piece[w[0]..w[1]]) {
-                Some(r) => out.push(r),
-                None => {
-                    out.truncate(mark);
-                    return false;
-                }
-            }
+        // The merge knows each part's rank: no look-up again.
+        if scratch.ranks.contains(&NONE) {
+            return false;
         }
+        out.extend_from_slice(&scratch.ranks);
         true
     }
 
@@ -220,14 +269,17 @@ impl RankTable {
             return self.merge_long(piece, scratch);
         }
         // (start, rank of the part from here to two starts on), and two closing entries so
-        // that every part has a successor start.
+        // that every part has a successor start; beside it, each part's own rank.
         let parts = &mut scratch.parts;
+        let own = &mut scratch.ranks;
         parts.clear();
+        own.clear();
         for i in 0..piece.len() - 1 {
             parts.push((i, self.rank_or_none(&piece[i..i + 2])));
         }
         parts.push((piece.len() - 1, NONE));
         parts.push((piece.len(), NONE));
+        own.extend(piece.iter().map(|&b| self.single[b as usize]));
         // The rank of joining part `i` with part `i + 1`, as they stand.
         let joined = |parts: &[(usize, u32)], i: usize| -> u32 {
             if i + 3 < parts.len() {
@@ -248,6 +300,8 @@ impl RankTable {
             }
             let i = best.1;
             // Part i absorbs part i + 1: its own join and its left neighbour's change.
+            own[i] = best.0;
+            own.remove(i + 1);
             parts[i].1 = joined(parts, i);
             if i > 0 {
                 parts[i - 1].1 = joined(parts, i - 1);
@@ -273,6 +327,7 @@ impl RankTable {
             join,
             heap,
             starts,
+            ranks,
             ..
         } = scratch;
         next.clear();
@@ -293,6 +348,8 @@ impl RankTable {
             }
         }
         let mut alive = vec![true; n];
+        // Each part's own rank, at its start.
+        let mut own: Vec<u32> = piece.iter().map(|&b| self.single[b as usize]).collect();
         while let Some(Reverse((rank, i))) = heap.pop() {
             if !alive[i] || join[i] != rank {
                 continue;
@@ -300,6 +357,7 @@ impl RankTable {
             // Part i absorbs the part after it.
             let gone = next[i];
             alive[gone] = false;
+            own[i] = rank;
             next[i] = next[gone];
             if next[i] < n {
                 prev[next[i]] = i;
@@ -322,9 +380,11 @@ impl RankTable {
             }
         }
         starts.clear();
+        ranks.clear();
         let mut at = 0;
         while at < n {
             starts.push(at);
+            ranks.push(own[at]);
             at = next[at];
         }
         starts.push(n);
@@ -342,6 +402,48 @@ pub struct MergeScratch {
     prev: Vec<usize>,
     join: Vec<u32>,
     heap: BinaryHeap<Reverse<(u32, usize)>>,
-    /// The result: the start of every part, then the piece's length.
+    /// The result: the start of every part, then the piece's length; and the rank of every
+    /// part (`NONE` for a part that is no token, a byte the table lacks).
     starts: Vec<usize>,
+    ranks: Vec<u32>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The packing as first written, byte by byte: the keys must not change with the loads.
+    fn pack_bytes(bytes: &[u8]) -> u128 {
+        let (head, tail) = bytes.split_at(bytes.len().min(8));
+        let mut low = 0u128;
+        for (i, &b) in head.iter().enumerate() {
+            low |= (b as u128) << (8 * i);
+        }
+        let mut high = (bytes.len() as u128) << 56;
+        for (i, &b) in tail.iter().enumerate() {
+            high |= (b as u128) << (8 * i);
+        }
+        if bytes.len() < 8 {
+            (bytes.len() as u128) << 56 | low
+        } else {
+            high << 64 | low
+        }
+    }
+
+    #[test]
+    fn packed_keys_equal_the_bytes_one_by_one() {
+        let mut x: u64 = 7;
+        for _ in 0..20_000 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let n = (x >> 60) as usize; // 0..16
+            let bytes: Vec<u8> = (0..n).map(|i| (x >> (i % 8 * 8)) as u8 ^ i as u8).collect();
+            if n < 8 {
+                assert_eq!(pack8(&bytes) as u128, pack_bytes(&bytes), "{bytes:?}");
+            } else {
+                assert_eq!(pack16(&bytes), pack_bytes(&bytes), "{bytes:?}");
+            }
+        }
+    }
 }
