@@ -197,8 +197,13 @@ impl Provenance {
             }
             Source::StandIn => {
                 let why = why.unwrap_or_else(|| "there is no cached copy".to_owned());
-                let retry =
-                    "`bpe_lab::dataset::AfricaGalore::from_env().retry_download(true).load()`";
+                // The call the reader's own kernel has: notebook 00's (with the download but
+                // without polars) has only the plain rows.
+                let retry = if cfg!(feature = "dataset") {
+                    "`bpe_lab::dataset::AfricaGalore::from_env().retry_download(true).load()`"
+                } else {
+                    "`bpe_lab::dataset::AfricaGalore::from_env().retry_download(true).load_rows()`"
+                };
                 let how = if self.notes.contains(&Note::Offline) {
                     format!("unset {OFFLINE_ENV} to download it")
                 } else if self.notes.contains(&Note::CannotDownload) {
