@@ -4,7 +4,7 @@
 //! evcxr's `:cache` keeps compiled crates keyed by rustc's command line. For bpe-lab, a path
 //! dependency of every notebook, that command line does not change when the source does, so
 //! cargo compiles it incrementally and evcxr never caches it: every new kernel spent 20–30 s
-//! rebuilding it. The kernels the lab starts (see `src/instructor/run_notebook.py`) turn
+//! rebuilding it. The kernels the lab starts (see `crates/cli/src/course/bpe_lab_executor`) turn
 //! incremental compilation off for bpe-lab and set `BPE_LAB_KERNEL_CACHE`; this script then
 //! adds a digest of everything the crate is compiled from as a `--cfg`, so the cache key changes
 //! exactly when the source does and a kernel reuses a bpe-lab another kernel compiled from the

@@ -35,9 +35,6 @@ pub mod bpe;
 pub mod dataset;
 pub mod exercise;
 pub mod files;
-/// Instructor tools: release, verify, grade (feature `cli`).
-#[cfg(feature = "cli")]
-pub mod instructor;
 pub mod lab;
 pub mod rng;
 pub mod tokenizer;

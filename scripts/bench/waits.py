@@ -14,7 +14,7 @@ has (scripts/lab setup warms it), and executes a short notebook made of the lab'
     after data  one line that reads the loaded data
 
 Then it runs one real student notebook top to bottom (03-merge by default) in a fresh kernel.
-Times come from the notebook runner (src/instructor/bpe_lab_executor): kernel start until the
+Times come from the notebook runner (crates/cli/src/course/bpe_lab_executor): kernel start until the
 kernel answers, then each cell from request to reply. The kernel's own log (cargo's
 "Compiling ..." lines) is kept per run, and the number of crates cargo compiled or took from
 evcxr's cache after the setup cell is reported: it should be zero for a one-line cell.

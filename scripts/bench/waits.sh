@@ -80,7 +80,7 @@ setup_s=$((SECONDS - started))
 
 first="$clone/notebooks/00-welcome.ipynb"
 nb_started=$SECONDS
-"${fresh_env[@]}" bash -c "cd '$clone' && .venv/bin/python src/instructor/bpe_lab_executor \
+"${fresh_env[@]}" bash -c "cd '$clone' && .venv/bin/python crates/cli/src/course/bpe_lab_executor \
     --input '$first' --output '$WORK/00-welcome.out.ipynb'" >"$WORK/00-welcome.json"
 nb_s=$((SECONDS - nb_started))
 

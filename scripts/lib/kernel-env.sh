@@ -9,7 +9,7 @@
 #
 # evcxr builds each kernel's code in a folder under TMPDIR; cargo looks for settings from there
 # upwards. kernel_env points TMPDIR at target/lab/kernel-tmp/ and writes there the settings that
-# let evcxr's cache keep bpe-lab (src/instructor/bpe_lab_executor/evcxr_cache.py), so a new
+# let evcxr's cache keep bpe-lab (crates/cli/src/course/bpe_lab_executor/evcxr_cache.py), so a new
 # kernel takes bpe-lab from the cache instead of compiling it again, and keep cargo quiet. Kernels
 # started from any other Jupyter still work, only slower.
 
@@ -46,7 +46,7 @@ kernel_env() {
     dir="$(pwd)/target/lab/kernel-tmp"
     mkdir -p "$dir"
     _clean_kernel_tmp "$dir"
-    "$python" src/instructor/bpe_lab_executor --prepare-kernel-tmp "$dir" || return 1
+    "$python" crates/cli/src/course/bpe_lab_executor --prepare-kernel-tmp "$dir" || return 1
     export TMPDIR="$dir"
 }
 

@@ -5,7 +5,6 @@
 //! the instructor's evcxr cache (nothing in it written by a sandbox) and the machine's
 //! processes are as before. Needs the kernel
 //! (./scripts/test sets BPE_LAB_KERNEL_TESTS=1 after scripts/lab setup) and bubblewrap.
-#![cfg(feature = "cli")]
 
 use crate::support;
 

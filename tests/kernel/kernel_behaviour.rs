@@ -9,16 +9,15 @@
 //!
 //! Recording (with a stock kernel as "rust", e.g. through JUPYTER_PATH):
 //! BPE_LAB_KERNEL_TESTS=1 BPE_LAB_RECORD_BEHAVIOUR=1 cargo test --test kernel kernel_behaviour::
-#![cfg(feature = "cli")]
 
 use std::path::PathBuf;
 use std::time::Duration;
 
-use bpe_lab::instructor::runner::{RunOptions, find_python, run_notebook};
+use bpe_lab_cli::course::runner::{RunOptions, find_python, run_notebook};
 use serde_json::{Value, json};
 
 fn fixture(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    PathBuf::from(env!("BPE_LAB_REPO"))
         .join("tests")
         .join("kernel_behaviour")
         .join(name)
@@ -106,7 +105,7 @@ fn cells_behave_as_under_stock_evcxr() {
         );
         return;
     }
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let root = PathBuf::from(env!("BPE_LAB_REPO"));
     let dir = tempfile::tempdir().unwrap();
     let output = dir.path().join("behaviour.out.ipynb");
     let mut options = RunOptions::new(find_python(&root), dir.path().to_owned());

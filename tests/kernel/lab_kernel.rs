@@ -1,7 +1,6 @@
 //! The doctor with the real evcxr kernel. Needs Jupyter and the `rust` kernel
 //! (./scripts/test sets BPE_LAB_KERNEL_TESTS=1 after installing them); without that variable
 //! the test says so and does nothing.
-#![cfg(feature = "cli")]
 
 use crate::support;
 
@@ -9,7 +8,7 @@ use std::path::PathBuf;
 use support::cli::{assert_success, bpe_lab, path_str};
 
 fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    PathBuf::from(env!("BPE_LAB_REPO"))
 }
 
 #[test]

@@ -6,7 +6,6 @@
 //! the scores agree exercise by exercise, and nbgrader's feedback pages are made. Needs
 //! nbgrader's Python in BPE_LAB_NBGRADER_PYTHON (./scripts/test makes .venv-nbgrader and sets
 //! it after the kernel is set up); without it the test says so and does nothing.
-#![cfg(feature = "cli")]
 
 use crate::support;
 

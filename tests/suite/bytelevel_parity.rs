@@ -97,7 +97,7 @@ fn training_text() -> String {
     let lines: Vec<&str> = text.lines().collect();
     let mut out = lines[..lines.len() / 2].join("\n");
     let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
+        env!("BPE_LAB_REPO"),
         "/data/africa_galore_stand_in.json"
     );
     let items: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();

@@ -2,7 +2,6 @@
 //! `bpe_lab::bpe::oracle`, failures checked for exit status, message and what is left on
 //! disk.
 
-#![cfg(feature = "cli")]
 
 use crate::support;
 
@@ -404,7 +403,7 @@ fn help_explains_merges_and_defaults() {
 /// paragraph. The expected merges come from the oracle on paragraphs parsed here independently.
 #[test]
 fn a_json_corpus_trains_on_its_description_field() {
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/africa_galore_stand_in.json");
+    let data = Path::new(env!("BPE_LAB_REPO")).join("data/africa_galore_stand_in.json");
     let items = read_json(&data);
     let paragraphs: Vec<&str> = items
         .as_array()
@@ -546,7 +545,7 @@ fn train_json_prints_a_summary_on_stdout() {
 #[cfg(feature = "dataset")]
 #[test]
 fn without_input_train_uses_the_dataset_and_says_which_source() {
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/africa_galore_stand_in.json");
+    let data = Path::new(env!("BPE_LAB_REPO")).join("data/africa_galore_stand_in.json");
     let items = read_json(&data);
     let paragraphs: Vec<&str> = items
         .as_array()

@@ -2,7 +2,7 @@
 //! and every bad input refused with a message naming the file, the row and the column, a
 //! non-zero exit, and nothing written.
 
-#![cfg(all(feature = "cli", feature = "columnar"))]
+#![cfg(feature = "columnar")]
 
 use crate::support;
 

@@ -7,7 +7,7 @@
 //! Parquet), so every reader takes part, and the first-seen tie-break checks that the table
 //! keeps the words in order of first appearance across files.
 
-#![cfg(all(feature = "cli", feature = "columnar"))]
+#![cfg(feature = "columnar")]
 
 use crate::support;
 
@@ -158,8 +158,8 @@ fn the_spark_table_trains_the_same_merges() {
     let corpus = Corpus::new();
     let spark_table = corpus.path("spark-counts");
     let python = std::env::var("BPE_LAB_SPARK_PYTHON")
-        .unwrap_or_else(|_| format!("{}/.venv-spark/bin/python", env!("CARGO_MANIFEST_DIR")));
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/spark/count_words.py");
+        .unwrap_or_else(|_| format!("{}/.venv-spark/bin/python", env!("BPE_LAB_REPO")));
+    let script = Path::new(env!("BPE_LAB_REPO")).join("scripts/spark/count_words.py");
     let status = Command::new(&python)
         .arg(&script)
         .args(&corpus.shards)

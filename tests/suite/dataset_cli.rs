@@ -2,7 +2,7 @@
 //! its URL pointed at a local server or at a port where nothing listens. The environment is
 //! set on the child process only.
 
-#![cfg(all(feature = "cli", feature = "dataset"))]
+#![cfg(feature = "dataset")]
 
 use crate::dataset_support;
 

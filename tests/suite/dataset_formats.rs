@@ -476,7 +476,7 @@ fn the_stand_in_loads_from_the_embedded_copy() {
     assert_eq!(names(&data.frame), ["category", "name", "description"]);
     // The embedded copy is the file in data/, byte for byte.
     let on_disk =
-        read_corpus(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/africa_galore_stand_in.json"))
+        read_corpus(Path::new(env!("BPE_LAB_REPO")).join("data/africa_galore_stand_in.json"))
             .unwrap();
     assert_eq!(data.frame, on_disk);
     assert_eq!(data.paragraphs().len(), 40);

@@ -12,7 +12,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    PathBuf::from(env!("BPE_LAB_REPO"))
 }
 
 /// The user-facing pages: what a student, instructor or user reads.
@@ -182,8 +182,8 @@ fn check_text(page: &str, text: &str, rules: &[Rule]) -> (Vec<Mismatch>, Vec<usi
 fn rules() -> Vec<Rule> {
     const PUBLISHED: &str = "src/dataset/published.rs";
     const CHECK: &str = "src/lab/check/run.rs";
-    const LAB_CLI: &str = "src/cli/lab.rs";
-    const WORKER: &str = "src/instructor/judge/worker.rs";
+    const LAB_CLI: &str = "crates/cli/src/commands/lab.rs";
+    const WORKER: &str = "crates/cli/src/course/judge/worker.rs";
     let connect = constant(PUBLISHED, "DEFAULT_CONNECT_TIMEOUT");
     let timeout = constant(PUBLISHED, "DEFAULT_TIMEOUT");
     let max_mib = constant(PUBLISHED, "DEFAULT_MAX_BYTES") / (1024 * 1024);
@@ -312,7 +312,7 @@ fn the_constants_are_read_as_the_code_writes_them() {
         constant("src/dataset/source.rs", "DEFAULT_FAILURE_WINDOW"),
         600
     );
-    assert_eq!(clap_default("src/cli/lab.rs", "check_timeout"), 20);
+    assert_eq!(clap_default("crates/cli/src/commands/lab.rs", "check_timeout"), 20);
 }
 
 /// Words about how the project was made, which a reader has no use for.

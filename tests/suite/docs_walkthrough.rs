@@ -2,7 +2,6 @@
 //! in `docs/samples/submissions/` with the command the page shows, and every student gets the
 //! score the page's table promises, with the verdicts, restored cell and escaped output it
 //! describes. Needs rustc and bubblewrap (gated like the other sandbox tests); a few seconds.
-#![cfg(feature = "cli")]
 
 use crate::support;
 
@@ -12,7 +11,7 @@ use support::cli::{assert_success, bpe_lab, path_str};
 use support::sandbox_available;
 
 fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    PathBuf::from(env!("BPE_LAB_REPO"))
 }
 
 fn guide() -> String {

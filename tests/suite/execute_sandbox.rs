@@ -4,12 +4,11 @@
 //! and a flood is stopped at the output cap instead of at the time limit. Skipped without
 //! bubblewrap (required with BPE_LAB_SANDBOX_TESTS) or without a Python that has nbclient and
 //! ipykernel (`BPE_LAB_PYTHON`, else `.venv`).
-#![cfg(feature = "cli")]
 
-use bpe_lab::instructor::execute::{ExecuteOptions, Executed, execute};
-use bpe_lab::instructor::executor::CellStatus;
-use bpe_lab::instructor::process::Sandbox;
-use bpe_lab::instructor::runner::find_python;
+use bpe_lab_cli::course::execute::{ExecuteOptions, Executed, execute};
+use bpe_lab_cli::course::executor::CellStatus;
+use bpe_lab_cli::course::process::Sandbox;
+use bpe_lab_cli::course::runner::find_python;
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -25,7 +24,7 @@ fn setting() -> Option<(Sandbox, ExecuteOptions, tempfile::TempDir)> {
         bwrap || !required,
         "BPE_LAB_SANDBOX_TESTS is set but bwrap is missing"
     );
-    let python = find_python(Path::new(env!("CARGO_MANIFEST_DIR")));
+    let python = find_python(Path::new(env!("BPE_LAB_REPO")));
     let probe = Command::new(&python)
         .args([
             "-c",
@@ -63,7 +62,7 @@ fn setting() -> Option<(Sandbox, ExecuteOptions, tempfile::TempDir)> {
         kernel,
         kernel_cache: None,
         cargo_home: PathBuf::from("/nonexistent-cargo-home"),
-        project: PathBuf::from(env!("CARGO_MANIFEST_DIR")),
+        project: PathBuf::from(env!("BPE_LAB_REPO")),
         cell_timeout: Duration::from_secs(300),
         total_timeout: Duration::from_secs(600),
         memory_mb: 1024,

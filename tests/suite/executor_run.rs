@@ -3,17 +3,16 @@
 //! so it needs no evcxr: cells that pass, fail and time out, and a flood stopped at the output
 //! cap. Skipped when the Python of `BPE_LAB_PYTHON` (else `.venv`) has no nbclient or no
 //! `python3` kernel (ipykernel).
-#![cfg(feature = "cli")]
 
-use bpe_lab::instructor::executor::CellStatus;
-use bpe_lab::instructor::runner::{RunOptions, find_python, run_notebook};
+use bpe_lab_cli::course::executor::CellStatus;
+use bpe_lab_cli::course::runner::{RunOptions, find_python, run_notebook};
 use serde_json::json;
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
 fn python_with_a_kernel() -> Option<std::path::PathBuf> {
-    let python = find_python(Path::new(env!("CARGO_MANIFEST_DIR")));
+    let python = find_python(Path::new(env!("BPE_LAB_REPO")));
     let probe = Command::new(&python)
         .args([
             "-c",

@@ -3,7 +3,6 @@
 //! the grades they must get, with the project tree, the other submissions and the machine's
 //! processes checked afterwards. Needs rustc and bubblewrap; ./scripts/test installs bwrap and
 //! sets BPE_LAB_SANDBOX_TESTS=1, which makes a missing sandbox a failure rather than a skip.
-#![cfg(feature = "cli")]
 
 use crate::support;
 

@@ -5,7 +5,6 @@
 //! students'. The third run, with the real toolchain, must regrade those two and touch nothing
 //! of the two graded before. Needs rustc and bubblewrap (see tests/suite/grade_judge.rs); about six
 //! worker compilations (~10 s).
-#![cfg(feature = "cli")]
 
 use crate::support;
 

@@ -5,7 +5,6 @@
 //! compared with that field masked. Needs rustc and bubblewrap (see tests/suite/grade_judge.rs);
 //! grading costs about eight worker compilations per pass, two passes (~20 s on two busy
 //! cores). Bad `--shard` values and bad merges need no sandbox.
-#![cfg(feature = "cli")]
 
 use crate::support;
 

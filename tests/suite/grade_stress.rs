@@ -4,7 +4,6 @@
 //! fills its scratch space fails its own exercise and harms nothing; a grader whose own disk is
 //! full says "not graded", never a student's failure. Needs rustc and bubblewrap (gated like
 //! the other sandbox tests); about 2 minutes on 2 cores (see each test).
-#![cfg(feature = "cli")]
 
 use crate::support;
 

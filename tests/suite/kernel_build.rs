@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    PathBuf::from(env!("BPE_LAB_REPO"))
 }
 
 fn copy_tree(from: &Path, to: &Path) {
@@ -110,7 +110,7 @@ fn kernel_builds_carry_a_digest_that_follows_the_sources() {
 }
 
 /// The executor package's parent folder: `bpe_lab_executor` is imported from there.
-const EXECUTOR_PARENT: &str = "src/instructor";
+const EXECUTOR_PARENT: &str = "crates/cli/src/course";
 
 fn forget(cache: &Path) -> usize {
     let out = Command::new("python3")

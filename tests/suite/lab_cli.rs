@@ -2,7 +2,6 @@
 //! made from a source, refusals that name the file and cell, and submissions that cannot be
 //! graded (not JSON, not a notebook, the wrong lab, an empty folder) each getting a zero and a
 //! note without stopping the run. The kernel-backed tests are in lab_kernel.rs.
-#![cfg(feature = "cli")]
 
 use crate::support;
 
@@ -217,7 +216,7 @@ fn release_refuses_a_bad_source_and_writes_nothing() {
 
 #[test]
 fn the_committed_student_notebooks_are_up_to_date() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = Path::new(env!("BPE_LAB_REPO"));
     let stale = bpe_lab_lib_stale(&root.join("instructor"), &root.join("notebooks"));
     assert!(
         stale.is_empty(),
@@ -231,7 +230,7 @@ fn the_committed_student_notebooks_are_up_to_date() {
 }
 
 fn bpe_lab_lib_stale(sources: &Path, out: &Path) -> Vec<String> {
-    bpe_lab::instructor::release::stale(sources, out)
+    bpe_lab_cli::course::release::stale(sources, out)
         .unwrap()
         .iter()
         .map(ToString::to_string)

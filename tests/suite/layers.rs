@@ -67,7 +67,7 @@ fn floor_of_module(module: &[String]) -> Option<usize> {
 
 pub(crate) fn src() -> &'static Path {
     static SRC: OnceLock<std::path::PathBuf> = OnceLock::new();
-    SRC.get_or_init(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("src"))
+    SRC.get_or_init(|| Path::new(env!("BPE_LAB_REPO")).join("src"))
 }
 
 pub(crate) fn read_dir(dir: &Path, under: &str, out: &mut Sources) {

@@ -13,8 +13,8 @@
 
 use crate::support;
 
-use bpe_lab::instructor::process::sandbox::{Limits, Sandbox};
-use bpe_lab::instructor::process::{Ended, Sink, Supervised};
+use bpe_lab_cli::course::process::sandbox::{Limits, Sandbox};
+use bpe_lab_cli::course::process::{Ended, Sink, Supervised};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 

@@ -6,9 +6,9 @@ use crate::support;
 
 use support::sandbox_available;
 
-use bpe_lab::instructor::process::sandbox::{Limits, Sandbox};
-use bpe_lab::instructor::process::supervisor::{Ended, Finished, sandbox_failure};
-use bpe_lab::instructor::process::{ProcessError, Sink, Stream, Supervised, Tree};
+use bpe_lab_cli::course::process::sandbox::{Limits, Sandbox};
+use bpe_lab_cli::course::process::supervisor::{Ended, Finished, sandbox_failure};
+use bpe_lab_cli::course::process::{ProcessError, Sink, Stream, Supervised, Tree};
 use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -313,7 +313,7 @@ fn sandboxes_die_whole_and_two_graders_never_share_a_user() {
 
 #[test]
 fn a_worker_the_sandbox_cannot_start_is_not_graded_rather_than_crashed() {
-    use bpe_lab::instructor::judge::worker::Worker;
+    use bpe_lab_cli::course::judge::worker::Worker;
     use bpe_lab::lab::check::Reply;
     if !sandbox_available() {
         return;
@@ -387,7 +387,7 @@ fn a_worker_filling_its_scratch_stops_at_the_total_and_writes_nowhere_else() {
     if !sandbox_available() {
         return;
     }
-    use bpe_lab::instructor::process::sandbox::WORKER_SCRATCH_BYTES;
+    use bpe_lab_cli::course::process::sandbox::WORKER_SCRATCH_BYTES;
     let sandbox = Sandbox::detect(false).unwrap();
     let script = "i=0; while head -c 1048576 /dev/zero > /tmp/f$i; do i=$((i+1)); \
                   [ $i -gt 200 ] && break; done; echo files $i; \
@@ -424,7 +424,7 @@ fn a_build_writes_in_bounded_memory_and_only_its_product_reaches_the_host() {
     if !sandbox_available() {
         return;
     }
-    use bpe_lab::instructor::process::sandbox::COPY_OUT_FAILED;
+    use bpe_lab_cli::course::process::sandbox::COPY_OUT_FAILED;
     let sandbox = Sandbox::detect(false).unwrap();
     let build = |script: &str, bytes: u64| {
         let scratch = tempfile::tempdir().unwrap();

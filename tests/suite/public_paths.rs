@@ -105,7 +105,7 @@ fn use_paths(tree: &syn::UseTree, mut prefix: Vec<String>, out: &mut Vec<Vec<Str
 
 /// Each path the notebooks and the fixed API use, with where it was first seen.
 fn used_paths() -> BTreeMap<Vec<String>, String> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = Path::new(env!("BPE_LAB_REPO"));
     let mut used = BTreeMap::new();
     for name in FIXED_API {
         used.insert(

@@ -4,13 +4,12 @@
 //! PATH and the repository's `data/` beside. A line must succeed, and where its comment shows
 //! output (`# → …`) it must print exactly that.
 
-#![cfg(feature = "cli")]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    PathBuf::from(env!("BPE_LAB_REPO"))
 }
 
 /// The lines of the `sh` blocks of the section, with the output each promises, if any.

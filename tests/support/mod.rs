@@ -3,7 +3,6 @@
 #![allow(dead_code)] // each test file uses a different part
 
 pub mod alone;
-#[cfg(feature = "cli")]
 pub mod cli;
 pub mod lab03;
 pub mod notebooks;
@@ -48,7 +47,7 @@ pub fn python_script(script: &str, input: &Value) -> Value {
 /// JSON stdout. The input is written from a thread of its own, so a script that answers while
 /// it reads a large input cannot block on a full pipe.
 pub fn python_json(python: &std::path::Path, script: &str, input: &Value) -> Value {
-    let path = format!("{}/tests/python/{script}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/tests/python/{script}", env!("BPE_LAB_REPO"));
     let mut child = Command::new(python)
         .arg(path)
         .stdin(Stdio::piped())

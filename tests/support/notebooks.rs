@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 /// The repository's root.
 pub fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    PathBuf::from(env!("BPE_LAB_REPO"))
 }
 
 pub fn read_json(path: &Path) -> Value {

@@ -1,4 +1,4 @@
-"""The executor package (src/instructor/bpe_lab_executor) imported by its name, as bpe-lab runs it."""
+"""The executor package (crates/cli/src/course/bpe_lab_executor) imported by its name, as bpe-lab runs it."""
 
 import os
 import sys

@@ -1,0 +1,358 @@
+//! The byte-level side of `train`, `encode`, `decode` and `export`: flags into
+//! [`bpe_lab::tokenizer::bytelevel`] options, results printed. A byte-level tokenizer file is
+//! recognized by its `"format"`, so `encode`, `decode` and `export` take either kind with `-t`.
+
+use std::io::{self, Read, Write};
+use std::path::Path;
+use std::time::Instant;
+
+use bpe_lab::bpe::bytes::{SplitPattern, Splitter};
+use bpe_lab::tokenizer::OpenAiEncoding;
+use bpe_lab::tokenizer::bytelevel::{
+    AllowedSpecial, ByteLevelError, ByteLevelTokenizer, DisallowedSpecial,
+};
+use bpe_lab::tokenizer::bytelevel_file::is_byte_level_file_content;
+use bpe_lab::tokenizer::{EncodeOptions, EncodeOutput, EncodeUnit, StreamError};
+use clap::Args;
+
+use crate::commands::error::CliError;
+use crate::commands::tokenizer_file::{TextInput, is_broken_pipe};
+
+/// `encode`'s byte-level flags (flattened into `EncodeArgs`).
+#[derive(Debug, Args)]
+pub struct ByteLevelEncodeArgs {
+    /// Encode with one of OpenAI's encodings instead of a tokenizer file: r50k_base,
+    /// cl100k_base or o200k_base (needs a build with --features openai)
+    #[arg(long, value_name = "NAME", conflicts_with = "tokenizer", value_parser = encoding_parser)]
+    pub encoding: Option<OpenAiEncoding>,
+
+    /// Byte-level tokenizers: encode special tokens in the text as themselves (without it a
+    /// special token in the text is an error, as in tiktoken's encode)
+    #[arg(long, conflicts_with = "special_as_text")]
+    pub allow_special: bool,
+
+    /// Byte-level tokenizers: encode special tokens in the text as ordinary text
+    #[arg(long)]
+    pub special_as_text: bool,
+}
+
+pub fn encoding_parser(value: &str) -> Result<OpenAiEncoding, String> {
+    value.parse()
+}
+
+/// Whether `path` holds a byte-level tokenizer (unreadable files are left to the caller).
+pub fn is_byte_level_file(path: &Path) -> bool {
+    std::fs::read(path).is_ok_and(|bytes| is_byte_level_file_content(&bytes))
+}
+
+fn load(path: &Path) -> Result<ByteLevelTokenizer, CliError> {
+    ByteLevelTokenizer::open(path).map_err(|e| CliError::runtime(e.to_string()))
+}
+
+/// The tokenizer `--encoding` names, else the file `--tokenizer` gives (encode, decode, export).
+fn chosen(
+    encoding: Option<OpenAiEncoding>,
+    tokenizer: Option<&Path>,
+) -> Result<ByteLevelTokenizer, CliError> {
+    match (encoding, tokenizer) {
+        (Some(encoding), _) => encoding
+            .tokenizer()
+            .map_err(|e| CliError::runtime(e.to_string())),
+        (None, Some(path)) => load(path),
+        (None, None) => Err(CliError::usage("give --tokenizer or --encoding")),
+    }
+}
+
+fn read_all(source: &TextInput) -> Result<Vec<u8>, CliError> {
+    let mut bytes = Vec::new();
+    source
+        .open()?
+        .read_to_end(&mut bytes)
+        .map_err(|e| source.read_error(&e))?;
+    Ok(bytes)
+}
+
+fn write_stdout(bytes: &[u8]) -> Result<(), CliError> {
+    match io::stdout().lock().write_all(bytes) {
+        Err(e) if is_broken_pipe(&e) => Ok(()),
+        Err(e) => Err(CliError::runtime(format!(
+            "cannot write standard output: {e}"
+        ))),
+        Ok(()) => Ok(()),
+    }
+}
+
+/// `bpe-lab train --byte-level`: the flags that apply to lab tokenizers only are refused.
+pub fn train(args: &crate::commands::train::TrainArgs) -> Result<(), CliError> {
+    let started = Instant::now();
+    let Some(input) = args.input.as_deref() else {
+        return Err(CliError::usage(
+            "--byte-level trains on a text file: give --input",
+        ));
+    };
+    if args.word_counts.is_some() {
+        return Err(CliError::usage(
+            "--byte-level trains on a text file (--input), not on a word table",
+        ));
+    }
+    if args.tokenizer.unk_token.is_some() {
+        return Err(CliError::usage(
+            "--unk-token applies to lab tokenizers; a byte-level tokenizer has no unknown \
+             token (every byte is a token)",
+        ));
+    }
+    if args.tokenizer.vocab_order.is_some() {
+        return Err(CliError::usage(
+            "--vocab-order applies to lab tokenizers; a byte-level tokenizer's ids are its \
+             ranks: the 256 bytes, the merges in order, then the special tokens",
+        ));
+    }
+    if bpe_lab::files::same_file(input, &args.output) {
+        return Err(CliError::usage(format!(
+            "--output '{}' is the input file; writing there would replace the corpus",
+            args.output.display()
+        )));
+    }
+    bpe_lab::files::check_writable(&args.output)?;
+    let pattern = match (&args.byte_level.pattern, &args.byte_level.regex) {
+        (_, Some(regex)) => SplitPattern::from_regex(regex),
+        (Some(pattern), None) => pattern.clone(),
+        (None, None) => SplitPattern::Cl100k,
+    };
+    // A pattern that does not compile or matches the empty string is refused before reading.
+    Splitter::new(pattern.clone()).map_err(|e| CliError::usage(format!("--regex: {e}")))?;
+    let specials = args.special_tokens(&["<|endoftext|>"]);
+    let specials: Vec<&str> = specials.iter().map(String::as_str).collect();
+    let merges = args.merges_for(256 + specials.len())?;
+    // Through the one corpus reader: a text file whole, JSON, JSON Lines, CSV or Parquet as
+    // their paragraphs, one per line.
+    let text = bpe_lab::dataset::CorpusReader::new()
+        .text_column(&args.field)
+        .text(input)
+        .map_err(|e| CliError::runtime(e.to_string()))?;
+    let (tokenizer, report) = ByteLevelTokenizer::train_reporting(
+        &text,
+        pattern,
+        merges,
+        args.tie_break,
+        args.min_frequency,
+        &specials,
+    )
+    .map_err(|e| {
+        let flag = if args.byte_level.regex.is_some() {
+            " (--regex)"
+        } else {
+            ""
+        };
+        CliError::runtime(format!("cannot train on '{}'{flag}: {e}", input.display()))
+    })?;
+    tokenizer
+        .save(&args.output)
+        .map_err(|e| CliError::runtime(e.to_string()))?;
+    eprintln!(
+        "byte-level tokenizer ({} tie-break, pattern {}): {} from {} distinct chunks ({} in \
+         all) in '{}' in {:.2?}; wrote {} ({} tokens and {} special)",
+        args.tie_break,
+        tokenizer.pattern(),
+        crate::commands::train::learned(report.merges_learned, merges, report.stop, args).replace(
+            "every word is a single symbol",
+            "every chunk is a single token"
+        ),
+        report.distinct_chunks,
+        report.total_chunks,
+        input.display(),
+        started.elapsed(),
+        args.output.display(),
+        tokenizer.ranks().len(),
+        tokenizer.specials().len(),
+    );
+    if args.tokenizer.json {
+        let summary = serde_json::json!({
+            "output": args.output,
+            "merges_learned": report.merges_learned,
+            "merges_requested": merges,
+            "stop_reason": bpe_lab::tokenizer::file::stop_reason_name(report.stop),
+            "vocab_size": tokenizer.n_vocab(),
+            "distinct_chunks": report.distinct_chunks,
+            "total_chunks": report.total_chunks,
+            "seconds": started.elapsed().as_secs_f64(),
+        });
+        println!("{summary}");
+    }
+    Ok(())
+}
+
+/// What `encode` passes on for a byte-level run.
+pub struct EncodeRun<'a> {
+    pub tokenizer: Option<&'a Path>,
+    pub flags: &'a ByteLevelEncodeArgs,
+    pub input: Option<&'a Path>,
+    pub output: Option<&'a Path>,
+    pub format: EncodeOutput,
+    pub unit: EncodeUnit,
+    pub threads: usize,
+}
+
+/// `bpe-lab encode` with a byte-level tokenizer or `--encoding`: the input streamed through
+/// [`ByteLevelTokenizer::encode_stream`], the whole input one text or each line one.
+pub fn encode(run: EncodeRun) -> Result<(), CliError> {
+    let tokenizer = chosen(run.flags.encoding, run.tokenizer)?;
+    let (allowed, others) = match (run.flags.allow_special, run.flags.special_as_text) {
+        (true, _) => (AllowedSpecial::All, DisallowedSpecial::Error),
+        (false, true) => (AllowedSpecial::None, DisallowedSpecial::AsText),
+        (false, false) => (AllowedSpecial::None, DisallowedSpecial::Error),
+    };
+    let options = EncodeOptions {
+        allowed,
+        others,
+        unit: run.unit,
+        output: run.format,
+        threads: run.threads,
+        block_bytes: 0,
+    };
+    let source = TextInput::new(run.input);
+    let mut reader = source.open()?;
+    let fail = |e: StreamError| match e {
+        StreamError::Read(e) => source.read_error(&e),
+        StreamError::NotUtf8 { offset } => CliError::runtime(format!(
+            "{source} is not UTF-8 at byte {offset}; byte-level tokenizers encode text"
+        )),
+        StreamError::Encode(ByteLevelError::DisallowedSpecial { token, offset }) => {
+            CliError::runtime(format!(
+                "{source} contains the special token {token:?} at byte {offset}, which is not \
+                 allowed: give \
+                 --allow-special to encode it as its special id, or --special-as-text to \
+                 encode it as ordinary text"
+            ))
+        }
+        StreamError::Encode(e) => CliError::runtime(format!("cannot encode {source}: {e}")),
+        StreamError::Write(e) => CliError::runtime(format!("cannot write the ids: {e}")),
+    };
+    match run.output {
+        Some(path) => {
+            bpe_lab::files::check_writable(path)?;
+            let mut failure = None;
+            let written = bpe_lab::files::write_atomically(path, |out| {
+                tokenizer
+                    .encode_stream(&mut reader, out, &options)
+                    .map(|_| ())
+                    .map_err(|e| {
+                        failure = Some(e);
+                        io::Error::other("encoding failed")
+                    })
+            });
+            match (failure, written) {
+                (Some(e), _) => Err(fail(e)),
+                (None, Err(e)) => Err(CliError::io("cannot write", path, &e)),
+                (None, Ok(())) => Ok(()),
+            }
+        }
+        None => {
+            let stdout = io::stdout();
+            let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
+            match tokenizer.encode_stream(&mut reader, &mut out, &options) {
+                Ok(_) => Ok(()),
+                Err(StreamError::Write(e)) if is_broken_pipe(&e) => Ok(()),
+                Err(e) => Err(fail(e)),
+            }
+        }
+    }
+}
+
+/// `bpe-lab decode` with a byte-level tokenizer or `--encoding`: whitespace-separated ids in,
+/// their bytes out exactly (all one text), or each line's bytes and a line feed (`lines`).
+pub fn decode(
+    tokenizer: Option<&Path>,
+    encoding: Option<OpenAiEncoding>,
+    input: Option<&Path>,
+    lines: bool,
+) -> Result<(), CliError> {
+    let tokenizer = chosen(encoding, tokenizer)?;
+    let source = TextInput::new(input);
+    let bytes = read_all(&source)?;
+    let text = String::from_utf8_lossy(&bytes);
+    let texts: Vec<&str> = if lines {
+        text.lines().collect()
+    } else {
+        vec![&text]
+    };
+    let mut out = Vec::new();
+    for (number, line) in texts.iter().enumerate() {
+        let ids = line
+            .split_ascii_whitespace()
+            .map(|word| {
+                word.parse::<u32>().map_err(|_| {
+                    CliError::runtime(format!(
+                        "{source}{}: {word:?} is not a token id",
+                        if lines {
+                            format!(", line {}", number + 1)
+                        } else {
+                            String::new()
+                        }
+                    ))
+                })
+            })
+            .collect::<Result<Vec<u32>, _>>()?;
+        let decoded = tokenizer.decode_bytes(&ids).map_err(|e| {
+            CliError::runtime(format!(
+                "{source}{}: {e} (ids go up to {})",
+                if lines {
+                    format!(", line {}", number + 1)
+                } else {
+                    String::new()
+                },
+                tokenizer.n_vocab().saturating_sub(1)
+            ))
+        })?;
+        out.extend_from_slice(&decoded);
+        if lines {
+            out.push(b'\n');
+        }
+    }
+    write_stdout(&out)
+}
+
+/// The formats a byte-level tokenizer exports to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ByteLevelExport {
+    /// tiktoken's rank file, with the pattern and specials in `<output>.json`
+    Tiktoken,
+    /// Hugging Face's tokenizer.json (ByteLevel)
+    Hf,
+}
+
+/// `bpe-lab export` of a byte-level tokenizer.
+pub fn export(
+    tokenizer: Option<&Path>,
+    encoding: Option<OpenAiEncoding>,
+    format: ByteLevelExport,
+    output: &Path,
+) -> Result<(), CliError> {
+    let tokenizer = chosen(encoding, tokenizer)?;
+    bpe_lab::files::check_writable(output)?;
+    match format {
+        ByteLevelExport::Tiktoken => {
+            let sidecar = tokenizer
+                .export_tiktoken(output)
+                .map_err(|e| CliError::runtime(e.to_string()))?;
+            eprintln!(
+                "wrote {} ({} ranks) and {} (name, pat_str, special_tokens for \
+                 tiktoken.Encoding)",
+                output.display(),
+                tokenizer.ranks().len(),
+                sidecar.display()
+            );
+        }
+        ByteLevelExport::Hf => {
+            tokenizer
+                .export_hf(output)
+                .map_err(|e| CliError::runtime(format!("cannot export: {e}")))?;
+            eprintln!(
+                "wrote {} (Hugging Face tokenizers, ByteLevel: {} tokens)",
+                output.display(),
+                tokenizer.ranks().len()
+            );
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,188 @@
+//! `bpe-lab count-tokens`: how many tokens files hold, per file and in all, for one or more
+//! encodings or tokenizer files at once (as `ttok` or a line of tiktoken are used for). The
+//! counting is [`ByteLevelTokenizer::encode_stream`] with nothing written.
+
+use std::path::{Path, PathBuf};
+
+use bpe_lab::tokenizer::{
+    AllowedSpecial, ByteLevelTokenizer, DisallowedSpecial, EncodeOptions, EncodeOutput, EncodeUnit,
+    OpenAiEncoding, StreamError,
+};
+use clap::Args;
+
+use crate::commands::error::CliError;
+use crate::commands::tokenizer_file::TextInput;
+
+pub const LONG_ABOUT: &str = "\
+Count the tokens of text files with byte-level tokenizers: one row per file and a total, one
+column per encoding (--encoding, several allowed, comma-separated) or tokenizer file (-t, a
+file `encode -t` takes; several allowed).
+
+Each file is one text, encoded as tiktoken's encode_ordinary does: a special token in the text
+(such as <|endoftext|>) counts as the ordinary text it is, unless --allow-special counts it as
+one token.";
+
+pub const AFTER_HELP: &str = "\
+Examples:
+  bpe-lab count-tokens README.md docs/*.md
+  bpe-lab count-tokens --encoding cl100k_base,o200k_base --json notes.txt
+  cat notes.txt | bpe-lab count-tokens -t bytes.json
+
+Exit status: 0 on success, 1 when the work fails (a file is missing or not UTF-8: the message
+names it), 2 when the command line is wrong.";
+
+#[derive(Debug, Args)]
+pub struct CountTokensArgs {
+    /// Text files (`-` or none: standard input)
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+
+    /// OpenAI encodings to count with: r50k_base, cl100k_base, o200k_base, comma-separated
+    /// [default: cl100k_base, unless -t is given]
+    #[arg(long, value_name = "NAMES", value_delimiter = ',',
+          value_parser = crate::commands::bytelevel::encoding_parser)]
+    pub encoding: Vec<OpenAiEncoding>,
+
+    /// Byte-level tokenizer files to count with (as `encode -t` takes them); may be repeated
+    #[arg(short, long, value_name = "FILE")]
+    pub tokenizer: Vec<PathBuf>,
+
+    /// Count each special token in the text as one token (not as its text)
+    #[arg(long)]
+    pub allow_special: bool,
+
+    /// Threads to encode on (0: one per core)
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub threads: usize,
+
+    /// Print one JSON object instead of the table
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: &CountTokensArgs) -> Result<(), CliError> {
+    let mut tokenizers: Vec<(String, ByteLevelTokenizer)> = Vec::new();
+    let encodings = if args.encoding.is_empty() && args.tokenizer.is_empty() {
+        vec![OpenAiEncoding::Cl100kBase]
+    } else {
+        args.encoding.clone()
+    };
+    for encoding in encodings {
+        let tokenizer = encoding
+            .tokenizer()
+            .map_err(|e| CliError::runtime(format!("--encoding {encoding}: {e}")))?;
+        tokenizers.push((encoding.name().to_owned(), tokenizer));
+    }
+    for path in &args.tokenizer {
+        let tokenizer = ByteLevelTokenizer::open(path)
+            .map_err(|e| CliError::runtime(format!("--tokenizer {e}")))?;
+        tokenizers.push((path.display().to_string(), tokenizer));
+    }
+    let threads = match args.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    let options = EncodeOptions {
+        allowed: if args.allow_special {
+            AllowedSpecial::All
+        } else {
+            AllowedSpecial::None
+        },
+        others: DisallowedSpecial::AsText,
+        unit: EncodeUnit::Text,
+        output: EncodeOutput::Count,
+        threads,
+        block_bytes: 0,
+    };
+    let files: Vec<Option<&Path>> = if args.files.is_empty() {
+        vec![None]
+    } else {
+        args.files.iter().map(|p| Some(p.as_path())).collect()
+    };
+    // Standard input can be read once: it is kept for the second tokenizer on.
+    let mut stdin_text: Option<Vec<u8>> = None;
+    let mut rows: Vec<(String, Vec<u64>)> = Vec::new();
+    for file in &files {
+        let source = TextInput::new(*file);
+        let name = match file {
+            Some(p) if *p != Path::new("-") => p.display().to_string(),
+            _ => "-".to_owned(),
+        };
+        let mut counts = Vec::new();
+        for (_, tokenizer) in &tokenizers {
+            let counted = match source {
+                TextInput::Stdin => {
+                    if stdin_text.is_none() {
+                        let mut bytes = Vec::new();
+                        std::io::Read::read_to_end(&mut source.open()?, &mut bytes)
+                            .map_err(|e| source.read_error(&e))?;
+                        stdin_text = Some(bytes);
+                    }
+                    let mut input = stdin_text.as_deref().unwrap_or_default();
+                    tokenizer.encode_stream(&mut input, &mut std::io::sink(), &options)
+                }
+                TextInput::File(_) => {
+                    let mut input = source.open()?;
+                    tokenizer.encode_stream(&mut input, &mut std::io::sink(), &options)
+                }
+            };
+            let counted = counted.map_err(|e| match e {
+                StreamError::Read(e) => source.read_error(&e),
+                StreamError::NotUtf8 { offset } => CliError::runtime(format!(
+                    "{source} is not UTF-8 at byte {offset}; tokens are counted in text"
+                )),
+                e => CliError::runtime(format!("cannot count {source}: {e}")),
+            })?;
+            counts.push(counted.ids);
+        }
+        rows.push((name, counts));
+    }
+    let totals: Vec<u64> = (0..tokenizers.len())
+        .map(|k| rows.iter().map(|(_, c)| c[k]).sum())
+        .collect();
+    if args.json {
+        let names: Vec<&str> = tokenizers.iter().map(|(n, _)| n.as_str()).collect();
+        let per = |counts: &[u64]| -> serde_json::Map<String, serde_json::Value> {
+            names
+                .iter()
+                .zip(counts)
+                .map(|(n, c)| (n.to_string(), (*c).into()))
+                .collect()
+        };
+        let files: Vec<serde_json::Value> = rows
+            .iter()
+            .map(|(f, c)| serde_json::json!({"file": f, "tokens": per(c)}))
+            .collect();
+        println!(
+            "{}",
+            serde_json::json!({"files": files, "total": per(&totals)})
+        );
+        return Ok(());
+    }
+    let width = rows
+        .iter()
+        .map(|(f, _)| f.chars().count())
+        .chain([5])
+        .max()
+        .unwrap_or(5);
+    let mut header = format!("{:width$}", "file");
+    for (name, _) in &tokenizers {
+        header.push_str(&format!("  {name:>12}"));
+    }
+    println!("{}", header.trim_end());
+    let show = |label: &str, counts: &[u64]| {
+        let mut line = format!("{label:width$}");
+        for (c, (name, _)) in counts.iter().zip(&tokenizers) {
+            let w = name.chars().count().max(12);
+            line.push_str(&format!("  {c:>w$}"));
+        }
+        println!("{line}");
+    };
+    for (file, counts) in &rows {
+        show(file, counts);
+    }
+    if rows.len() > 1 {
+        show("total", &totals);
+    }
+    Ok(())
+}

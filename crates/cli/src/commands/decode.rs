@@ -1,0 +1,96 @@
+//! `bpe-lab decode`: lines of token ids in, one line of text out per line. The work is
+//! `bpe_lab::tokenizer::Tokenizer::decode_lines`; this file maps the flags and reports.
+
+use std::io::{self, BufReader, BufWriter};
+use std::path::PathBuf;
+
+use bpe_lab::tokenizer::DecodeLinesError;
+use clap::Args;
+
+use crate::commands::error::CliError;
+use crate::commands::tokenizer_file::{self, TextInput, is_broken_pipe};
+
+pub const LONG_ABOUT: &str = "\
+Turn token ids back into text, with the tokenizer that made them (-t, as `encode` takes it) or
+one of OpenAI's encodings (--encoding).
+
+Byte-level tokenizers: the ids (whole numbers separated by whitespace) become their bytes,
+written exactly, special tokens as their text. With --unit text (the default, as `encode`
+writes a whole text) all ids are one text and nothing is added; with --unit line each line of
+ids is one text, written with a line feed after it.
+
+Lab tokenizers: one line of ids in, one line of text out. The tokens are written one after another; a </w> that ends a token becomes a space, except
+after the last word, so `encode` followed by `decode` gives each line back (with --split
+whitespace: its words joined by single spaces). Special tokens are written as their text, so
+<UNK> shows where an unknown character was. An id outside the vocabulary is an error naming
+the line.";
+
+pub const AFTER_HELP: &str = "\
+Examples:
+  bpe-lab encode -t tokenizer.json -i text.txt --ids | bpe-lab decode -t tokenizer.json
+  printf 'Jollof in Lagos' | bpe-lab encode --encoding cl100k_base --ids | bpe-lab decode --encoding cl100k_base
+
+Exit status: 0 on success, 1 when the work fails (a file is missing, a line holds something
+other than ids of the vocabulary: the message names the line), 2 when the command line is
+wrong.";
+
+#[derive(Debug, Args)]
+pub struct DecodeArgs {
+    /// The tokenizer the ids come from (any file `encode -t` takes)
+    #[arg(short, long, value_name = "FILE", required_unless_present = "encoding")]
+    pub tokenizer: Option<PathBuf>,
+
+    /// The ids come from one of OpenAI's encodings: r50k_base, cl100k_base or o200k_base
+    #[arg(long, value_name = "NAME", conflicts_with = "tokenizer",
+          value_parser = crate::commands::bytelevel::encoding_parser)]
+    pub encoding: Option<bpe_lab::tokenizer::OpenAiEncoding>,
+
+    /// Byte-level tokenizers: `text` (all ids one text, nothing added) or `line` (each line
+    /// of ids one text, a line feed after each) [default: text]
+    #[arg(long, value_enum, value_name = "UNIT")]
+    pub unit: Option<crate::commands::encode::UnitArg>,
+
+    /// Token ids, separated by spaces, one text per line [default: standard input]
+    #[arg(short, long, value_name = "FILE")]
+    pub input: Option<PathBuf>,
+
+    /// Print one JSON object per line, {"text": "..."} (keeps one line per input line even
+    /// when a text holds a newline)
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: &DecodeArgs) -> Result<(), CliError> {
+    let path = args.tokenizer.as_deref();
+    if args.encoding.is_some() || path.is_some_and(crate::commands::bytelevel::is_byte_level_file) {
+        if args.json {
+            return Err(CliError::usage(
+                "--json applies to lab tokenizers; a byte-level decode writes the bytes \
+                 themselves",
+            ));
+        }
+        let lines = args.unit == Some(crate::commands::encode::UnitArg::Line);
+        return crate::commands::bytelevel::decode(path, args.encoding, args.input.as_deref(), lines);
+    }
+    if args.unit == Some(crate::commands::encode::UnitArg::Text) {
+        return Err(CliError::usage(
+            "--unit text applies to byte-level tokenizers; a lab tokenizer decodes each line \
+             on its own (--unit line)",
+        ));
+    }
+    let tokenizer = tokenizer_file::load(path.expect("clap requires --tokenizer here"))?;
+    let input = TextInput::new(args.input.as_deref());
+    let mut reader = BufReader::with_capacity(1 << 16, input.open()?);
+    let stdout = io::stdout();
+    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let name = input.to_string();
+    match tokenizer.decode_lines(&mut reader, &name, &mut out, args.json) {
+        Ok(_) => Ok(()),
+        Err(DecodeLinesError::Write(e)) if is_broken_pipe(&e) => Ok(()),
+        Err(DecodeLinesError::Write(e)) => Err(CliError::runtime(format!(
+            "cannot write to standard output: {e}"
+        ))),
+        Err(DecodeLinesError::Read(e)) => Err(input.read_error(&e)),
+        Err(e) => Err(CliError::runtime(e.to_string())),
+    }
+}

@@ -1,0 +1,205 @@
+//! `bpe-lab encode`: text in, one line of tokens (or ids) out per line of text. The work (in
+//! blocks, on every core, with the tokenizer's word cache) is
+//! `bpe_lab::tokenizer::Tokenizer::encode_lines`; this file maps the flags and reports.
+
+use std::io;
+use std::path::PathBuf;
+
+use bpe_lab::tokenizer::{EncodeLinesError, EncodeOutput, EncodeUnit, LineOutput};
+use clap::Args;
+
+use crate::commands::error::CliError;
+use crate::commands::tokenizer_file::{self, SplitArg, TextInput, is_broken_pipe};
+
+pub const LONG_ABOUT: &str = "\
+Encode text with a tokenizer: a lab tokenizer (-t, a file written by `train`) or a byte-level
+one (-t, a file written by `train --byte-level`, a .tiktoken rank file, a Hugging Face
+ByteLevel tokenizer.json; or --encoding, one of OpenAI's).
+
+Output: the tokens, or with --ids their ids separated by single spaces, or with --json one
+JSON object {\"ids\": [...], \"tokens\": [...]} per unit. The unit (--unit) is what one
+output line holds:
+  line  each input line is one text, its line feed not part of it (the lab's way; the only
+        unit of lab tokenizers)
+  text  the whole input is one text, as tiktoken's encode sees a document (the default for
+        byte-level tokenizers); the ids are written while the rest is still being read
+
+Lab tokenizers: each line is cut into words at every single space, as Python's
+line.split(\" \") and the lab do (--split whitespace cuts at runs of whitespace instead). Each
+word becomes its characters followed by </w>, and the merges are applied, lowest rank first.
+A character the vocabulary does not hold becomes <UNK>; a note on stderr says how many and on
+which line the first was. A trailing \\r (CRLF files) is dropped. Tokens are printed separated
+by spaces.
+
+Byte-level tokenizers: the text is cut into chunks by the tokenizer's pattern and each chunk
+merged by rank, as tiktoken does; every text encodes, there is no <UNK>. Tokens are printed as
+a JSON array of strings. A special token (such as <|endoftext|>) in the text is an error
+unless --allow-special (encode it as its id) or --special-as-text (as ordinary text) says
+what it is.";
+
+pub const AFTER_HELP: &str = "\
+Examples:
+  bpe-lab encode --tokenizer tokenizer.json --input text.txt --ids > ids.txt
+  echo 'the lowest point' | bpe-lab encode -t tokenizer.json
+  bpe-lab encode --encoding cl100k_base --input book.txt --ids --output book.ids
+  printf 'Jollof in Lagos' | bpe-lab encode -t bytes.json --ids --unit line
+
+Exit status: 0 on success, 1 when the work fails (a file is missing or not UTF-8, a special
+token not allowed: the message names the file and where), 2 when the command line is wrong.";
+
+#[derive(Debug, Args)]
+pub struct EncodeArgs {
+    /// The tokenizer: a file written by `bpe-lab train` (lab or --byte-level), a .tiktoken rank
+    /// file (with the .json beside it that `export` writes), or a Hugging Face ByteLevel
+    /// tokenizer.json
+    #[arg(short, long, value_name = "FILE", required_unless_present = "encoding")]
+    pub tokenizer: Option<PathBuf>,
+
+    /// UTF-8 text to encode [default: standard input]
+    #[arg(short, long, value_name = "FILE")]
+    pub input: Option<PathBuf>,
+
+    /// Write the output to FILE (whole or not at all) [default: standard output]
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Print token ids instead of tokens
+    #[arg(long)]
+    pub ids: bool,
+
+    /// Print one JSON object per unit, {"ids": [...], "tokens": [...]}
+    #[arg(long, conflicts_with = "ids")]
+    pub json: bool,
+
+    /// What one output line holds: `line` (each input line) or `text` (the whole input) [default:
+    /// text for byte-level tokenizers; lab tokenizers encode lines only]
+    #[arg(long, value_enum, value_name = "UNIT")]
+    pub unit: Option<UnitArg>,
+
+    /// Lab tokenizers: how to cut lines into words [default: the tokenizer file's setting,
+    /// normally space]
+    #[arg(long, value_enum, value_name = "RULE")]
+    pub split: Option<SplitArg>,
+
+    /// Threads to encode on (0: one per core; small inputs use one)
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub threads: usize,
+
+    #[command(flatten)]
+    pub byte_level: crate::commands::bytelevel::ByteLevelEncodeArgs,
+}
+
+/// `--unit` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum UnitArg {
+    /// Each input line is one text, without its line feed; one output line per input line
+    Line,
+    /// The whole input is one text; one output line
+    Text,
+}
+
+pub fn run(args: &EncodeArgs) -> Result<(), CliError> {
+    let path = args.tokenizer.as_deref();
+    let threads = match args.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    if args.byte_level.encoding.is_some()
+        || path.is_some_and(crate::commands::bytelevel::is_byte_level_file)
+    {
+        if args.split.is_some() {
+            return Err(CliError::usage(
+                "--split applies to lab tokenizers; a byte-level tokenizer cuts text with its \
+                 own pattern",
+            ));
+        }
+        return crate::commands::bytelevel::encode(crate::commands::bytelevel::EncodeRun {
+            tokenizer: path,
+            flags: &args.byte_level,
+            input: args.input.as_deref(),
+            output: args.output.as_deref(),
+            format: match (args.json, args.ids) {
+                (true, _) => EncodeOutput::Json,
+                (false, true) => EncodeOutput::Ids,
+                (false, false) => EncodeOutput::Tokens,
+            },
+            unit: match args.unit {
+                Some(UnitArg::Line) => EncodeUnit::Lines,
+                Some(UnitArg::Text) | None => EncodeUnit::Text,
+            },
+            threads,
+        });
+    }
+    if args.unit == Some(UnitArg::Text) {
+        return Err(CliError::usage(
+            "--unit text applies to byte-level tokenizers; a lab tokenizer encodes each line on \
+             its own (--unit line)",
+        ));
+    }
+    if args.byte_level.allow_special || args.byte_level.special_as_text {
+        return Err(CliError::usage(
+            "--allow-special and --special-as-text apply to byte-level tokenizers; a lab \
+             tokenizer's special tokens are never read from the text",
+        ));
+    }
+    let mut tokenizer = tokenizer_file::load(path.expect("clap requires --tokenizer here"))?;
+    if let Some(split) = args.split {
+        tokenizer.set_split(split.into());
+    }
+    let output = match (args.json, args.ids) {
+        (true, _) => LineOutput::Json,
+        (false, true) => LineOutput::Ids,
+        (false, false) => LineOutput::Tokens,
+    };
+    let input = TextInput::new(args.input.as_deref());
+    let mut reader = input.open()?;
+    let mut encode = |out: &mut dyn io::Write| {
+        tokenizer.encode_lines(&mut reader, &input.to_string(), out, output, threads)
+    };
+    let encoded = match args.output.as_deref() {
+        None => {
+            let stdout = io::stdout();
+            let mut out = stdout.lock();
+            encode(&mut out)
+        }
+        Some(file) => {
+            bpe_lab::files::check_writable(file)?;
+            let mut result = None;
+            let written = bpe_lab::files::write_atomically(file, |out| {
+                let r = encode(out);
+                let ok = r.is_ok();
+                result = Some(r);
+                if ok {
+                    Ok(())
+                } else {
+                    Err(io::Error::other("encoding failed"))
+                }
+            });
+            match (result, written) {
+                (Some(Ok(_)), Err(e)) => return Err(CliError::io("cannot write", file, &e)),
+                (Some(r), _) => r,
+                (None, Err(e)) => return Err(CliError::io("cannot write", file, &e)),
+                (None, Ok(())) => unreachable!("the writer ran"),
+            }
+        }
+    };
+    let done = match encoded {
+        Ok(done) => done,
+        Err(EncodeLinesError::Write(e)) if is_broken_pipe(&e) => return Ok(()),
+        Err(EncodeLinesError::Write(e)) => {
+            return Err(CliError::runtime(format!("cannot write the output: {e}")));
+        }
+        Err(EncodeLinesError::Read(e)) => return Err(input.read_error(&e)),
+        Err(EncodeLinesError::InvalidUtf8(bad)) => return Err(CliError::runtime(bad.to_string())),
+    };
+    if done.unknown > 0 {
+        let unk = tokenizer.vocab().unk_token();
+        eprintln!(
+            "note: {} character{} not in the vocabulary became {unk} (the first on line {})",
+            done.unknown,
+            if done.unknown == 1 { "" } else { "s" },
+            done.first_unknown_line.unwrap_or(0)
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,100 @@
+//! `bpe-lab explain`: training on a small corpus, round by round, as seed 000's table shows it.
+
+use std::path::PathBuf;
+
+use bpe_lab::dataset::CorpusReader;
+use bpe_lab::tokenizer::explain::{self, MAX_ROUNDS};
+use clap::{ArgGroup, Args};
+
+use crate::commands::error::CliError;
+use crate::commands::flags::tie_break_parser;
+use crate::commands::train::corpus_error;
+
+pub const LONG_ABOUT: &str = "\
+Show BPE training on a small corpus round by round, as seed 000's table does: the pair counts
+of each round, the pair that wins and why (more frequent, or a tie settled by --tie-break),
+and the corpus after the merge.
+
+The counts come from the literal textbook loop. Each PARAGRAPH (or line of --input) is cut
+into words at every single space; each word is its characters followed by </w> (--no-eow
+leaves </w> out, as seed 000's examples do). Meant for small examples: at most 64 words,
+1000 symbols and 100 rounds; larger corpora are refused.";
+
+pub const AFTER_HELP: &str = "\
+Examples:
+  bpe-lab explain --merges 3 --no-eow abcab          # seed 000, example 1
+  bpe-lab explain --merges 6 --tie-break first-seen 'low lower lowest'
+
+Exit status: 0 on success, 1 when the work fails (the corpus is too large, a file is
+missing), 2 when the command line is wrong.";
+
+#[derive(Debug, Args)]
+#[command(group(ArgGroup::new("corpus").required(true).args(["input", "paragraphs"])))]
+pub struct ExplainArgs {
+    /// How many rounds (merges) to run, at most 100
+    #[arg(short, long, value_name = "N", value_parser = rounds)]
+    pub merges: usize,
+
+    /// The corpus, read as `train` reads it: text (one paragraph per line), .json, .jsonl, .csv
+    /// or .parquet
+    #[arg(short, long, value_name = "FILE")]
+    pub input: Option<PathBuf>,
+
+    /// The field (JSON, JSON Lines) or column (CSV, Parquet) that holds a paragraph
+    #[arg(long, value_name = "NAME", default_value = "description")]
+    pub field: String,
+
+    /// The corpus on the command line: each argument is a paragraph, cut into words at spaces
+    #[arg(value_name = "PARAGRAPH")]
+    pub paragraphs: Vec<String>,
+
+    /// Which pair wins when several are equally frequent
+    #[arg(long, value_name = "RULE", default_value_t, value_parser = tie_break_parser())]
+    pub tie_break: bpe_lab::TieBreak,
+
+    /// Make words of bare characters, without </w> at the end (as seed 000's examples are)
+    #[arg(long)]
+    pub no_eow: bool,
+
+    /// Print the rounds as JSON instead of a table
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `--merges`: a count up to [`MAX_ROUNDS`].
+fn rounds(value: &str) -> Result<usize, String> {
+    let n: usize = value.parse().map_err(|e| format!("{e}"))?;
+    if n > MAX_ROUNDS {
+        return Err(format!(
+            "{n} rounds would make a table nobody reads; at most {MAX_ROUNDS} (use `bpe-lab \
+             train` for more)"
+        ));
+    }
+    Ok(n)
+}
+
+pub fn run(args: &ExplainArgs) -> Result<(), CliError> {
+    let (paragraphs, source) = match &args.input {
+        Some(path) => (
+            CorpusReader::new()
+                .text_column(&args.field)
+                .paragraphs(path)
+                .map_err(|e| corpus_error(e, "--input"))?,
+            format!("'{}'", path.display()),
+        ),
+        None => (args.paragraphs.clone(), "the command line".to_owned()),
+    };
+    let corpus = explain::initial_corpus(&paragraphs, !args.no_eow);
+    if let Some(why) = explain::too_large(&corpus, args.merges) {
+        return Err(CliError::runtime(format!(
+            "not explaining the corpus from {source}: {why}"
+        )));
+    }
+    let explanation = explain::explain(corpus, args.merges, args.tie_break);
+    if args.json {
+        println!("{}", explanation.to_json());
+    } else {
+        print!("{explanation}");
+    }
+    Ok(())
+}

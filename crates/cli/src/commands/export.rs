@@ -1,0 +1,124 @@
+//! `bpe-lab export`: the tokenizer file in another tool's format.
+
+use std::path::PathBuf;
+
+use bpe_lab::tokenizer::FileProblem;
+use clap::{Args, ValueEnum};
+
+use crate::commands::error::CliError;
+use crate::commands::tokenizer_file::{self, SplitArg};
+
+pub const LONG_ABOUT: &str = "\
+Write a tokenizer in another tool's format.
+
+Byte-level tokenizers (-t, any file `encode -t` takes, or --encoding): --format tiktoken
+writes tiktoken's rank file and, beside it as <FILE>.json, the name, pattern and special
+tokens tiktoken.Encoding needs (`encode -t <FILE>` reads the pair back); --format hf writes a
+Hugging Face tokenizer.json (Split on the pattern, then ByteLevel) with the same ids.
+
+Lab tokenizers: --format hf writes a Hugging Face tokenizers tokenizer.json (tokenizers 0.20 or newer) that
+gives exactly bpe-lab's ids. Inside it </w> is one private-use character (U+E000 unless the
+vocabulary already uses it), a normalizer marks word ends the way the lab does, and the
+decoder turns the marker back into spaces. Special tokens are plain vocabulary entries, so a
+literal <PAD> in the text is split as bpe-lab splits it. The one text whose ids differ is
+the empty text, for which HF gives no ids where bpe-lab gives </w>. A tokenizer whose merges
+spell </w> or go on from the unknown token (a corpus containing those strings) is refused.";
+
+pub const AFTER_HELP: &str = "\
+Examples:
+  bpe-lab export --tokenizer tokenizer.json --format hf --output hf-tokenizer.json
+  bpe-lab export -t bytes.json --format tiktoken --output bytes.tiktoken
+  python -c 'from tokenizers import Tokenizer; print(Tokenizer.from_file(\"hf-tokenizer.json\").encode(\"the air\").ids)'
+
+Exit status: 0 on success, 1 when the work fails, 2 when the command line is wrong.";
+
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// The tokenizer: a file written by `bpe-lab train` (lab or --byte-level), or any
+    /// byte-level file `encode -t` takes
+    #[arg(short, long, value_name = "FILE", required_unless_present = "encoding")]
+    pub tokenizer: Option<PathBuf>,
+
+    /// Export one of OpenAI's encodings: r50k_base, cl100k_base or o200k_base
+    #[arg(long, value_name = "NAME", conflicts_with = "tokenizer",
+          value_parser = crate::commands::bytelevel::encoding_parser)]
+    pub encoding: Option<bpe_lab::tokenizer::OpenAiEncoding>,
+
+    /// The format to write
+    #[arg(short, long, value_enum, value_name = "FORMAT", default_value_t = ExportFormat::Hf)]
+    pub format: ExportFormat,
+
+    /// Lab tokenizers: how the exported tokenizer cuts text into words [default: the
+    /// tokenizer file's setting]
+    #[arg(long, value_enum, value_name = "RULE")]
+    pub split: Option<SplitArg>,
+
+    /// Where to write the exported file (replaced atomically)
+    #[arg(short, long, value_name = "FILE")]
+    pub output: PathBuf,
+}
+
+/// `--format` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExportFormat {
+    /// Hugging Face tokenizers' tokenizer.json (tokenizers 0.20 or newer), same ids as bpe-lab
+    Hf,
+    /// tiktoken's rank file (byte-level tokenizers), the pattern and special tokens written
+    /// beside it as <FILE>.json
+    Tiktoken,
+}
+
+pub fn run(args: &ExportArgs) -> Result<(), CliError> {
+    let path = args.tokenizer.as_deref();
+    if let Some(path) = path
+        && (args.output == path || bpe_lab::files::same_file(path, &args.output))
+    {
+        return Err(CliError::usage(format!(
+            "--output '{}' is the tokenizer file; writing there would replace it",
+            args.output.display()
+        )));
+    }
+    if args.encoding.is_some() || path.is_some_and(crate::commands::bytelevel::is_byte_level_file) {
+        use crate::commands::bytelevel::{ByteLevelExport, export};
+        if args.split.is_some() {
+            return Err(CliError::usage(
+                "--split applies to lab tokenizers; a byte-level tokenizer cuts text with its \
+                 own pattern",
+            ));
+        }
+        let format = match args.format {
+            ExportFormat::Hf => ByteLevelExport::Hf,
+            ExportFormat::Tiktoken => ByteLevelExport::Tiktoken,
+        };
+        return export(path, args.encoding, format, &args.output);
+    }
+    let path = path.expect("clap requires --tokenizer here");
+    let mut tokenizer = tokenizer_file::load(path)?;
+    if let Some(split) = args.split {
+        tokenizer.set_split(split.into());
+    }
+    bpe_lab::files::check_writable(&args.output)?;
+    let saved = match args.format {
+        ExportFormat::Tiktoken => {
+            return Err(CliError::usage(
+                "--format tiktoken needs a byte-level tokenizer (bpe-lab train --byte-level)",
+            ));
+        }
+        ExportFormat::Hf => tokenizer.save_hf(&args.output),
+    };
+    saved.map_err(|e| match e.problem {
+        FileProblem::Export(why) => CliError::runtime(format!(
+            "cannot export '{}' to Hugging Face format: {why}",
+            path.display()
+        )),
+        _ => tokenizer_file::from_file_error(&e, "cannot write"),
+    })?;
+    eprintln!(
+        "wrote {} (Hugging Face tokenizers format: {} tokens, {} merges, split on {})",
+        args.output.display(),
+        tokenizer.vocab().len(),
+        tokenizer.merges().len(),
+        tokenizer.split()
+    );
+    Ok(())
+}

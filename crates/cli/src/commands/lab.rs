@@ -1,0 +1,596 @@
+//! `bpe-lab lab …`: what instructors run — release student versions, verify every notebook
+//! with the real kernel, grade submissions, and check the machine.
+
+use super::error::CliError;
+use super::progress;
+use crate::course::doctor::diagnose;
+use crate::course::grade::{
+    Event, GradeError, MergeError, MergeOptions, Output, SessionOptions, Shard, Summary, Tally,
+    Whose, grade_all, merge_shards,
+};
+use crate::course::nbgrader_course::{CourseError, find_crate, write_course_from};
+use crate::course::release::{Edition, edition_of, release_edition, stale_edition};
+use crate::course::runner::{RunOptions, find_python};
+use crate::course::verify::{NotebookOutcome, VerifyError, VerifyOptions, verify};
+use clap::{Args, Subcommand};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+pub const LONG_ABOUT: &str = "\
+Instructor tools for the lab notebooks.
+
+The instructor sources (instructor/*.ipynb) hold the solutions between `// BEGIN SOLUTION` and
+`// END SOLUTION`; check cells carry metadata {\"bpe_lab\": {\"exercise\": NAME, \"points\": N}}.
+`release` writes the student versions (notebooks/), `verify` runs every notebook with the real
+evcxr kernel, `grade` scores submitted notebooks, `doctor` says what is missing to run them.";
+
+#[derive(Debug, Args)]
+pub struct LabArgs {
+    #[command(subcommand)]
+    pub command: LabCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum LabCommand {
+    /// Write the student notebooks from the instructor sources
+    Release(ReleaseArgs),
+    /// Run every notebook with the real kernel: sources must pass every check, student
+    /// versions must say "not implemented" and fail nowhere else
+    Verify(VerifyArgs),
+    /// Grade submitted notebooks into a gradebook (CSV) and one feedback file per student
+    Grade(GradeArgs),
+    /// Join the shards of `lab grade --shard K/N` into the gradebook, nbgrader CSV and
+    /// feedback folder one unsharded run writes
+    GradeMerge(GradeMergeArgs),
+    /// Check that Jupyter, the Rust kernel and the crate build are present
+    Doctor(DoctorArgs),
+    /// Write an nbgrader course (nbgrader_config.py, source/<lab>/<lab>.ipynb) from the sources
+    NbgraderCourse(NbgraderCourseArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct NbgraderCourseArgs {
+    /// The course directory to write (created if missing; existing files are replaced)
+    #[arg(value_name = "DIR")]
+    pub course: PathBuf,
+    /// Instructor sources
+    #[arg(long, value_name = "DIR", default_value = "instructor")]
+    pub sources: PathBuf,
+    /// The bpe-lab crate the notebooks depend on (default: the sources' parent folder)
+    #[arg(long = "crate", value_name = "DIR")]
+    pub crate_dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct ReleaseArgs {
+    /// Instructor sources
+    #[arg(long, value_name = "DIR", default_value = "instructor")]
+    pub sources: PathBuf,
+    /// Where the student versions go [default: notebooks; with --self-study,
+    /// notebooks-self-study]
+    #[arg(long = "output", alias = "out", value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Write nothing; exit 1 if any student version is missing or out of date
+    #[arg(long)]
+    pub check: bool,
+    /// The self-study edition: a folded solution after each exercise's check, for students to
+    /// open after trying. Never for a graded course: it is refused over graded notebooks
+    #[arg(long)]
+    pub self_study: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct KernelArgs {
+    /// Python with nbclient (default: $BPE_LAB_PYTHON, else .venv/bin/python, else python3)
+    #[arg(long, value_name = "PATH")]
+    pub python: Option<PathBuf>,
+    /// Seconds one cell may run
+    #[arg(long, value_name = "SECONDS", default_value_t = 600)]
+    pub cell_timeout: u64,
+    /// Seconds one notebook may run
+    #[arg(long, value_name = "SECONDS", default_value_t = 1800)]
+    pub timeout: u64,
+}
+
+impl KernelArgs {
+    fn options(&self, cwd: &Path) -> RunOptions {
+        let python = self
+            .python
+            .clone()
+            .unwrap_or_else(|| find_python(&std::env::current_dir().unwrap_or_default()));
+        let mut options = RunOptions::new(python, cwd.to_owned());
+        options.cell_timeout = Duration::from_secs(self.cell_timeout);
+        options.total_timeout = Duration::from_secs(self.timeout);
+        options
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    #[arg(long, value_name = "DIR", default_value = "instructor")]
+    pub sources: PathBuf,
+    #[arg(long, value_name = "DIR", default_value = "notebooks")]
+    pub students: PathBuf,
+    /// Executed notebooks are kept here (source/ and student/)
+    #[arg(long, value_name = "DIR", default_value = "target/lab/verify")]
+    pub work_dir: PathBuf,
+    /// Only notebooks whose file name contains this
+    #[arg(long, value_name = "TEXT")]
+    pub only: Option<String>,
+    /// Run the instructor sources only
+    #[arg(long)]
+    pub sources_only: bool,
+    /// The student versions are the self-study edition (`lab release --self-study`)
+    #[arg(long)]
+    pub self_study: bool,
+    /// Also render each executed notebook to HTML (next to it) with nbconvert
+    #[arg(long)]
+    pub html: bool,
+    /// Notebooks run at once, each in a kernel of its own (default: the number of cores)
+    #[arg(long = "threads", alias = "jobs", value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
+    #[command(flatten)]
+    pub kernel: KernelArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct GradeArgs {
+    /// Submitted notebooks, or folders of them (one sub-folder per student)
+    #[arg(required = true, value_name = "SUBMISSION")]
+    pub submissions: Vec<PathBuf>,
+    /// The gradebook to write (rewritten, atomically, as each submission finishes)
+    #[arg(long = "output", alias = "out", value_name = "FILE")]
+    pub out: PathBuf,
+    /// Also write the grades in the layout of `nbgrader export`'s CSV (assignment, student_id,
+    /// raw_score, score, max_score, …), rewritten as each submission finishes
+    #[arg(long, value_name = "FILE")]
+    pub nbgrader_csv: Option<PathBuf>,
+    /// Feedback files (Markdown and HTML), one folder per student
+    #[arg(long, value_name = "DIR")]
+    pub feedback: PathBuf,
+    #[arg(long, value_name = "DIR", default_value = "instructor")]
+    pub sources: PathBuf,
+    /// Grade every submission as this lab (default: the lab its file name or content names)
+    #[arg(long, value_name = "NAME")]
+    pub lab: Option<String>,
+    /// Address-space limit of each process running student code, in MiB
+    #[arg(long, value_name = "MIB", default_value_t = 1024)]
+    pub memory_mb: u64,
+    /// Seconds one exercise's check may take (all its calls), as in the notebook
+    #[arg(long, value_name = "SECONDS", default_value_t = 20)]
+    pub check_timeout: u64,
+    /// Seconds compiling one exercise's worker may take
+    #[arg(long, value_name = "SECONDS", default_value_t = 120)]
+    pub compile_timeout: u64,
+    /// Submissions graded at once (default: the number of cores)
+    #[arg(long = "threads", alias = "jobs", value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Keep the grades of submissions already graded by an earlier run (unchanged files only);
+    /// what the grader's own trouble left not graded is graded again
+    #[arg(long)]
+    pub resume: bool,
+    /// Grade only shard K of N (1-based, e.g. 2/3): a stable slice of the students, the same
+    /// whatever the order of the files. Give each shard its own --output and --feedback, then
+    /// join them with `lab grade-merge`
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
+    /// Also execute each restored notebook with the real kernel, in the sandbox, and put it in
+    /// the feedback folder as <lab>.executed.ipynb (the grade still comes from the judge).
+    /// Needs scripts/lab setup; one to three minutes per notebook. The notebook's code gets
+    /// at least 4096 MiB of address space (it loads polars)
+    #[arg(long)]
+    pub execute: bool,
+    /// With --execute: seconds one notebook's whole run may take
+    #[arg(long, value_name = "SECONDS", default_value_t = 600)]
+    pub execute_timeout: u64,
+    /// Run student code without a sandbox when bubblewrap is missing or cannot work here.
+    /// Student code can then read and write whatever your account can: trusted code only
+    #[arg(long)]
+    pub no_sandbox: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct GradeMergeArgs {
+    /// Each shard's feedback folder (as `lab grade --shard K/N --feedback DIR` wrote it)
+    #[arg(required = true, value_name = "SHARD_FEEDBACK")]
+    pub shards: Vec<PathBuf>,
+    /// The merged gradebook to write
+    #[arg(long = "output", alias = "out", value_name = "FILE")]
+    pub out: PathBuf,
+    /// Also write the merged grades in the layout of `nbgrader export`'s CSV
+    #[arg(long, value_name = "FILE")]
+    pub nbgrader_csv: Option<PathBuf>,
+    /// The merged feedback folder
+    #[arg(long, value_name = "DIR")]
+    pub feedback: PathBuf,
+    /// The instructor sources the shards graded against
+    #[arg(long, value_name = "DIR", default_value = "instructor")]
+    pub sources: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct DoctorArgs {
+    /// Skip starting a kernel to build the crate
+    #[arg(long)]
+    pub quick: bool,
+    /// Where kernels start (the student notebooks' folder)
+    #[arg(long, value_name = "DIR", default_value = "notebooks")]
+    pub kernel_dir: PathBuf,
+    #[arg(long, value_name = "PATH")]
+    pub python: Option<PathBuf>,
+}
+
+pub fn run(args: &LabArgs) -> Result<(), CliError> {
+    match &args.command {
+        LabCommand::Release(a) => run_release(a),
+        LabCommand::Verify(a) => run_verify(a),
+        LabCommand::Grade(a) => run_grade(a),
+        LabCommand::GradeMerge(a) => run_grade_merge(a),
+        LabCommand::Doctor(a) => run_doctor(a),
+        LabCommand::NbgraderCourse(a) => run_nbgrader_course(a),
+    }
+}
+
+fn run_nbgrader_course(args: &NbgraderCourseArgs) -> Result<(), CliError> {
+    let course_error = |e: CourseError| match e {
+        CourseError::NoCrate { .. } | CourseError::NotACrate { .. } if args.crate_dir.is_some() => {
+            CliError::usage(format!("--crate: {e}"))
+        }
+        // Without --crate the crate is the sources' parent folder.
+        CourseError::NotACrate { .. } => {
+            CliError::usage(format!("{e}; name the bpe-lab crate with --crate"))
+        }
+        e => CliError::runtime(format!("--sources {}: {e}", args.sources.display())),
+    };
+    let crate_dir = find_crate(&args.sources, args.crate_dir.as_deref()).map_err(course_error)?;
+    let labs = write_course_from(&args.sources, &crate_dir, &args.course).map_err(course_error)?;
+    println!(
+        "wrote {} with {} assignment(s): {}",
+        args.course.join("nbgrader_config.py").display(),
+        labs.len(),
+        labs.join(", ")
+    );
+    println!(
+        "next: cd {} && nbgrader generate_assignment <lab>  (then release, collect, autograde as usual)",
+        args.course.display()
+    );
+    Ok(())
+}
+
+fn run_release(args: &ReleaseArgs) -> Result<(), CliError> {
+    let (edition, default_out) = if args.self_study {
+        (Edition::SelfStudy, "notebooks-self-study")
+    } else {
+        (Edition::Graded, "notebooks")
+    };
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(default_out));
+    if args.check {
+        let stale = stale_edition(&args.sources, &out, edition)
+            .map_err(|e| CliError::runtime(e.to_string()))?;
+        if stale.is_empty() {
+            eprintln!("student versions in {} are up to date", out.display());
+            return Ok(());
+        }
+        let list: Vec<String> = stale.iter().map(|s| format!("  {s}")).collect();
+        return Err(CliError::runtime(format!(
+            "student versions are stale; run `bpe-lab lab release`:\n{}",
+            list.join("\n")
+        )));
+    }
+    let released = release_edition(&args.sources, &out, edition).map_err(|e| {
+        if edition == Edition::SelfStudy && edition_of(&e.path) == Some(Edition::Graded) {
+            CliError::runtime(format!("{e}; choose that folder with --output DIR"))
+        } else {
+            CliError::runtime(e.to_string())
+        }
+    })?;
+    for r in &released {
+        eprintln!(
+            "{} {} -> {}",
+            if r.changed { "wrote    " } else { "unchanged" },
+            r.source.display(),
+            r.student.display()
+        );
+    }
+    Ok(())
+}
+
+fn run_verify(args: &VerifyArgs) -> Result<(), CliError> {
+    let options = VerifyOptions {
+        sources: args.sources.clone(),
+        students: args.students.clone(),
+        work_dir: args.work_dir.clone(),
+        run: args.kernel.options(&args.sources),
+        students_too: !args.sources_only,
+        edition: if args.self_study {
+            Edition::SelfStudy
+        } else {
+            Edition::Graded
+        },
+        only: args.only.clone(),
+        html: args.html,
+        jobs: args.jobs.map_or_else(
+            || std::thread::available_parallelism().map_or(1, usize::from),
+            usize::from,
+        ),
+    };
+    let started = Instant::now();
+    let outcomes = verify(&options, |o| eprintln!("{}", outcome_line(o))).map_err(|e| match e {
+        VerifyError::Stale { .. } => CliError::runtime(format!("--students: {e}")),
+        e => CliError::runtime(format!("--sources: {e}")),
+    })?;
+    let failed = outcomes.iter().filter(|o| !o.ok()).count();
+    eprintln!(
+        "{} notebooks, {} failed, {:.0} s; executed copies in {}",
+        outcomes.len(),
+        failed,
+        started.elapsed().as_secs_f64(),
+        args.work_dir.display()
+    );
+    let not_rendered: Vec<String> = outcomes
+        .iter()
+        .filter(|o| o.html == Some(false))
+        .map(|o| o.executed.display().to_string())
+        .collect();
+    if !not_rendered.is_empty() {
+        return Err(CliError::runtime(format!(
+            "--html: could not render to HTML: {}",
+            not_rendered.join(", ")
+        )));
+    }
+    if failed > 0 {
+        return Err(CliError::runtime(format!(
+            "{failed} notebook(s) failed verification"
+        )));
+    }
+    Ok(())
+}
+
+/// One notebook's verification as a line (and its problems below it).
+fn outcome_line(o: &NotebookOutcome) -> String {
+    let checks: Vec<String> = o
+        .exercises
+        .iter()
+        .map(|e| {
+            format!(
+                "{} {} ({:.1} s)",
+                e.exercise,
+                e.status.map_or("no result", |s| s.as_str()),
+                e.seconds
+            )
+        })
+        .collect();
+    format!(
+        "{} {:<7} {} — {:.0} s{}{}",
+        if o.ok() { "ok  " } else { "FAIL" },
+        o.version.name(),
+        o.notebook.display(),
+        o.seconds,
+        if checks.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", checks.join(", "))
+        },
+        if o.ok() {
+            String::new()
+        } else {
+            let problems: Vec<String> = o.problems.iter().map(|p| p.to_string()).collect();
+            format!("\n      {}", problems.join("\n      "))
+        }
+    )
+}
+
+fn run_grade(args: &GradeArgs) -> Result<(), CliError> {
+    let options = SessionOptions {
+        submissions: args.submissions.clone(),
+        sources: args.sources.clone(),
+        lab: args.lab.clone(),
+        gradebook: args.out.clone(),
+        nbgrader_csv: args.nbgrader_csv.clone(),
+        feedback: args.feedback.clone(),
+        memory_mb: args.memory_mb,
+        check_limit: Duration::from_secs(args.check_timeout),
+        compile_limit: Duration::from_secs(args.compile_timeout),
+        jobs: args.jobs,
+        resume: args.resume,
+        shard: args.shard,
+        execute: args
+            .execute
+            .then(|| Duration::from_secs(args.execute_timeout)),
+        allow_unconfined: args.no_sandbox,
+    };
+    let mut bar = None;
+    let summary =
+        grade_all(&options, |event| show(event, &mut bar)).map_err(|e| grade_error(e, args))?;
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    show_summary(&summary, args);
+    Ok(())
+}
+
+/// Prints a grading session's progress (a bar on a terminal, lines otherwise).
+fn show(event: Event, bar: &mut Option<indicatif::ProgressBar>) {
+    match event {
+        Event::Unconfined => eprintln!(
+            "warning: --no-sandbox: student code runs unconfined, with your account's rights"
+        ),
+        Event::EmptyFolder(dir) => {
+            eprintln!("note: {}: no notebooks (*.ipynb) found", dir.display())
+        }
+        Event::Resuming {
+            kept,
+            to_grade,
+            not_graded_before,
+        } => eprintln!(
+            "resuming: {kept} submission(s) already graded, {to_grade} to grade ({not_graded_before} \
+             of them left not graded by the grader's own trouble)"
+        ),
+        Event::Sharded { shard, holds, of } => {
+            eprintln!("shard {shard}: grading {holds} of the {of} submission(s)")
+        }
+        Event::Started { to_grade } => *bar = progress::bar(to_grade as u64, "grading"),
+        Event::Graded { done, of, grade } => {
+            let notes = grade.notes_line();
+            let line = format!(
+                "[{done}/{of}] {} {}: {} / {} ({:.1} s){}",
+                grade.student,
+                grade.file.display(),
+                grade.total,
+                grade.max,
+                grade.seconds,
+                if notes.is_empty() {
+                    String::new()
+                } else {
+                    format!(" — {notes}")
+                }
+            );
+            match bar {
+                Some(bar) => {
+                    bar.println(line);
+                    bar.inc(1);
+                }
+                None => eprintln!("{line}"),
+            }
+        }
+    }
+}
+
+fn show_summary(summary: &Summary, args: &GradeArgs) {
+    eprintln!(
+        "graded {} submission(s) in {:.0} s with {} job(s); gradebook {}, feedback in {}",
+        summary.graded,
+        summary.seconds,
+        summary.jobs,
+        args.out.display(),
+        args.feedback.display()
+    );
+    if summary.submissions == 0 {
+        eprintln!("note: no submissions were found, so the gradebook has no rows");
+    }
+    show_not_graded(&summary.tally);
+}
+
+/// What the gradebook holds that is not graded, split by whose doing it was: a grading run and
+/// a merge end with the same table.
+fn show_not_graded(tally: &Tally) {
+    let count = |whose| tally.parts(whose).count();
+    let parts = |whose| {
+        for p in tally.parts(whose) {
+            let what = p
+                .exercise
+                .map_or_else(String::new, |e| format!(", {}", e.name()));
+            eprintln!("  {} {}{what}: {}", p.student, p.file.display(), p.reason);
+        }
+    };
+    if count(Whose::Grader) > 0 {
+        eprintln!(
+            "not graded because of the grader's own trouble (not the students'): {} part(s) of {} \
+             submission(s) — run the same command with --resume to grade exactly those again:",
+            count(Whose::Grader),
+            tally.submissions(Whose::Grader)
+        );
+        parts(Whose::Grader);
+    } else {
+        eprintln!("not graded because of the grader's own trouble: none");
+    }
+    if count(Whose::Submission) > 0 {
+        eprintln!(
+            "could not be graded because of the submitted file itself: {} submission(s):",
+            tally.submissions(Whose::Submission)
+        );
+        parts(Whose::Submission);
+    }
+}
+
+fn run_grade_merge(args: &GradeMergeArgs) -> Result<(), CliError> {
+    let options = MergeOptions {
+        shards: args.shards.clone(),
+        sources: args.sources.clone(),
+        gradebook: args.out.clone(),
+        nbgrader_csv: args.nbgrader_csv.clone(),
+        feedback: args.feedback.clone(),
+    };
+    let merged = merge_shards(&options).map_err(|e| match e {
+        MergeError::Lab(_) => {
+            CliError::runtime(format!("--sources {}: {e}", args.sources.display()))
+        }
+        MergeError::Sources { .. } => CliError::runtime(format!("--sources: {e}")),
+        MergeError::Write(GradeError::Write { output, .. }) => {
+            CliError::runtime(format!("{}: {e}", output_flag(output)))
+        }
+        e => CliError::runtime(e.to_string()),
+    })?;
+    eprintln!(
+        "merged {} shard(s): {} submission(s); gradebook {}, feedback in {}",
+        merged.shards,
+        merged.submissions,
+        args.out.display(),
+        args.feedback.display()
+    );
+    show_not_graded(&merged.tally);
+    Ok(())
+}
+
+/// The flag that names an output file.
+fn output_flag(output: Output) -> &'static str {
+    match output {
+        Output::Feedback => "--feedback",
+        Output::Gradebook => "--output",
+        Output::NbgraderCsv => "--nbgrader-csv",
+    }
+}
+
+/// A session's error, named by the flag that set what failed.
+fn grade_error(e: GradeError, args: &GradeArgs) -> CliError {
+    match &e {
+        GradeError::Lab(_) | GradeError::NoLabs { .. } => {
+            CliError::runtime(format!("--sources {}: {e}", args.sources.display()))
+        }
+        GradeError::UnknownLab { name, known } => CliError::usage(format!(
+            "--lab {name}: no such lab (known: {})",
+            known.join(", ")
+        )),
+        // The sandbox's own words name --no-sandbox where it would help.
+        GradeError::Sandbox { .. } => CliError::runtime(e.to_string()),
+        GradeError::ExecuteUnconfined => CliError::usage(
+            "--execute runs whole notebooks and needs the sandbox: it cannot be combined with --no-sandbox",
+        ),
+        GradeError::Execute { .. } => CliError::runtime(format!("--execute: {e}")),
+        GradeError::Scratch { .. } => CliError::runtime(e.to_string()),
+        GradeError::Write { output, .. } => {
+            CliError::runtime(format!("{}: {e}", output_flag(*output)))
+        }
+    }
+}
+
+fn run_doctor(args: &DoctorArgs) -> Result<(), CliError> {
+    let python = args
+        .python
+        .clone()
+        .unwrap_or_else(|| find_python(&std::env::current_dir().unwrap_or_default()));
+    if !args.quick {
+        eprintln!(
+            "starting a kernel to build bpe-lab (seconds when warm, minutes the first time)…"
+        );
+    }
+    let findings = diagnose(&python, &args.kernel_dir, args.quick);
+    let mut missing = 0;
+    for f in &findings {
+        println!("{} {}: {}", if f.ok { "✔" } else { "✘" }, f.what, f.detail);
+        if let Some(fix) = &f.fix {
+            missing += 1;
+            println!("    run: {fix}");
+        }
+    }
+    if missing > 0 {
+        return Err(CliError::runtime(format!(
+            "{missing} problem(s) found; run the commands above"
+        )));
+    }
+    println!("ready: open the lab with scripts/lab");
+    Ok(())
+}

@@ -1,0 +1,368 @@
+//! `bpe-lab train`: corpus file in, tokenizer file out. The flags become a
+//! [`TrainingSettings`] and a [`TokenizerConfig`]; the corpus is read by
+//! `bpe_lab::dataset::CorpusReader` (the reader every command shares) and trained on by
+//! [`Tokenizer::train_words`]; this file prints.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use bpe_lab::bpe::bytes::SplitPattern;
+use bpe_lab::dataset::{CorpusReader, DatasetError};
+use bpe_lab::files::{check_writable, same_file, write_atomically};
+use bpe_lab::tokenizer::file::stop_reason_name;
+use bpe_lab::tokenizer::{DEFAULT_UNK_TOKEN, Tokenizer, TokenizerConfig, TrainingSettings};
+use bpe_lab::{StopReason, WordCounts};
+use clap::Args;
+use serde_json::json;
+
+use crate::commands::error::CliError;
+use crate::commands::flags::{at_least_one, tie_break_parser};
+use crate::commands::progress;
+use crate::commands::tokenizer_file::VocabOrderArg;
+
+pub const LONG_ABOUT: &str = "\
+Learn BPE merges from a corpus and save the tokenizer (merges and vocabulary) as JSON.
+
+A merge is a rule \"symbol A followed by symbol B becomes the single symbol AB\", e.g. l + o -> lo.
+
+The corpus is read as `bpe-lab count` and the notebooks read it, by its extension: UTF-8 text
+with one paragraph per line (blank lines are skipped; .txt, .md or none), a .json array of
+objects whose \"description\" field (see --field) is a paragraph, as the Africa Galore
+dataset is published, .jsonl/.ndjson with one such object per line, or .csv/.parquet with a
+\"description\" column (CSV and Parquet need the default `columnar` feature). Each paragraph is split into words at
+every single space, and each word starts as its characters followed by </w>. Training then repeats:
+count every pair of neighbouring symbols in all words, take the most frequent pair, record it
+as the next merge and join it everywhere. It stops after --merges rounds, or earlier when no
+pair is left or the best pair is rarer than --min-frequency.
+
+The vocabulary numbers the tokens: the special tokens first (--special-tokens, <PAD> = 0 and
+<UNK> = 1 by default), then </w>, the corpus' characters sorted, and each merge's token in
+merge order (--vocab-order sorted numbers all but the special tokens in sorted order instead,
+as seed 004 does). `bpe-lab encode` and `decode` use the file.
+
+With --byte-level the tokenizer is GPT-style instead: a text file is read whole (other formats
+as their paragraphs, one per line), cut at the special tokens (--special-tokens, default
+<|endoftext|>) and into chunks by a split pattern (--pattern gpt2|gpt4|o200k, or --regex for
+your own); the 256 byte values are the first tokens, merges never cross a chunk, and there is
+no <UNK>. Its ids are the bytes, the merges in order, then the special tokens; --vocab-order
+and --unk-token do not apply and are refused.";
+
+pub const AFTER_SHORT_HELP: &str = "\
+A merge joins two neighbouring symbols into one (l + o -> lo); --help says more.
+
+Examples:
+  bpe-lab train --input corpus.txt --merges 500 --output tokenizer.json
+  bpe-lab train --byte-level --input corpus.txt --vocab-size 4096 --output bytes.json";
+
+pub const AFTER_HELP: &str = "\
+Examples:
+  bpe-lab train --input corpus.txt --merges 500 --output tokenizer.json
+  bpe-lab train --byte-level --pattern gpt4 --input corpus.txt --vocab-size 4096 --output bytes.json
+
+The output is a JSON object: \"merges\" lists the learned pairs in order as [left, right],
+\"vocab\" the tokens in id order, \"merge_counts\" how often each pair occurred when it was
+chosen; \"special_tokens\", \"unk_token\", \"vocab_order\", \"split\" are the tokenizer's
+settings, and \"format\", \"version\", \"tie_break\", \"min_frequency\", \"merges_requested\",
+\"stop_reason\" record how the file was made (stop_reason is merges_done, no_pairs or
+below_min_frequency). The file is replaced atomically: after an error it is either absent
+or as it was before.
+
+Progress is drawn on stderr when it is a terminal; a one-line summary always goes to stderr;
+stdout stays empty unless --json asks for a summary there.
+
+Exit status: 0 on success, 1 when the work fails, 2 when the command line is wrong.";
+
+#[derive(Debug, Args)]
+pub struct TrainArgs {
+    /// Corpus to learn from: text (one paragraph per line), .json, .jsonl, .csv or .parquet;
+    /// without it, the Africa Galore dataset (downloaded and cached, or the bundled stand-in)
+    #[arg(short, long, value_name = "FILE")]
+    pub input: Option<PathBuf>,
+
+    /// Learn from a (word, count) table instead (Parquet or CSV with word and count columns, or
+    /// a folder of them, as `bpe-lab count` and Spark write)
+    #[arg(long, value_name = "TABLE", conflicts_with_all = ["input", "field"])]
+    pub word_counts: Option<PathBuf>,
+
+    /// The field (JSON, JSON Lines) or column (CSV, Parquet) that holds a paragraph
+    #[arg(long, value_name = "NAME", default_value = "description")]
+    pub field: String,
+
+    /// How many merges to learn (fewer if the corpus runs out of pairs first)
+    #[arg(short, long, value_name = "N", required_unless_present = "vocab_size")]
+    pub merges: Option<usize>,
+
+    /// Learn merges until the vocabulary holds N tokens: the base tokens (lab: the special
+    /// tokens, </w> and the corpus' characters; byte-level: the 256 bytes and the special
+    /// tokens), then one token per merge
+    #[arg(long, value_name = "N", conflicts_with = "merges")]
+    pub vocab_size: Option<usize>,
+
+    /// Which pair wins when several are equally frequent
+    #[arg(long, value_name = "RULE", default_value_t, value_parser = tie_break_parser())]
+    pub tie_break: bpe_lab::TieBreak,
+
+    /// Stop early once the most frequent pair occurs fewer than K times
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = at_least_one)]
+    pub min_frequency: u64,
+
+    /// Where to write the tokenizer as JSON (replaced atomically)
+    #[arg(short, long, value_name = "FILE")]
+    pub output: PathBuf,
+
+    #[command(flatten)]
+    pub tokenizer: TokenizerArgs,
+
+    #[command(flatten)]
+    pub byte_level: ByteLevelTrainArgs,
+}
+
+/// The options of `train` about the tokenizer it writes (flattened into `TrainArgs`).
+#[derive(Debug, Args)]
+pub struct TokenizerArgs {
+    /// Special tokens, comma-separated. Lab tokenizers: they get the first ids, in this order
+    /// [default: <PAD>,<UNK>]. Byte-level: they get the ids after the merged tokens, and
+    /// training text is cut at them [default: <|endoftext|>]
+    #[arg(long, value_name = "LIST", value_delimiter = ',', alias = "special")]
+    pub special_tokens: Option<Vec<String>>,
+
+    /// Lab tokenizers: the special token that characters outside the vocabulary become
+    /// [default: <UNK>]
+    #[arg(long, value_name = "TOKEN")]
+    pub unk_token: Option<String>,
+
+    /// Lab tokenizers: how token ids are numbered [default: merge-order]
+    #[arg(long, value_enum, value_name = "ORDER")]
+    pub vocab_order: Option<VocabOrderArg>,
+
+    /// Also print a summary as one JSON object on stdout
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The lab tokenizer's default special tokens.
+const LAB_SPECIALS: [&str; 2] = ["<PAD>", "<UNK>"];
+
+impl TrainArgs {
+    /// The special tokens given, or `default`.
+    pub fn special_tokens(&self, default: &[&str]) -> Vec<String> {
+        match &self.tokenizer.special_tokens {
+            Some(list) => list.clone(),
+            None => default.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    /// How many merges to learn: --merges, or --vocab-size less the `base` tokens there are
+    /// before any merge.
+    pub fn merges_for(&self, base: usize) -> Result<usize, CliError> {
+        match (self.merges, self.vocab_size) {
+            (Some(merges), _) => Ok(merges),
+            (None, Some(size)) if size > base => Ok(size - base),
+            (None, Some(size)) => Err(CliError::usage(format!(
+                "--vocab-size {size} leaves no room for merges: the vocabulary starts with {base} \
+                 tokens before any merge; give a larger size, or --merges"
+            ))),
+            (None, None) => unreachable!("clap requires --merges or --vocab-size"),
+        }
+    }
+
+    /// The tokenizer settings, checked before the long part.
+    fn config(&self) -> Result<TokenizerConfig, CliError> {
+        let flags = &self.tokenizer;
+        let config = TokenizerConfig::default()
+            .special_tokens(self.special_tokens(&LAB_SPECIALS))
+            .unk_token(
+                flags
+                    .unk_token
+                    .clone()
+                    .unwrap_or_else(|| DEFAULT_UNK_TOKEN.to_owned()),
+            )
+            .order(
+                flags
+                    .vocab_order
+                    .unwrap_or(VocabOrderArg::MergeOrder)
+                    .into(),
+            );
+        config
+            .check()
+            .map_err(|e| CliError::usage(format!("--special-tokens/--unk-token: {e}")))?;
+        Ok(config)
+    }
+}
+
+pub fn run(args: &TrainArgs) -> Result<(), CliError> {
+    let started = Instant::now();
+    for input in [&args.input, &args.word_counts].into_iter().flatten() {
+        if same_file(input, &args.output) {
+            return Err(CliError::usage(format!(
+                "--output '{}' is the input file; writing there would replace the corpus",
+                args.output.display()
+            )));
+        }
+    }
+    let config = args.config()?;
+    // Before the long part, so a typo in the output path costs nothing.
+    check_writable(&args.output)?;
+
+    let (words, corpus_name) = match (&args.word_counts, &args.input) {
+        (Some(table), _) => (read_table(table)?, format!("'{}'", table.display())),
+        (None, Some(path)) => (
+            read_file(path, &args.field)?,
+            format!("'{}'", path.display()),
+        ),
+        (None, None) => (read_dataset()?, "the Africa Galore dataset".to_owned()),
+    };
+    let (distinct, total) = (words.len(), words.total());
+    // Before any merge: the special tokens, then </w> and the characters.
+    let merges = args.merges_for(config.special_tokens.len() + words.symbols().len())?;
+    let settings = TrainingSettings::new(merges)
+        .tie_break(args.tie_break)
+        .min_frequency(args.min_frequency);
+
+    let bar = progress::merges_bar(merges);
+    let trained =
+        Tokenizer::train_words(words, settings, config, |p| progress::show_merge(&bar, p));
+    bar.finish_and_clear();
+    let tokenizer = trained.map_err(|e| {
+        CliError::runtime(format!("cannot build a tokenizer from {corpus_name}: {e}"))
+    })?;
+    write_atomically(&args.output, |out| tokenizer.write_json(out))
+        .map_err(|e| CliError::io("cannot write", &args.output, &e))?;
+
+    let stop = tokenizer
+        .training()
+        .expect("a trained tokenizer records its training")
+        .stop_reason;
+    eprintln!(
+        "{} from {distinct} distinct words ({total} in all) in {:.2?}; wrote {} ({} tokens)",
+        learned(tokenizer.merges().len(), merges, stop, args),
+        started.elapsed(),
+        args.output.display(),
+        tokenizer.vocab().len()
+    );
+    if args.tokenizer.json {
+        let summary = json!({
+            "output": args.output,
+            "merges_learned": tokenizer.merges().len(),
+            "merges_requested": merges,
+            "stop_reason": stop_reason_name(stop),
+            "vocab_size": tokenizer.vocab().len(),
+            "distinct_words": distinct,
+            "total_words": total,
+            "seconds": started.elapsed().as_secs_f64(),
+        });
+        println!("{summary}");
+    }
+    Ok(())
+}
+
+/// The first half of the summary line: how many merges, and why fewer if so.
+pub fn learned(n: usize, asked: usize, stop: StopReason, args: &TrainArgs) -> String {
+    let plural = if n == 1 { "" } else { "s" };
+    match stop {
+        StopReason::MergesDone => format!("learned {n} merge{plural}"),
+        StopReason::NoPairs => {
+            format!("learned {n} of {asked} merges (stopped early: every word is a single symbol)")
+        }
+        StopReason::BelowMinFrequency => format!(
+            "learned {n} of {asked} merges (stopped early: the next pair occurs fewer than {} \
+             times)",
+            args.min_frequency
+        ),
+    }
+}
+
+/// The words of a corpus file, read as every command reads it; an empty corpus is an error.
+fn read_file(path: &Path, field: &str) -> Result<WordCounts, CliError> {
+    let spinner = progress::spinner(format!("reading {}", path.display()));
+    let words = CorpusReader::new().text_column(field).word_counts(path);
+    spinner.finish_and_clear();
+    let words = words.map_err(|e| corpus_error(e, "--input"))?;
+    if words.is_empty() {
+        return Err(CliError::runtime(format!(
+            "'{}' contains no words: it is empty or has only blank lines (expected UTF-8 text, \
+             one paragraph per line, or records with a \"{field}\" field)",
+            path.display()
+        )));
+    }
+    Ok(words)
+}
+
+/// A corpus that cannot be read; a format this build cannot read also names the flag.
+pub fn corpus_error(e: DatasetError, flag: &str) -> CliError {
+    match e {
+        DatasetError::NeedsFeature { .. } => CliError::usage(format!("{flag}: {e}")),
+        e => CliError::runtime(e.to_string()),
+    }
+}
+
+/// The words of a (word, count) table, as `bpe-lab count` or Spark writes it; an empty table
+/// (no rows, or only zero counts) is an error.
+#[cfg(feature = "columnar")]
+fn read_table(path: &Path) -> Result<WordCounts, CliError> {
+    let spinner = progress::spinner(format!("reading {}", path.display()));
+    let table = bpe_lab::dataset::read_word_table(path);
+    spinner.finish_and_clear();
+    let table = table.map_err(|e| CliError::runtime(e.to_string()))?;
+    if table.is_empty() {
+        return Err(CliError::runtime(format!(
+            "'{}' has no words: the table has no rows with a count above zero (expected the \
+             columns \"word\" and \"count\", one row per distinct word)",
+            path.display()
+        )));
+    }
+    Ok(table.to_word_counts())
+}
+
+#[cfg(not(feature = "columnar"))]
+fn read_table(path: &Path) -> Result<WordCounts, CliError> {
+    Err(CliError::usage(format!(
+        "--word-counts '{}': reading (word, count) tables needs bpe-lab built with its \
+         `columnar` feature (CSV and Parquet support)",
+        path.display()
+    )))
+}
+
+/// The words of Africa Galore as `bpe_lab::dataset` finds it (cache, download or stand-in),
+/// saying on stderr which source was used.
+#[cfg(feature = "africa-galore")]
+fn read_dataset() -> Result<WordCounts, CliError> {
+    let spinner = progress::spinner("loading the Africa Galore dataset");
+    let loaded = bpe_lab::dataset::paragraphs_for_training(false);
+    spinner.finish_and_clear();
+    let (paragraphs, provenance) =
+        loaded.map_err(|e| CliError::runtime(format!("cannot load the dataset: {e}")))?;
+    eprintln!("no --input: training on Africa Galore ({provenance})");
+    Ok(WordCounts::from_paragraphs(&paragraphs))
+}
+
+#[cfg(not(feature = "africa-galore"))]
+fn read_dataset() -> Result<WordCounts, CliError> {
+    Err(CliError::usage(
+        "--input is required: this build has no dataset support (the `africa-galore` feature)",
+    ))
+}
+
+/// `train`'s byte-level flags (flattened into `TrainArgs`).
+#[derive(Debug, Args)]
+pub struct ByteLevelTrainArgs {
+    /// Train a byte-level tokenizer (GPT-2 onwards: 256 byte tokens, regex-split chunks, no
+    /// <UNK>) on --input: a text file whole, other formats' paragraphs one per line
+    #[arg(long)]
+    pub byte_level: bool,
+
+    /// With --byte-level: the split pattern by name: gpt2 (r50k_base), gpt4 (cl100k_base) or
+    /// o200k (o200k_base) [default: gpt4]
+    #[arg(long, value_name = "NAME", requires = "byte_level", value_parser = crate::commands::flags::pattern_parser)]
+    pub pattern: Option<SplitPattern>,
+
+    /// With --byte-level: your own split pattern, a regular expression (fancy-regex syntax:
+    /// look-ahead and possessive quantifiers as in GPT's patterns)
+    #[arg(
+        long,
+        value_name = "REGEX",
+        requires = "byte_level",
+        conflicts_with = "pattern"
+    )]
+    pub regex: Option<String>,
+}

@@ -1,0 +1,130 @@
+//! What can stop a grading session (one submission's trouble never does: it is in that
+//! submission's grade), each naming the file or the setting at fault.
+
+use crate::course::notebook::NotebookError;
+use bpe_lab::lab::check::Exercise;
+use std::fmt;
+use std::io;
+use std::path::PathBuf;
+
+/// A lab's instructor source cannot be graded against.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LabError {
+    /// The sources folder or a notebook in it cannot be read or released.
+    Notebook(NotebookError),
+    /// A check cell names an exercise the grader has no check for.
+    UnknownExercise {
+        path: PathBuf,
+        cell: usize,
+        name: String,
+    },
+}
+
+impl fmt::Display for LabError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LabError::Notebook(e) => e.fmt(f),
+            LabError::UnknownExercise { path, cell, name } => {
+                let known: Vec<&str> = Exercise::ALL.iter().map(|e| e.name()).collect();
+                write!(
+                    f,
+                    "{}: cell {cell}: the grader has no check for the exercise {name:?} (it has: {})",
+                    path.display(),
+                    known.join(", ")
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for LabError {}
+
+impl From<NotebookError> for LabError {
+    fn from(e: NotebookError) -> LabError {
+        LabError::Notebook(e)
+    }
+}
+
+/// Which file of the session's output could not be written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Output {
+    Feedback,
+    Gradebook,
+    NbgraderCsv,
+}
+
+/// Why a grading session stopped.
+#[derive(Debug)]
+pub enum GradeError {
+    /// The labs could not be read from the sources.
+    Lab(LabError),
+    /// The sources hold no lab notebook.
+    NoLabs { sources: PathBuf },
+    /// The lab asked for is not among the sources' labs.
+    UnknownLab { name: String, known: Vec<String> },
+    /// No sandbox, and running unconfined was not allowed.
+    Sandbox { problem: String },
+    /// Executing notebooks was asked for without the sandbox.
+    ExecuteUnconfined,
+    /// Executing notebooks was asked for and what it needs is missing.
+    Execute { problem: String },
+    /// The scratch directory for workers could not be made or prepared.
+    Scratch { problem: String },
+    /// An output file could not be written.
+    Write {
+        output: Output,
+        path: PathBuf,
+        error: io::Error,
+    },
+}
+
+impl fmt::Display for GradeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GradeError::Lab(e) => e.fmt(f),
+            GradeError::NoLabs { sources } => {
+                write!(
+                    f,
+                    "{}: no lab notebooks to grade against",
+                    sources.display()
+                )
+            }
+            GradeError::UnknownLab { name, known } => {
+                write!(f, "no lab {name} (known: {})", known.join(", "))
+            }
+            GradeError::Sandbox { problem } => f.write_str(problem),
+            GradeError::ExecuteUnconfined => {
+                f.write_str("executing whole notebooks needs the sandbox: it cannot run unconfined")
+            }
+            GradeError::Execute { problem } => f.write_str(problem),
+            GradeError::Scratch { problem } => {
+                write!(f, "no scratch directory for grading: {problem}")
+            }
+            GradeError::Write {
+                output,
+                path,
+                error,
+            } => {
+                let what = match output {
+                    Output::Feedback => "the feedback",
+                    Output::Gradebook => "the gradebook",
+                    Output::NbgraderCsv => "the nbgrader gradebook",
+                };
+                write!(
+                    f,
+                    "could not write {what} '{}': {}",
+                    path.display(),
+                    bpe_lab::files::describe_io_error(error)
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for GradeError {}
+
+impl From<LabError> for GradeError {
+    fn from(e: LabError) -> GradeError {
+        GradeError::Lab(e)
+    }
+}

@@ -1,0 +1,147 @@
+//! The gradebook as CSV: one row per submission, a column per exercise (of every lab, in lab
+//! order), total and maximum points, and the notes.
+
+use super::lab::Lab;
+use super::record::Grade;
+use std::fmt::Write as _;
+
+/// The gradebook of `grades`, with columns for `labs`' exercises.
+pub fn gradebook_csv(grades: &[Grade], labs: &[Lab]) -> String {
+    let columns: Vec<(&str, &str)> = labs
+        .iter()
+        .flat_map(|lab| {
+            lab.exercises
+                .iter()
+                .map(|e| (lab.name.as_str(), e.exercise.name()))
+        })
+        .collect();
+    let multiple = labs.len() > 1;
+    let mut out = String::from("student,file,lab");
+    for (lab, exercise) in &columns {
+        out.push(',');
+        out.push_str(&csv(&if multiple {
+            format!("{lab}/{exercise}")
+        } else {
+            exercise.to_string()
+        }));
+    }
+    out.push_str(",total,max,notes\n");
+    for g in grades {
+        row(&mut out, g, &columns);
+    }
+    out
+}
+
+fn row(out: &mut String, g: &Grade, columns: &[(&str, &str)]) {
+    let _ = write!(
+        out,
+        "{},{},{}",
+        csv(&g.student),
+        csv(&g.file.display().to_string()),
+        csv(g.lab.as_deref().unwrap_or(""))
+    );
+    for (lab, exercise) in columns {
+        let cell = if g.lab.as_deref() == Some(lab) {
+            g.exercises
+                .iter()
+                .find(|e| e.exercise.name() == *exercise)
+                .map(|e| number(e.points))
+                .unwrap_or_default()
+        } else {
+            String::new()
+        };
+        out.push(',');
+        out.push_str(&cell);
+    }
+    let _ = writeln!(
+        out,
+        ",{},{},{}",
+        number(g.total),
+        number(g.max),
+        csv(&g.notes_line())
+    );
+}
+
+/// Points as people write them: `2`, `0.5`.
+pub fn number(x: f64) -> String {
+    if x.fract() == 0.0 {
+        format!("{}", x as i64)
+    } else {
+        format!("{x}")
+    }
+}
+
+/// A CSV field, quoted when it holds a comma, a quote or a line break.
+pub fn csv(field: &str) -> String {
+    if field.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", field.replace('"', "\"\""))
+    } else {
+        field.to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::course::grade::{ExerciseGrade, GradeNote, LabExercise};
+    use crate::course::judge::{CellNote, Verdict};
+    use crate::course::notebook::Notebook;
+    use bpe_lab::lab::check::{Exercise, Status};
+    use std::path::{Path, PathBuf};
+
+    #[test]
+    fn csv_quotes_what_needs_it() {
+        assert_eq!(csv("a,b"), "\"a,b\"");
+        assert_eq!(csv("say \"hi\""), "\"say \"\"hi\"\"\"");
+        assert_eq!(csv("plain"), "plain");
+    }
+
+    fn lab(name: &str, exercises: &[Exercise]) -> Lab {
+        let nb = Notebook::parse(br#"{"nbformat": 4, "cells": []}"#, Path::new("x")).unwrap();
+        Lab {
+            name: name.to_owned(),
+            released: nb,
+            exercises: exercises
+                .iter()
+                .map(|&exercise| LabExercise {
+                    exercise,
+                    points: 1.0,
+                    check_id: String::new(),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn gradebooks_name_columns_by_lab_when_there_are_several() {
+        let labs = [
+            lab("01-a", &[Exercise::BpeInitialize]),
+            lab("02-b", &[Exercise::Decode]),
+        ];
+        let mut g = Grade::empty("ana", PathBuf::from("s/ana/02-b.ipynb"));
+        g.lab = Some("02-b".into());
+        g.exercises = vec![ExerciseGrade {
+            exercise: Exercise::Decode,
+            points: 1.0,
+            max_points: 1.0,
+            verdict: Verdict::Checked(Status::Passed),
+            message: String::new(),
+            details: None,
+            printed: String::new(),
+        }];
+        g.total = 1.0;
+        g.max = 1.0;
+        g.notes = vec![GradeNote::Cell(CellNote::BreaksBuild {
+            number: 3,
+            exercise: Exercise::Decode,
+        })];
+        let csv = gradebook_csv(std::slice::from_ref(&g), &labs);
+        assert_eq!(
+            csv,
+            "student,file,lab,01-a/bpe_initialize,02-b/decode,total,max,notes\n\
+             ana,s/ana/02-b.ipynb,02-b,,1,1,1,cell 3 was left out of `decode`: it does not compile with it\n"
+        );
+        g.total = 0.5;
+        assert!(gradebook_csv(&[g], &labs[1..]).starts_with("student,file,lab,decode,total"));
+    }
+}

@@ -1,0 +1,116 @@
+//! The labs grading knows: each instructor source's released (student) version and its
+//! exercises, read once, with every exercise name checked against the grader's checks.
+
+use super::error::LabError;
+use crate::course::notebook::{Notebook, Role, cell_id, role};
+use crate::course::release::{lab_name, sources, student_version};
+use bpe_lab::lab::check::Exercise;
+use std::path::Path;
+
+/// One graded exercise of a lab.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LabExercise {
+    pub exercise: Exercise,
+    pub points: f64,
+    /// The id of its check cell, where the student's code before it ends.
+    pub check_id: String,
+}
+
+/// A lab as the grader knows it: its released (student) version and its exercises.
+#[derive(Debug, Clone)]
+pub struct Lab {
+    pub name: String,
+    pub released: Notebook,
+    /// In notebook order.
+    pub exercises: Vec<LabExercise>,
+}
+
+impl Lab {
+    pub fn max_points(&self) -> f64 {
+        self.exercises.iter().map(|e| e.points).sum()
+    }
+
+    /// Reads the lab from its instructor source at `path`.
+    pub fn read(path: &Path) -> Result<Lab, LabError> {
+        let source = Notebook::read(path)?;
+        let released = student_version(&source, path)?;
+        let mut exercises = Vec::new();
+        for (index, cell) in released.cells().iter().enumerate() {
+            let Role::Check { exercise, points } = role(cell) else {
+                continue;
+            };
+            let check_id = cell_id(cell).unwrap_or_default().to_owned();
+            let exercise = exercise.parse().map_err(|_| LabError::UnknownExercise {
+                path: path.to_owned(),
+                cell: index + 1,
+                name: exercise,
+            })?;
+            exercises.push(LabExercise {
+                exercise,
+                points,
+                check_id,
+            });
+        }
+        let name = released
+            .lab()
+            .map(str::to_owned)
+            .unwrap_or_else(|| lab_name(path));
+        Ok(Lab {
+            name,
+            released,
+            exercises,
+        })
+    }
+}
+
+/// Every lab in the instructor sources directory.
+pub fn labs(source_dir: &Path) -> Result<Vec<Lab>, LabError> {
+    sources(source_dir)?.iter().map(|p| Lab::read(p)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn source(exercise: &str) -> String {
+        json!({"nbformat": 4, "nbformat_minor": 5, "metadata": {"bpe_lab": {"lab": "01-x"}},
+               "cells": [
+                 {"cell_type": "code", "id": "sol", "metadata": {}, "outputs": [], "execution_count": null,
+                  "source": "fn decode() {\n    // BEGIN SOLUTION\n    // END SOLUTION\n}"},
+                 {"cell_type": "code", "id": "chk", "metadata": {"bpe_lab": {"exercise": exercise, "points": 2}},
+                  "outputs": [], "execution_count": null, "source": "check::decode(decode)"}]})
+        .to_string()
+    }
+
+    #[test]
+    fn exercises_are_read_once_by_name_and_unknown_ones_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("01-x.ipynb");
+        std::fs::write(&path, source("decode")).unwrap();
+        let lab = Lab::read(&path).unwrap();
+        assert_eq!(lab.name, "01-x");
+        assert_eq!(
+            lab.exercises,
+            [LabExercise {
+                exercise: Exercise::Decode,
+                points: 2.0,
+                check_id: "chk".into()
+            }]
+        );
+        std::fs::write(&path, source("double")).unwrap();
+        let err = Lab::read(&path).unwrap_err();
+        assert_eq!(
+            err,
+            LabError::UnknownExercise {
+                path: path.clone(),
+                cell: 2,
+                name: "double".into()
+            }
+        );
+        assert!(
+            err.to_string()
+                .contains("cell 2: the grader has no check for the exercise \"double\"")
+        );
+    }
+}

@@ -1,0 +1,388 @@
+//! A grading session, from the instructor's settings to the written gradebook: the labs, the
+//! sandbox, the scratch root, the submissions, what `--resume` keeps, the queue, and every
+//! grade written as it finishes. Whoever runs it (the command line) hears of its progress
+//! through [`Event`]s and prints them.
+
+use super::error::{GradeError, Output};
+use super::job::GradeOptions;
+use super::lab::{Lab, labs};
+use super::not_graded::Tally;
+use super::queue::{default_jobs, grade_queue};
+use super::record::Grade;
+use super::resume::{kept_grade, saved_grade};
+use super::scratch::scratch_root;
+use super::shard::{Shard, ShardManifest, manifest_path};
+use super::submission::{Submission, find_submissions};
+use super::write::{Gradebooks, write_grade};
+use bpe_lab::files::write_atomically;
+use crate::course::execute::ExecuteOptions;
+use crate::course::judge::JudgeOptions;
+use crate::course::process::sandbox::Sandbox;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// The least address space, MiB, for the code of an executed notebook: it loads polars (a
+/// large debug build) and needs gigabytes where a worker needs a few megabytes.
+pub const EXECUTE_MEMORY_MB: u64 = 4096;
+
+/// Everything a session needs to know.
+#[derive(Debug, Clone)]
+pub struct SessionOptions {
+    /// Submitted notebooks, or folders of them (one sub-folder per student).
+    pub submissions: Vec<PathBuf>,
+    /// The instructor sources the labs are read from.
+    pub sources: PathBuf,
+    /// Grade every submission as this lab.
+    pub lab: Option<String>,
+    pub gradebook: PathBuf,
+    pub nbgrader_csv: Option<PathBuf>,
+    pub feedback: PathBuf,
+    /// Address space of each process running student code, MiB.
+    pub memory_mb: u64,
+    pub check_limit: Duration,
+    pub compile_limit: Duration,
+    /// Submissions graded at once (default: one per core).
+    pub jobs: Option<usize>,
+    /// Keep the grades of unchanged submissions graded by an earlier run (except what the
+    /// grader's own trouble left not graded).
+    pub resume: bool,
+    /// Grade only this shard of the submissions (and leave its manifest for the merge).
+    pub shard: Option<Shard>,
+    /// Also execute each restored notebook, with this time limit for the whole run.
+    pub execute: Option<Duration>,
+    /// Run student code unconfined when the sandbox cannot work here.
+    pub allow_unconfined: bool,
+}
+
+/// What a session reports as it goes.
+#[derive(Debug)]
+pub enum Event<'a> {
+    /// Student code will run unconfined.
+    Unconfined,
+    /// A folder given held no notebooks.
+    EmptyFolder(&'a Path),
+    /// `--resume`: how many grades were kept, how many are graded (of which how many had
+    /// been left not graded by the grader's own trouble).
+    Resuming {
+        kept: usize,
+        to_grade: usize,
+        not_graded_before: usize,
+    },
+    /// `--shard`: this run grades `holds` of the class's `of` submissions.
+    Sharded {
+        shard: Shard,
+        holds: usize,
+        of: usize,
+    },
+    /// Grading starts.
+    Started { to_grade: usize },
+    /// One more submission is graded (and its files written).
+    Graded {
+        done: usize,
+        of: usize,
+        grade: &'a Grade,
+    },
+}
+
+/// How a session ended.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Summary {
+    /// Submissions of this run (of this shard, when sharded).
+    pub submissions: usize,
+    /// How many were graded now (the others were kept by `--resume`).
+    pub graded: usize,
+    pub jobs: usize,
+    pub seconds: f64,
+    /// What of the whole gradebook is not graded, and why.
+    pub tally: Tally,
+}
+
+/// Runs a whole session.
+pub fn grade_all(
+    options: &SessionOptions,
+    mut report: impl FnMut(Event),
+) -> Result<Summary, GradeError> {
+    let labs = labs_for(options)?;
+    let sandbox = Sandbox::detect(options.allow_unconfined).map_err(|e| GradeError::Sandbox {
+        problem: e.to_string(),
+    })?;
+    if !sandbox.confined() {
+        report(Event::Unconfined);
+    }
+    let execute = execute_options(options, &sandbox)?;
+    let root = scratch_root(&sandbox)?;
+    let job = GradeOptions {
+        labs: labs.clone(),
+        expected_lab: options.lab.clone(),
+        judge: JudgeOptions {
+            sandbox,
+            memory_mb: options.memory_mb,
+            check_limit: options.check_limit,
+            compile_limit: options.compile_limit,
+        },
+        scratch_root: root.path().to_owned(),
+        execute,
+    };
+    let found = find_submissions(&options.submissions);
+    for folder in &found.empty_folders {
+        report(Event::EmptyFolder(folder));
+    }
+    let submissions = match options.shard {
+        None => found.submissions,
+        Some(shard) => {
+            let manifest = ShardManifest {
+                shard,
+                lab: options.lab.clone(),
+                labs: labs.iter().map(|l| l.name.clone()).collect(),
+                submissions: found.submissions,
+            };
+            write_manifest(&manifest, &options.feedback)?;
+            let held: Vec<Submission> = manifest.held().map(|(_, s)| s.clone()).collect();
+            report(Event::Sharded {
+                shard,
+                holds: held.len(),
+                of: manifest.submissions.len(),
+            });
+            held
+        }
+    };
+    let started = Instant::now();
+    let jobs = options.jobs.unwrap_or_else(default_jobs).clamp(1, 64);
+    let (graded, grades) = grade_found(options, &labs, &job, jobs, &submissions, &mut report)?;
+    Ok(Summary {
+        submissions: submissions.len(),
+        graded,
+        jobs,
+        seconds: started.elapsed().as_secs_f64(),
+        tally: Tally::of(&grades),
+    })
+}
+
+/// Leaves a shard's manifest in its feedback folder, before grading starts, so a merge of an
+/// unfinished shard can tell which grades are missing.
+fn write_manifest(manifest: &ShardManifest, feedback: &Path) -> Result<(), GradeError> {
+    let path = manifest_path(feedback);
+    let failed = |path: &Path| {
+        let path = path.to_owned();
+        move |error| GradeError::Write {
+            output: Output::Feedback,
+            path,
+            error,
+        }
+    };
+    std::fs::create_dir_all(feedback).map_err(failed(feedback))?;
+    let json = serde_json::to_string_pretty(manifest).expect("manifests serialize");
+    write_atomically(&path, |w| w.write_all(json.as_bytes())).map_err(failed(&path))
+}
+
+/// The sources' labs; the lab asked for must be one of them.
+fn labs_for(options: &SessionOptions) -> Result<Vec<Lab>, GradeError> {
+    let labs = labs(&options.sources)?;
+    if labs.is_empty() {
+        return Err(GradeError::NoLabs {
+            sources: options.sources.clone(),
+        });
+    }
+    if let Some(name) = &options.lab
+        && !labs.iter().any(|l| &l.name == name)
+    {
+        return Err(GradeError::UnknownLab {
+            name: name.clone(),
+            known: labs.iter().map(|l| l.name.clone()).collect(),
+        });
+    }
+    Ok(labs)
+}
+
+/// What executing notebooks needs, when asked for: the sandbox, the kernel, the limits.
+fn execute_options(
+    options: &SessionOptions,
+    sandbox: &Sandbox,
+) -> Result<Option<ExecuteOptions>, GradeError> {
+    let Some(limit) = options.execute else {
+        return Ok(None);
+    };
+    if !sandbox.confined() {
+        return Err(GradeError::ExecuteUnconfined);
+    }
+    let project = std::fs::canonicalize(&options.sources)
+        .ok()
+        .and_then(|s| s.parent().map(Path::to_owned))
+        .unwrap_or_else(|| PathBuf::from("."));
+    let mut found =
+        ExecuteOptions::detect(&project).map_err(|problem| GradeError::Execute { problem })?;
+    found.total_timeout = limit;
+    found.memory_mb = options.memory_mb.max(EXECUTE_MEMORY_MB);
+    Ok(Some(found))
+}
+
+/// Grades what `--resume` does not keep, writing each grade and the gradebooks as they come;
+/// returns how many were graded and every grade, in submission order.
+fn grade_found(
+    options: &SessionOptions,
+    labs: &[Lab],
+    job: &GradeOptions,
+    jobs: usize,
+    submissions: &[Submission],
+    report: &mut impl FnMut(Event),
+) -> Result<(usize, Vec<Grade>), GradeError> {
+    let saved: Vec<Option<Grade>> = submissions
+        .iter()
+        .map(|s| {
+            options
+                .resume
+                .then(|| saved_grade(s, &options.feedback))
+                .flatten()
+        })
+        .collect();
+    let not_graded_before = saved
+        .iter()
+        .flatten()
+        .filter(|g| g.has_graders_trouble())
+        .count();
+    let mut grades: Vec<Option<Grade>> = saved.into_iter().map(kept_grade).collect();
+    let todo: Vec<usize> = (0..submissions.len())
+        .filter(|&i| grades[i].is_none())
+        .collect();
+    if options.resume {
+        report(Event::Resuming {
+            kept: submissions.len() - todo.len(),
+            to_grade: todo.len(),
+            not_graded_before,
+        });
+    }
+    report(Event::Started {
+        to_grade: todo.len(),
+    });
+    let books = Gradebooks {
+        csv: options.gradebook.clone(),
+        nbgrader_csv: options.nbgrader_csv.clone(),
+        lab: options.lab.clone(),
+    };
+    let queued: Vec<&Submission> = todo.iter().map(|&i| &submissions[i]).collect();
+    let mut failure = None;
+    let mut done = 0;
+    grade_queue(&queued, job, jobs, |k, grade| {
+        let i = todo[k];
+        // After a write fails the session ends with that error; nothing more is written.
+        let written = match failure {
+            None => write_grade(&grade, &submissions[i], &options.feedback),
+            Some(_) => Ok(()),
+        };
+        done += 1;
+        report(Event::Graded {
+            done,
+            of: todo.len(),
+            grade: &grade,
+        });
+        grades[i] = Some(grade);
+        let written = written.and_then(|()| match failure {
+            None => books.write(&grades, labs),
+            Some(_) => Ok(()),
+        });
+        if let Err(e) = written {
+            failure.get_or_insert(e);
+        }
+    });
+    match failure {
+        Some(e) => Err(e),
+        None => books
+            .write(&grades, labs)
+            .map(|()| (todo.len(), grades.into_iter().flatten().collect())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn write_lab(dir: &Path) {
+        let nb = json!({"nbformat": 4, "nbformat_minor": 5, "metadata": {"bpe_lab": {"lab": "01-x"}},
+            "cells": [
+              {"cell_type": "code", "id": "sol", "metadata": {}, "outputs": [], "execution_count": null,
+               "source": "fn decode() {\n    // BEGIN SOLUTION\n    // END SOLUTION\n}"},
+              {"cell_type": "code", "id": "chk", "metadata": {"bpe_lab": {"exercise": "decode", "points": 2}},
+               "outputs": [], "execution_count": null, "source": "check::decode(decode)"}]});
+        std::fs::create_dir_all(dir).unwrap();
+        std::fs::write(dir.join("01-x.ipynb"), nb.to_string()).unwrap();
+    }
+
+    /// The events a session reports, as text.
+    fn run(options: &SessionOptions) -> (Result<Summary, GradeError>, Vec<String>) {
+        let mut events = Vec::new();
+        let result = grade_all(options, |event| {
+            events.push(match event {
+                Event::Unconfined => return,
+                Event::EmptyFolder(dir) => format!("empty {}", dir.display()),
+                Event::Resuming {
+                    kept,
+                    to_grade,
+                    not_graded_before,
+                } => format!("resuming {kept} {to_grade} {not_graded_before}"),
+                Event::Sharded { shard, holds, of } => format!("shard {shard} {holds} {of}"),
+                Event::Started { to_grade } => format!("started {to_grade}"),
+                Event::Graded { done, of, grade } => {
+                    format!(
+                        "graded {done}/{of} {} {}",
+                        grade.student,
+                        grade.notes_line()
+                    )
+                }
+            })
+        });
+        (result, events)
+    }
+
+    #[test]
+    fn a_session_grades_writes_and_resumes_without_running_student_code() {
+        let dir = tempfile::tempdir().unwrap();
+        write_lab(&dir.path().join("src"));
+        let subs = dir.path().join("subs");
+        std::fs::create_dir_all(subs.join("ivan")).unwrap();
+        std::fs::write(subs.join("ivan/01-x.ipynb"), "not JSON").unwrap();
+        let empty = dir.path().join("empty");
+        std::fs::create_dir_all(&empty).unwrap();
+        let mut options = SessionOptions {
+            submissions: vec![subs, empty.clone()],
+            sources: dir.path().join("src"),
+            lab: None,
+            gradebook: dir.path().join("grades.csv"),
+            nbgrader_csv: Some(dir.path().join("nbgrader.csv")),
+            feedback: dir.path().join("feedback"),
+            memory_mb: 256,
+            check_limit: Duration::from_secs(5),
+            compile_limit: Duration::from_secs(5),
+            jobs: Some(2),
+            resume: false,
+            shard: None,
+            execute: None,
+            allow_unconfined: true,
+        };
+        let (summary, events) = run(&options);
+        let summary = summary.unwrap();
+        assert_eq!((summary.submissions, summary.graded), (1, 1));
+        assert_eq!(events[0], format!("empty {}", empty.display()));
+        assert_eq!(events[1], "started 1");
+        assert!(
+            events[2].starts_with("graded 1/1 ivan could not be graded: not JSON"),
+            "{events:?}"
+        );
+        let csv = std::fs::read_to_string(&options.gradebook).unwrap();
+        assert!(csv.starts_with("student,file,lab,decode,total,max,notes\nivan,"));
+        assert!(
+            csv.contains(",01-x,0,0,2,\"could not be graded: not JSON (line 1"),
+            "{csv}"
+        );
+        assert!(dir.path().join("feedback/ivan/01-x.md").is_file());
+        assert!(dir.path().join("feedback/ivan/01-x.html").is_file());
+        options.resume = true;
+        let (summary, events) = run(&options);
+        assert_eq!(summary.unwrap().graded, 0);
+        assert_eq!(events[1..], ["resuming 1 0 0", "started 0"]);
+        assert_eq!(std::fs::read_to_string(&options.gradebook).unwrap(), csv);
+        options.lab = Some("02-y".into());
+        let (result, _) = run(&options);
+        assert!(matches!(result, Err(GradeError::UnknownLab { name, .. }) if name == "02-y"));
+    }
+}

@@ -1,0 +1,87 @@
+//! What a session writes, each file atomically and the moment it is known: a grade's
+//! feedback (Markdown, HTML, the executed notebook) and its saved copy for `--resume`; the
+//! gradebook and the nbgrader CSV, rewritten after every grade.
+
+use super::error::{GradeError, Output};
+use super::feedback::{feedback_html, feedback_markdown, feedback_path};
+use super::gradebook::gradebook_csv;
+use super::lab::Lab;
+use super::nbgrader_csv::nbgrader_csv;
+use super::record::Grade;
+use super::resume::{saved_grade_path, saved_json};
+use super::submission::Submission;
+use bpe_lab::files::write_atomically;
+use std::path::{Path, PathBuf};
+
+/// Writes one output file atomically, its error naming which output it was.
+pub fn write(output: Output, path: &Path, bytes: &[u8]) -> Result<(), GradeError> {
+    write_atomically(path, |w| w.write_all(bytes)).map_err(|error| GradeError::Write {
+        output,
+        path: path.to_owned(),
+        error,
+    })
+}
+
+/// A grade's feedback files and its saved copy, in `feedback_dir/<student>/`.
+pub fn write_grade(
+    grade: &Grade,
+    submission: &Submission,
+    feedback_dir: &Path,
+) -> Result<(), GradeError> {
+    let path = feedback_path(grade, feedback_dir);
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|error| GradeError::Write {
+            output: Output::Feedback,
+            path: dir.to_owned(),
+            error,
+        })?;
+    }
+    write(Output::Feedback, &path, feedback_markdown(grade).as_bytes())?;
+    let html = path.with_extension("html");
+    write(Output::Feedback, &html, feedback_html(grade).as_bytes())?;
+    if let Some(notebook) = &grade.executed {
+        write(
+            Output::Feedback,
+            &path.with_extension("executed.ipynb"),
+            notebook,
+        )?;
+    }
+    let saved = saved_grade_path(submission, feedback_dir);
+    write(Output::Feedback, &saved, saved_json(grade).as_bytes())
+}
+
+/// Where the gradebooks go.
+#[derive(Debug, Clone)]
+pub struct Gradebooks {
+    pub csv: PathBuf,
+    pub nbgrader_csv: Option<PathBuf>,
+    /// Columns for this lab only (else for the labs the submissions turned out to be).
+    pub lab: Option<String>,
+}
+
+impl Gradebooks {
+    /// The gradebooks of the grades known so far, in submission order.
+    pub fn write(&self, grades: &[Option<Grade>], labs: &[Lab]) -> Result<(), GradeError> {
+        let known: Vec<Grade> = grades.iter().flatten().cloned().collect();
+        let graded: Vec<Lab> = labs
+            .iter()
+            .filter(|l| match &self.lab {
+                Some(name) => &l.name == name,
+                None => known
+                    .iter()
+                    .any(|g| g.lab.as_deref() == Some(l.name.as_str())),
+            })
+            .cloned()
+            .collect();
+        let columns = if graded.is_empty() { labs } else { &graded };
+        write(
+            Output::Gradebook,
+            &self.csv,
+            gradebook_csv(&known, columns).as_bytes(),
+        )?;
+        if let Some(path) = &self.nbgrader_csv {
+            write(Output::NbgraderCsv, path, nbgrader_csv(&known).as_bytes())?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,109 @@
+//! Building an exercise's worker as the kernel would have run the cells: from everything
+//! before the check; when that does not compile, from the cell defining the function plus
+//! each other cell that still compiles with it (in the kernel a failing cell costs only what
+//! needs it).
+
+use super::extract::{Piece, last_definitions};
+use super::note::CellNote;
+use super::options::JudgeOptions;
+use super::worker::{self, Compiled, compile, defines};
+use bpe_lab::lab::check::Exercise;
+use std::fmt;
+use std::path::Path;
+
+/// The grader could not build a worker at all (its own trouble, not the student's code).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BuildFailed {
+    pub problem: String,
+}
+
+impl fmt::Display for BuildFailed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.problem)
+    }
+}
+
+impl std::error::Error for BuildFailed {}
+
+/// The student's items of each cell before the check: (cell index, its pieces).
+pub type CellPieces = [(usize, Vec<Piece>)];
+
+/// Builds workers for one exercise in one scratch directory.
+pub struct Builder<'a> {
+    pub exercise: Exercise,
+    pub scratch: &'a Path,
+    pub slot: usize,
+    pub options: &'a JudgeOptions,
+}
+
+impl Builder<'_> {
+    fn build(&self, pieces: &[Piece]) -> Result<Compiled, BuildFailed> {
+        let (text, map) = worker::source(self.exercise, pieces);
+        let o = self.options;
+        compile(
+            &o.sandbox,
+            self.scratch,
+            self.slot,
+            &text,
+            &map,
+            o.memory_mb,
+            o.compile_limit,
+        )
+        .map_err(|e| BuildFailed {
+            problem: format!("not graded (the grader's own trouble): {e}"),
+        })
+    }
+
+    /// The worker from every cell, else from the cells that compile with the defining one
+    /// (a note for each cell left out). When even the defining cell alone fails, the messages
+    /// of the whole build are the ones shown.
+    pub fn build_keeping(
+        &self,
+        by_cell: &CellPieces,
+        notes: &mut Vec<CellNote>,
+    ) -> Result<Compiled, BuildFailed> {
+        let all: Vec<usize> = by_cell.iter().map(|(i, _)| *i).collect();
+        let everything = self.build(&pieces_of(by_cell, &all))?;
+        if matches!(everything, Compiled::Ok(_)) {
+            return Ok(everything);
+        }
+        let defining = by_cell
+            .iter()
+            .rev()
+            .find(|(_, p)| defines(p, self.exercise))
+            .map(|(i, _)| *i);
+        let mut kept: Vec<usize> = defining.into_iter().collect();
+        if !matches!(self.build(&pieces_of(by_cell, &kept))?, Compiled::Ok(_)) {
+            return Ok(everything);
+        }
+        for (index, pieces) in by_cell {
+            if kept.contains(index) || pieces.is_empty() {
+                continue;
+            }
+            let mut trial = kept.clone();
+            trial.push(*index);
+            trial.sort_unstable();
+            if let Ok(Compiled::Ok(_)) = self.build(&pieces_of(by_cell, &trial)) {
+                kept = trial;
+            } else {
+                notes.push(CellNote::BreaksBuild {
+                    number: index + 1,
+                    exercise: self.exercise,
+                });
+            }
+        }
+        // The last trial may have failed: build the kept set once more.
+        self.build(&pieces_of(by_cell, &kept))
+    }
+}
+
+/// The pieces of the `kept` cells, the last definition of each name winning.
+pub fn pieces_of(by_cell: &CellPieces, kept: &[usize]) -> Vec<Piece> {
+    last_definitions(
+        by_cell
+            .iter()
+            .filter(|(i, _)| kept.contains(i))
+            .flat_map(|(_, p)| p.clone())
+            .collect(),
+    )
+}

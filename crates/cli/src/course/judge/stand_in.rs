@@ -1,0 +1,146 @@
+//! The stand-in for the crate inside a worker: the `bpe_lab` a student's code sees when the
+//! grader compiles it. Built from the crate's own files, not retyped: the lab's steps
+//! (`bpe/steps.rs`), the tie-break policies (`bpe/tie_break.rs`) and the notebooks' prelude
+//! (`lab/prelude.rs`, less what a worker does not link), so the worker cannot drift from what
+//! the notebook offers.
+
+use bpe_lab::lab::check::Exercise;
+use bpe_lab::lab::worker_sources::{PRELUDE, STEPS, TIE_BREAK};
+use std::fmt::Write as _;
+
+/// The steps a worker offers at its crate root (`bpe_lab::get_pair_frequencies`), as the crate
+/// does; each is the `steps.rs` function of the exercise's [`Exercise::name`].
+const CRATE_STEPS: [Exercise; 4] = [
+    Exercise::BpeInitialize,
+    Exercise::GetPairFrequencies,
+    Exercise::MergePairInWord,
+    Exercise::ApplyMerges,
+];
+
+/// The references a worker offers under `bpe_lab::lab::reference::`, as the notebooks do;
+/// each is the `steps.rs` function of the exercise's name too.
+const REFERENCES: [Exercise; 6] = [
+    Exercise::MostFrequentPair,
+    Exercise::ByteInitialize,
+    Exercise::CountPairsInChunks,
+    Exercise::MergeIds,
+    Exercise::TrainByteBpe,
+    Exercise::DecodeIds,
+];
+
+/// `EOW`, `TieBreak`, the notebooks' prelude, and the steps taught before `exercise`. The
+/// steps' code sits in a private module, so the exercise's own answer is not reachable by any
+/// path.
+pub(super) fn crate_stand_in(exercise: Exercise) -> String {
+    let allowed = |step: Exercise| exercise.may_use(step);
+    let mut out =
+        String::from("#[allow(dead_code, unused_imports)]\nmod bpe_lab {\n    mod steps {\n");
+    out.push_str(STEPS);
+    out.push_str("\n    }\n    pub use steps::EOW;\n");
+    for step in CRATE_STEPS.into_iter().filter(|&step| allowed(step)) {
+        let _ = writeln!(out, "    pub use steps::{};", step.name());
+    }
+    out.push_str("    mod tie_break {\n");
+    out.push_str(TIE_BREAK);
+    out.push_str("\n    }\n    pub use tie_break::TieBreak;\n");
+    out.push_str("    pub mod lab {\n        pub mod prelude {\n");
+    for line in worker_prelude() {
+        let _ = writeln!(out, "            {line}");
+    }
+    out.push_str("        }\n");
+    // The references a notebook offers under `bpe_lab::lab::reference::`, those taught
+    // before the exercise only.
+    let references: Vec<&str> = REFERENCES
+        .into_iter()
+        .filter(|&step| allowed(step))
+        .map(Exercise::name)
+        .collect();
+    if !references.is_empty() {
+        let _ = writeln!(
+            out,
+            "        pub mod reference {{\n            pub use super::super::steps::{{{}}};\n        }}",
+            references.join(", ")
+        );
+    }
+    out.push_str("    }\n}\n");
+    out
+}
+
+/// The notebooks' prelude as a worker can have it: every `pub use` of `lab/prelude.rs` that
+/// names `std` (kept as written) or the crate's `EOW` (pointed at the steps' own); the checks,
+/// display and plots it also re-exports are the crate's, which a worker does not link.
+fn worker_prelude() -> Vec<String> {
+    let file = syn::parse_file(PRELUDE).expect("lab/prelude.rs is Rust");
+    file.items
+        .iter()
+        .filter_map(|item| match item {
+            syn::Item::Use(u) => match use_text(&u.tree).as_str() {
+                "bpe_lab::EOW" => Some("pub use super::super::steps::EOW;".to_owned()),
+                text if text.starts_with("std::") => Some(format!("pub use {text};")),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
+
+/// A use tree written back as Rust (`std::time::{Duration, Instant}`).
+fn use_text(tree: &syn::UseTree) -> String {
+    match tree {
+        syn::UseTree::Path(p) => format!("{}::{}", p.ident, use_text(&p.tree)),
+        syn::UseTree::Name(n) => n.ident.to_string(),
+        syn::UseTree::Rename(r) => format!("{} as {}", r.ident, r.rename),
+        syn::UseTree::Glob(_) => "*".to_owned(),
+        syn::UseTree::Group(g) => {
+            let items: Vec<String> = g.items.iter().map(use_text).collect();
+            format!("{{{}}}", items.join(", "))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_prelude_is_the_crates_std_names_and_eow() {
+        assert_eq!(
+            worker_prelude(),
+            [
+                "pub use super::super::steps::EOW;",
+                "pub use std::collections::{BTreeMap, BTreeSet, HashMap};",
+                "pub use std::time::{Duration, Instant};",
+            ]
+        );
+    }
+
+    #[test]
+    fn every_step_offered_is_a_function_of_steps_rs() {
+        let file = syn::parse_file(STEPS).expect("bpe/steps.rs is Rust");
+        let functions: Vec<String> = file
+            .items
+            .iter()
+            .filter_map(|item| match item {
+                syn::Item::Fn(f) if matches!(f.vis, syn::Visibility::Public(_)) => {
+                    Some(f.sig.ident.to_string())
+                }
+                _ => None,
+            })
+            .collect();
+        for step in CRATE_STEPS.into_iter().chain(REFERENCES) {
+            assert!(
+                functions.iter().any(|f| f == step.name()),
+                "{}",
+                step.name()
+            );
+        }
+    }
+
+    #[test]
+    fn tie_break_is_the_crates_own() {
+        let stand_in = crate_stand_in(Exercise::TrainBpe);
+        assert!(stand_in.contains("pub enum TieBreak"));
+        assert!(stand_in.contains("pub use tie_break::TieBreak;"));
+        assert!(stand_in.contains("pub fn from_loose_name"));
+    }
+}
