@@ -1,7 +1,7 @@
 //! The Rust peers of the encoding benchmark (scripts/bench/encode_bytes.sh), in one process:
 //! tiktoken-rs and bpe-openai on OpenAI's encodings, on one whole text.
 //!
-//!     cargo run --release --no-default-features --features cli,bench-peers \
+//!     cargo run --release -p bpe-lab --no-default-features --features bench-peers \
 //!         --example encode_peers -- FILE --encoding cl100k_base --ids REF.u32 \
 //!         --blocks BLOCKS.json [--runs 1]
 //!

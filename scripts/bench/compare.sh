@@ -40,7 +40,7 @@ echo "building ..." >&2
 # The CLI when it builds (compare.py uses `bpe-lab train` if it exists), and the examples;
 # without the dataset feature, which training from a file does not use and which would
 # compile polars.
-cargo build --release --quiet --no-default-features --features cli ||
+cargo build --release --quiet -p bpe-lab-cli --no-default-features --features fast-alloc ||
     echo "compare.sh: CLI build failed; timing the library example" >&2
 cargo build --release --quiet --no-default-features --example gen_corpus --example train_file --example encode_file
 

@@ -27,7 +27,7 @@ venv="$repo/.venv-bench"
 
 echo "building ..." >&2
 # Without the dataset feature: encoding does not use it, and it would compile polars.
-cargo build --release --quiet --no-default-features --features cli
+cargo build --release --quiet -p bpe-lab-cli --no-default-features --features fast-alloc
 cargo build --release --quiet --no-default-features --example gen_corpus
 bin="$repo/target/release/bpe-lab"
 

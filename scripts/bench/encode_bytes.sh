@@ -30,8 +30,9 @@ venv="$repo/target/bench-venv"
 
 echo "building ..." >&2
 # Without the dataset feature (polars): encoding does not use it.
-cargo build --release --quiet --no-default-features --features cli,bench-peers \
-    --bin bpe-lab --example encode_peers --example gen_corpus
+cargo build --release --quiet -p bpe-lab-cli --no-default-features --features fast-alloc,openai
+cargo build --release --quiet -p bpe-lab --no-default-features --features bench-peers \
+    --example encode_peers --example gen_corpus
 bin="$repo/target/release/bpe-lab"
 peers="$repo/target/release/examples/encode_peers"
 

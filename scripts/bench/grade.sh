@@ -24,9 +24,9 @@ done
 # shellcheck source=scripts/lib/sandbox.sh
 source scripts/lib/sandbox.sh
 ensure_bwrap
-# Grading needs only the command line (the `cli` feature), not the dataset readers: the same
+# Grading needs only the command line (crates/cli without features), not the dataset readers: the same
 # judge, without building polars and the downloader first.
-cargo build --locked --quiet --no-default-features --features cli --bin bpe-lab
+cargo build --locked --quiet -p bpe-lab-cli --no-default-features --features fast-alloc --bin bpe-lab
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/bpe-lab-grade-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT

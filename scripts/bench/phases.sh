@@ -18,7 +18,7 @@ file="${1:-/tmp/zipf${MB}.txt}"
 
 echo "building ..." >&2
 # The engine alone: the dataset and CLI features would only add to the build.
-cargo build --release --quiet --no-default-features --features fast-alloc --example phases --example gen_corpus
+cargo build --release --quiet -p bpe-lab --no-default-features --features fast-alloc --example phases --example gen_corpus
 
 if [ ! -f "$file" ]; then
     echo "generating $file ($MB MB, seed $SEED) ..." >&2

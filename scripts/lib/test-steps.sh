@@ -179,8 +179,9 @@ list_tests() {
         sed -n 's/.*Executable \(unittests \)\{0,1\}\([^ ]*\) (\(.*\))$/\2 \3/p' |
         while read -r src exe; do
             case "$src" in
-                tests/*/main.rs) prefix="" ;;
-                src/lib.rs) prefix="lib:" ;;
+                tests/*/main.rs | ../../tests/*/main.rs) prefix="" ;;
+                # Two packages have a src/lib.rs: the library's and crates/cli's.
+                src/lib.rs) case "$exe" in */bpe_lab_cli-*) prefix="cli:" ;; *) prefix="lib:" ;; esac ;;
                 src/main.rs) prefix="bin:" ;;
                 benches/*) prefix="bench:$(basename "$src" .rs):" ;;
                 *) prefix="example:$(basename "$src" .rs):" ;;

@@ -4,7 +4,6 @@
 //! 2 (the command line asks for something that cannot be done), and no output file left
 //! behind, not even a temporary one.
 
-
 use std::fs;
 use std::path::Path;
 

@@ -2,7 +2,6 @@
 //! user would run them. Expected merges come from the literal byte-level loop over the chunks
 //! the pattern gives; expected bytes are the input's own.
 
-
 use crate::support;
 
 use std::fs;

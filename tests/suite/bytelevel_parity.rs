@@ -96,10 +96,7 @@ fn training_text() -> String {
     let text = python_reference_text();
     let lines: Vec<&str> = text.lines().collect();
     let mut out = lines[..lines.len() / 2].join("\n");
-    let path = concat!(
-        env!("BPE_LAB_REPO"),
-        "/data/africa_galore_stand_in.json"
-    );
+    let path = concat!(env!("BPE_LAB_REPO"), "/data/africa_galore_stand_in.json");
     let items: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     for item in items.as_array().unwrap() {
         out.push('\n');

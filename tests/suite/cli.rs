@@ -2,7 +2,6 @@
 //! `bpe_lab::bpe::oracle`, failures checked for exit status, message and what is left on
 //! disk.
 
-
 use crate::support;
 
 use std::fs;

@@ -312,7 +312,10 @@ fn the_constants_are_read_as_the_code_writes_them() {
         constant("src/dataset/source.rs", "DEFAULT_FAILURE_WINDOW"),
         600
     );
-    assert_eq!(clap_default("crates/cli/src/commands/lab.rs", "check_timeout"), 20);
+    assert_eq!(
+        clap_default("crates/cli/src/commands/lab.rs", "check_timeout"),
+        20
+    );
 }
 
 /// Words about how the project was made, which a reader has no use for.

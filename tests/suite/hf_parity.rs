@@ -129,10 +129,7 @@ fn tokens(tokenizer: &Tokenizer, ids: &[u32]) -> Vec<String> {
 }
 
 fn africa_descriptions() -> Vec<String> {
-    let path = concat!(
-        env!("BPE_LAB_REPO"),
-        "/data/africa_galore_stand_in.json"
-    );
+    let path = concat!(env!("BPE_LAB_REPO"), "/data/africa_galore_stand_in.json");
     let items: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     items
         .as_array()

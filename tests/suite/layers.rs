@@ -17,7 +17,9 @@
 //! use: a module's `pub use` of its own descendants (a facade), and unit tests.
 //!
 //! Why a test and not only the compiler: inside one package the compiler allows any import;
-//! the floors within the library (engine, tokenizer, dataset, lab) are held here.
+//! the floors within the library (engine, tokenizer, dataset, lab) are held here. The floors
+//! above it, the command and the course tools, are another package (crates/cli) that the
+//! library does not depend on, so there the compiler holds them (`package_boundary.rs`).
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::fs;
@@ -34,14 +36,10 @@ const FLOORS: &[(&str, &[&str])] = &[
     ("tokenizer", &["tokenizer"]),
     ("dataset", &["dataset"]),
     ("lab", &["lab"]),
-    ("instructor", &["instructor"]),
-    ("cli", &["cli"]),
 ];
 
 /// The library's name, which also starts paths from outside it (`bpe_lab::…`, `::bpe_lab::…`).
 pub(crate) const LIB: &str = "bpe_lab";
-/// The binary's crate (`main.rs`), whose modules are the command line: the top floor.
-const BIN: &str = "bpe-lab";
 
 /// A module: its crate, then its path (`["bpe_lab", "lab", "check"]`).
 type ModId = Vec<String>;
@@ -60,7 +58,6 @@ fn floor_of(top: &str) -> Option<usize> {
 fn floor_of_module(module: &[String]) -> Option<usize> {
     match module.first().map(String::as_str) {
         Some(LIB) => module.get(1).and_then(|top| floor_of(top)),
-        Some(BIN) => Some(FLOORS.len() - 1),
         _ => None,
     }
 }
@@ -246,10 +243,8 @@ fn ident_at(tokens: &[TokenTree], i: usize) -> Option<String> {
 impl House {
     pub(crate) fn read(sources: &Sources) -> House {
         let mut house = House::default();
-        for (root, krate) in [("lib.rs", LIB), ("main.rs", BIN)] {
-            if sources.contains_key(root) {
-                house.read_file(sources, root, vec![krate.to_string()], false);
-            }
+        if sources.contains_key("lib.rs") {
+            house.read_file(sources, "lib.rs", vec![LIB.to_string()], false);
         }
         house
     }

@@ -41,6 +41,7 @@ mod lab_cli;
 mod lab_nbgrader;
 mod lab_parity;
 mod layers;
+mod package_boundary;
 mod process_reaping;
 mod process_supervisor;
 mod public_paths;

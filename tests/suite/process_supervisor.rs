@@ -313,8 +313,8 @@ fn sandboxes_die_whole_and_two_graders_never_share_a_user() {
 
 #[test]
 fn a_worker_the_sandbox_cannot_start_is_not_graded_rather_than_crashed() {
-    use bpe_lab_cli::course::judge::worker::Worker;
     use bpe_lab::lab::check::Reply;
+    use bpe_lab_cli::course::judge::worker::Worker;
     if !sandbox_available() {
         return;
     }

@@ -4,7 +4,6 @@
 //! PATH and the repository's `data/` beside. A line must succeed, and where its comment shows
 //! output (`# → …`) it must print exactly that.
 
-
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

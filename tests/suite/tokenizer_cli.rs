@@ -2,7 +2,6 @@
 //! tokens come from seed 002's literal `apply_merges` with the merges and vocabulary read from
 //! the file here; expected tables from seed 000's text.
 
-
 use crate::support;
 
 use std::collections::HashMap;

@@ -8,5 +8,7 @@
 //!
 //! Only what the binary and the tests call is public; the rest is `pub(crate)`.
 
+#![warn(unreachable_pub)]
+
 pub mod commands;
 pub mod course;

@@ -20,28 +20,28 @@ use crate::commands::tokenizer_file::{TextInput, is_broken_pipe};
 
 /// `encode`'s byte-level flags (flattened into `EncodeArgs`).
 #[derive(Debug, Args)]
-pub struct ByteLevelEncodeArgs {
+pub(crate) struct ByteLevelEncodeArgs {
     /// Encode with one of OpenAI's encodings instead of a tokenizer file: r50k_base,
     /// cl100k_base or o200k_base (needs a build with --features openai)
     #[arg(long, value_name = "NAME", conflicts_with = "tokenizer", value_parser = encoding_parser)]
-    pub encoding: Option<OpenAiEncoding>,
+    pub(crate) encoding: Option<OpenAiEncoding>,
 
     /// Byte-level tokenizers: encode special tokens in the text as themselves (without it a
     /// special token in the text is an error, as in tiktoken's encode)
     #[arg(long, conflicts_with = "special_as_text")]
-    pub allow_special: bool,
+    pub(crate) allow_special: bool,
 
     /// Byte-level tokenizers: encode special tokens in the text as ordinary text
     #[arg(long)]
-    pub special_as_text: bool,
+    pub(crate) special_as_text: bool,
 }
 
-pub fn encoding_parser(value: &str) -> Result<OpenAiEncoding, String> {
+pub(crate) fn encoding_parser(value: &str) -> Result<OpenAiEncoding, String> {
     value.parse()
 }
 
 /// Whether `path` holds a byte-level tokenizer (unreadable files are left to the caller).
-pub fn is_byte_level_file(path: &Path) -> bool {
+pub(crate) fn is_byte_level_file(path: &Path) -> bool {
     std::fs::read(path).is_ok_and(|bytes| is_byte_level_file_content(&bytes))
 }
 
@@ -83,7 +83,7 @@ fn write_stdout(bytes: &[u8]) -> Result<(), CliError> {
 }
 
 /// `bpe-lab train --byte-level`: the flags that apply to lab tokenizers only are refused.
-pub fn train(args: &crate::commands::train::TrainArgs) -> Result<(), CliError> {
+pub(crate) fn train(args: &crate::commands::train::TrainArgs) -> Result<(), CliError> {
     let started = Instant::now();
     let Some(input) = args.input.as_deref() else {
         return Err(CliError::usage(
@@ -183,19 +183,19 @@ pub fn train(args: &crate::commands::train::TrainArgs) -> Result<(), CliError> {
 }
 
 /// What `encode` passes on for a byte-level run.
-pub struct EncodeRun<'a> {
-    pub tokenizer: Option<&'a Path>,
-    pub flags: &'a ByteLevelEncodeArgs,
-    pub input: Option<&'a Path>,
-    pub output: Option<&'a Path>,
-    pub format: EncodeOutput,
-    pub unit: EncodeUnit,
-    pub threads: usize,
+pub(crate) struct EncodeRun<'a> {
+    pub(crate) tokenizer: Option<&'a Path>,
+    pub(crate) flags: &'a ByteLevelEncodeArgs,
+    pub(crate) input: Option<&'a Path>,
+    pub(crate) output: Option<&'a Path>,
+    pub(crate) format: EncodeOutput,
+    pub(crate) unit: EncodeUnit,
+    pub(crate) threads: usize,
 }
 
 /// `bpe-lab encode` with a byte-level tokenizer or `--encoding`: the input streamed through
 /// [`ByteLevelTokenizer::encode_stream`], the whole input one text or each line one.
-pub fn encode(run: EncodeRun) -> Result<(), CliError> {
+pub(crate) fn encode(run: EncodeRun) -> Result<(), CliError> {
     let tokenizer = chosen(run.flags.encoding, run.tokenizer)?;
     let (allowed, others) = match (run.flags.allow_special, run.flags.special_as_text) {
         (true, _) => (AllowedSpecial::All, DisallowedSpecial::Error),
@@ -261,7 +261,7 @@ pub fn encode(run: EncodeRun) -> Result<(), CliError> {
 
 /// `bpe-lab decode` with a byte-level tokenizer or `--encoding`: whitespace-separated ids in,
 /// their bytes out exactly (all one text), or each line's bytes and a line feed (`lines`).
-pub fn decode(
+pub(crate) fn decode(
     tokenizer: Option<&Path>,
     encoding: Option<OpenAiEncoding>,
     input: Option<&Path>,
@@ -314,7 +314,7 @@ pub fn decode(
 
 /// The formats a byte-level tokenizer exports to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ByteLevelExport {
+pub(crate) enum ByteLevelExport {
     /// tiktoken's rank file, with the pattern and specials in `<output>.json`
     Tiktoken,
     /// Hugging Face's tokenizer.json (ByteLevel)
@@ -322,7 +322,7 @@ pub enum ByteLevelExport {
 }
 
 /// `bpe-lab export` of a byte-level tokenizer.
-pub fn export(
+pub(crate) fn export(
     tokenizer: Option<&Path>,
     encoding: Option<OpenAiEncoding>,
     format: ByteLevelExport,

@@ -15,7 +15,7 @@ use bpe_lab::files::{check_writable, same_file, write_atomically};
 use crate::commands::error::CliError;
 use crate::commands::progress;
 
-pub const LONG_ABOUT: &str = "\
+pub(crate) const LONG_ABOUT: &str = "\
 Count the words of a corpus and write them as a (word, count) table.
 
 Words are split as the lab splits them (every single space; a double space makes an empty
@@ -31,7 +31,7 @@ training from the text under both tie-breaks. With --sum the inputs are such tab
 example shards counted on other machines, or a Spark job's output folder) and their counts are
 summed. The output is Parquet, or CSV when its name ends in .csv; it is written atomically.";
 
-pub const AFTER_HELP: &str = "\
+pub(crate) const AFTER_HELP: &str = "\
 Examples:
   bpe-lab count 'corpus/*.txt' --output counts.parquet
   bpe-lab count --sum shard-1.parquet shard-2.parquet --output counts.parquet
@@ -40,30 +40,30 @@ Examples:
 Exit status: 0 on success, 1 when the work fails, 2 when the command line is wrong.";
 
 #[derive(Debug, Args)]
-pub struct CountArgs {
+pub(crate) struct CountArgs {
     /// Corpus files, glob patterns or directories (with --sum: word-count tables)
     #[arg(value_name = "INPUT", required = true)]
-    pub inputs: Vec<PathBuf>,
+    pub(crate) inputs: Vec<PathBuf>,
 
     /// Where to write the table: Parquet, or CSV for a name ending in .csv (replaced atomically)
     #[arg(short, long, value_name = "FILE")]
-    pub output: PathBuf,
+    pub(crate) output: PathBuf,
 
     /// The field (JSON, JSON Lines) or column (CSV, Parquet) that holds a paragraph
     #[arg(long, value_name = "NAME", default_value = "description")]
-    pub field: String,
+    pub(crate) field: String,
 
     /// Add up word-count tables (CSV or Parquet with word and count columns) instead of
     /// counting text
     #[arg(long = "sum", alias = "merge", conflicts_with = "field")]
-    pub merge: bool,
+    pub(crate) merge: bool,
 
     /// Also print a summary as one JSON object on stdout
     #[arg(long)]
-    pub json: bool,
+    pub(crate) json: bool,
 }
 
-pub fn run(args: &CountArgs) -> Result<(), CliError> {
+pub(crate) fn run(args: &CountArgs) -> Result<(), CliError> {
     let started = Instant::now();
     let format = TableFormat::from_path(&args.output).ok_or_else(|| {
         CliError::usage(format!(
@@ -148,6 +148,6 @@ fn file_size(path: &Path) -> u64 {
     std::fs::metadata(path).map_or(0, |m| m.len())
 }
 
-pub fn dataset_error(e: DatasetError) -> CliError {
+pub(crate) fn dataset_error(e: DatasetError) -> CliError {
     CliError::runtime(e.to_string())
 }

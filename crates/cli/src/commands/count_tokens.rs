@@ -13,7 +13,7 @@ use clap::Args;
 use crate::commands::error::CliError;
 use crate::commands::tokenizer_file::TextInput;
 
-pub const LONG_ABOUT: &str = "\
+pub(crate) const LONG_ABOUT: &str = "\
 Count the tokens of text files with byte-level tokenizers: one row per file and a total, one
 column per encoding (--encoding, several allowed, comma-separated) or tokenizer file (-t, a
 file `encode -t` takes; several allowed).
@@ -22,7 +22,7 @@ Each file is one text, encoded as tiktoken's encode_ordinary does: a special tok
 (such as <|endoftext|>) counts as the ordinary text it is, unless --allow-special counts it as
 one token.";
 
-pub const AFTER_HELP: &str = "\
+pub(crate) const AFTER_HELP: &str = "\
 Examples:
   bpe-lab count-tokens README.md docs/*.md
   bpe-lab count-tokens --encoding cl100k_base,o200k_base --json notes.txt
@@ -32,35 +32,35 @@ Exit status: 0 on success, 1 when the work fails (a file is missing or not UTF-8
 names it), 2 when the command line is wrong.";
 
 #[derive(Debug, Args)]
-pub struct CountTokensArgs {
+pub(crate) struct CountTokensArgs {
     /// Text files (`-` or none: standard input)
     #[arg(value_name = "FILE")]
-    pub files: Vec<PathBuf>,
+    pub(crate) files: Vec<PathBuf>,
 
     /// OpenAI encodings to count with: r50k_base, cl100k_base, o200k_base, comma-separated
     /// [default: cl100k_base, unless -t is given]
     #[arg(long, value_name = "NAMES", value_delimiter = ',',
           value_parser = crate::commands::bytelevel::encoding_parser)]
-    pub encoding: Vec<OpenAiEncoding>,
+    pub(crate) encoding: Vec<OpenAiEncoding>,
 
     /// Byte-level tokenizer files to count with (as `encode -t` takes them); may be repeated
     #[arg(short, long, value_name = "FILE")]
-    pub tokenizer: Vec<PathBuf>,
+    pub(crate) tokenizer: Vec<PathBuf>,
 
     /// Count each special token in the text as one token (not as its text)
     #[arg(long)]
-    pub allow_special: bool,
+    pub(crate) allow_special: bool,
 
     /// Threads to encode on (0: one per core)
     #[arg(long, value_name = "N", default_value_t = 0)]
-    pub threads: usize,
+    pub(crate) threads: usize,
 
     /// Print one JSON object instead of the table
     #[arg(long)]
-    pub json: bool,
+    pub(crate) json: bool,
 }
 
-pub fn run(args: &CountTokensArgs) -> Result<(), CliError> {
+pub(crate) fn run(args: &CountTokensArgs) -> Result<(), CliError> {
     let mut tokenizers: Vec<(String, ByteLevelTokenizer)> = Vec::new();
     let encodings = if args.encoding.is_empty() && args.tokenizer.is_empty() {
         vec![OpenAiEncoding::Cl100kBase]

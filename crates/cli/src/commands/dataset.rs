@@ -26,21 +26,21 @@ Exit status: 0 on success, 1 when --refresh cannot download, 2 when the command 
 
 #[derive(Debug, Args)]
 #[command(long_about = LONG_ABOUT, after_help = AFTER_HELP)]
-pub struct DatasetArgs {
+pub(crate) struct DatasetArgs {
     /// Ignore the cached copy and download again; fail if the download fails
     #[arg(long, conflicts_with = "offline")]
-    pub refresh: bool,
+    pub(crate) refresh: bool,
 
     /// Never use the network: the cached copy, else the bundled stand-in
     #[arg(long)]
-    pub offline: bool,
+    pub(crate) offline: bool,
 
     /// Print one JSON object instead of lines of text
     #[arg(long)]
-    pub json: bool,
+    pub(crate) json: bool,
 }
 
-pub fn run(args: &DatasetArgs) -> Result<(), CliError> {
+pub(crate) fn run(args: &DatasetArgs) -> Result<(), CliError> {
     let mut loader = AfricaGalore::from_env().refresh(args.refresh);
     if args.offline {
         loader = loader.offline(true);

@@ -10,7 +10,7 @@ use clap::Args;
 use crate::commands::error::CliError;
 use crate::commands::tokenizer_file::{self, TextInput, is_broken_pipe};
 
-pub const LONG_ABOUT: &str = "\
+pub(crate) const LONG_ABOUT: &str = "\
 Turn token ids back into text, with the tokenizer that made them (-t, as `encode` takes it) or
 one of OpenAI's encodings (--encoding).
 
@@ -25,7 +25,7 @@ whitespace: its words joined by single spaces). Special tokens are written as th
 <UNK> shows where an unknown character was. An id outside the vocabulary is an error naming
 the line.";
 
-pub const AFTER_HELP: &str = "\
+pub(crate) const AFTER_HELP: &str = "\
 Examples:
   bpe-lab encode -t tokenizer.json -i text.txt --ids | bpe-lab decode -t tokenizer.json
   printf 'Jollof in Lagos' | bpe-lab encode --encoding cl100k_base --ids | bpe-lab decode --encoding cl100k_base
@@ -35,32 +35,32 @@ other than ids of the vocabulary: the message names the line), 2 when the comman
 wrong.";
 
 #[derive(Debug, Args)]
-pub struct DecodeArgs {
+pub(crate) struct DecodeArgs {
     /// The tokenizer the ids come from (any file `encode -t` takes)
     #[arg(short, long, value_name = "FILE", required_unless_present = "encoding")]
-    pub tokenizer: Option<PathBuf>,
+    pub(crate) tokenizer: Option<PathBuf>,
 
     /// The ids come from one of OpenAI's encodings: r50k_base, cl100k_base or o200k_base
     #[arg(long, value_name = "NAME", conflicts_with = "tokenizer",
           value_parser = crate::commands::bytelevel::encoding_parser)]
-    pub encoding: Option<bpe_lab::tokenizer::OpenAiEncoding>,
+    pub(crate) encoding: Option<bpe_lab::tokenizer::OpenAiEncoding>,
 
     /// Byte-level tokenizers: `text` (all ids one text, nothing added) or `line` (each line
     /// of ids one text, a line feed after each) [default: text]
     #[arg(long, value_enum, value_name = "UNIT")]
-    pub unit: Option<crate::commands::encode::UnitArg>,
+    pub(crate) unit: Option<crate::commands::encode::UnitArg>,
 
     /// Token ids, separated by spaces, one text per line [default: standard input]
     #[arg(short, long, value_name = "FILE")]
-    pub input: Option<PathBuf>,
+    pub(crate) input: Option<PathBuf>,
 
     /// Print one JSON object per line, {"text": "..."} (keeps one line per input line even
     /// when a text holds a newline)
     #[arg(long)]
-    pub json: bool,
+    pub(crate) json: bool,
 }
 
-pub fn run(args: &DecodeArgs) -> Result<(), CliError> {
+pub(crate) fn run(args: &DecodeArgs) -> Result<(), CliError> {
     let path = args.tokenizer.as_deref();
     if args.encoding.is_some() || path.is_some_and(crate::commands::bytelevel::is_byte_level_file) {
         if args.json {
@@ -70,7 +70,12 @@ pub fn run(args: &DecodeArgs) -> Result<(), CliError> {
             ));
         }
         let lines = args.unit == Some(crate::commands::encode::UnitArg::Line);
-        return crate::commands::bytelevel::decode(path, args.encoding, args.input.as_deref(), lines);
+        return crate::commands::bytelevel::decode(
+            path,
+            args.encoding,
+            args.input.as_deref(),
+            lines,
+        );
     }
     if args.unit == Some(crate::commands::encode::UnitArg::Text) {
         return Err(CliError::usage(

@@ -11,7 +11,7 @@ use clap::Args;
 use crate::commands::error::CliError;
 use crate::commands::tokenizer_file::{self, SplitArg, TextInput, is_broken_pipe};
 
-pub const LONG_ABOUT: &str = "\
+pub(crate) const LONG_ABOUT: &str = "\
 Encode text with a tokenizer: a lab tokenizer (-t, a file written by `train`) or a byte-level
 one (-t, a file written by `train --byte-level`, a .tiktoken rank file, a Hugging Face
 ByteLevel tokenizer.json; or --encoding, one of OpenAI's).
@@ -37,7 +37,7 @@ a JSON array of strings. A special token (such as <|endoftext|>) in the text is 
 unless --allow-special (encode it as its id) or --special-as-text (as ordinary text) says
 what it is.";
 
-pub const AFTER_HELP: &str = "\
+pub(crate) const AFTER_HELP: &str = "\
 Examples:
   bpe-lab encode --tokenizer tokenizer.json --input text.txt --ids > ids.txt
   echo 'the lowest point' | bpe-lab encode -t tokenizer.json
@@ -48,57 +48,57 @@ Exit status: 0 on success, 1 when the work fails (a file is missing or not UTF-8
 token not allowed: the message names the file and where), 2 when the command line is wrong.";
 
 #[derive(Debug, Args)]
-pub struct EncodeArgs {
+pub(crate) struct EncodeArgs {
     /// The tokenizer: a file written by `bpe-lab train` (lab or --byte-level), a .tiktoken rank
     /// file (with the .json beside it that `export` writes), or a Hugging Face ByteLevel
     /// tokenizer.json
     #[arg(short, long, value_name = "FILE", required_unless_present = "encoding")]
-    pub tokenizer: Option<PathBuf>,
+    pub(crate) tokenizer: Option<PathBuf>,
 
     /// UTF-8 text to encode [default: standard input]
     #[arg(short, long, value_name = "FILE")]
-    pub input: Option<PathBuf>,
+    pub(crate) input: Option<PathBuf>,
 
     /// Write the output to FILE (whole or not at all) [default: standard output]
     #[arg(short, long, value_name = "FILE")]
-    pub output: Option<PathBuf>,
+    pub(crate) output: Option<PathBuf>,
 
     /// Print token ids instead of tokens
     #[arg(long)]
-    pub ids: bool,
+    pub(crate) ids: bool,
 
     /// Print one JSON object per unit, {"ids": [...], "tokens": [...]}
     #[arg(long, conflicts_with = "ids")]
-    pub json: bool,
+    pub(crate) json: bool,
 
     /// What one output line holds: `line` (each input line) or `text` (the whole input) [default:
     /// text for byte-level tokenizers; lab tokenizers encode lines only]
     #[arg(long, value_enum, value_name = "UNIT")]
-    pub unit: Option<UnitArg>,
+    pub(crate) unit: Option<UnitArg>,
 
     /// Lab tokenizers: how to cut lines into words [default: the tokenizer file's setting,
     /// normally space]
     #[arg(long, value_enum, value_name = "RULE")]
-    pub split: Option<SplitArg>,
+    pub(crate) split: Option<SplitArg>,
 
     /// Threads to encode on (0: one per core; small inputs use one)
     #[arg(long, value_name = "N", default_value_t = 0)]
-    pub threads: usize,
+    pub(crate) threads: usize,
 
     #[command(flatten)]
-    pub byte_level: crate::commands::bytelevel::ByteLevelEncodeArgs,
+    pub(crate) byte_level: crate::commands::bytelevel::ByteLevelEncodeArgs,
 }
 
 /// `--unit` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum UnitArg {
+pub(crate) enum UnitArg {
     /// Each input line is one text, without its line feed; one output line per input line
     Line,
     /// The whole input is one text; one output line
     Text,
 }
 
-pub fn run(args: &EncodeArgs) -> Result<(), CliError> {
+pub(crate) fn run(args: &EncodeArgs) -> Result<(), CliError> {
     let path = args.tokenizer.as_deref();
     let threads = match args.threads {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),

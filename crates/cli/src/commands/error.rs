@@ -16,7 +16,7 @@ pub struct CliError {
 
 impl CliError {
     /// The work failed: bad input data, a file that cannot be read or written (exit 1).
-    pub fn runtime(message: impl Into<String>) -> Self {
+    pub(crate) fn runtime(message: impl Into<String>) -> Self {
         CliError {
             message: message.into(),
             usage: false,
@@ -24,7 +24,7 @@ impl CliError {
     }
 
     /// The command line asks for something that cannot be done (exit 2, like clap's errors).
-    pub fn usage(message: impl Into<String>) -> Self {
+    pub(crate) fn usage(message: impl Into<String>) -> Self {
         CliError {
             message: message.into(),
             usage: true,
@@ -32,7 +32,7 @@ impl CliError {
     }
 
     /// `what 'path': reason`, with the reason worded for people rather than as an OS code.
-    pub fn io(what: &str, path: &Path, err: &io::Error) -> Self {
+    pub(crate) fn io(what: &str, path: &Path, err: &io::Error) -> Self {
         CliError::runtime(format!(
             "{what} '{}': {}",
             path.display(),

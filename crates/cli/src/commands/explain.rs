@@ -10,7 +10,7 @@ use crate::commands::error::CliError;
 use crate::commands::flags::tie_break_parser;
 use crate::commands::train::corpus_error;
 
-pub const LONG_ABOUT: &str = "\
+pub(crate) const LONG_ABOUT: &str = "\
 Show BPE training on a small corpus round by round, as seed 000's table does: the pair counts
 of each round, the pair that wins and why (more frequent, or a tie settled by --tie-break),
 and the corpus after the merge.
@@ -20,7 +20,7 @@ into words at every single space; each word is its characters followed by </w> (
 leaves </w> out, as seed 000's examples do). Meant for small examples: at most 64 words,
 1000 symbols and 100 rounds; larger corpora are refused.";
 
-pub const AFTER_HELP: &str = "\
+pub(crate) const AFTER_HELP: &str = "\
 Examples:
   bpe-lab explain --merges 3 --no-eow abcab          # seed 000, example 1
   bpe-lab explain --merges 6 --tie-break first-seen 'low lower lowest'
@@ -30,35 +30,35 @@ missing), 2 when the command line is wrong.";
 
 #[derive(Debug, Args)]
 #[command(group(ArgGroup::new("corpus").required(true).args(["input", "paragraphs"])))]
-pub struct ExplainArgs {
+pub(crate) struct ExplainArgs {
     /// How many rounds (merges) to run, at most 100
     #[arg(short, long, value_name = "N", value_parser = rounds)]
-    pub merges: usize,
+    pub(crate) merges: usize,
 
     /// The corpus, read as `train` reads it: text (one paragraph per line), .json, .jsonl, .csv
     /// or .parquet
     #[arg(short, long, value_name = "FILE")]
-    pub input: Option<PathBuf>,
+    pub(crate) input: Option<PathBuf>,
 
     /// The field (JSON, JSON Lines) or column (CSV, Parquet) that holds a paragraph
     #[arg(long, value_name = "NAME", default_value = "description")]
-    pub field: String,
+    pub(crate) field: String,
 
     /// The corpus on the command line: each argument is a paragraph, cut into words at spaces
     #[arg(value_name = "PARAGRAPH")]
-    pub paragraphs: Vec<String>,
+    pub(crate) paragraphs: Vec<String>,
 
     /// Which pair wins when several are equally frequent
     #[arg(long, value_name = "RULE", default_value_t, value_parser = tie_break_parser())]
-    pub tie_break: bpe_lab::TieBreak,
+    pub(crate) tie_break: bpe_lab::TieBreak,
 
     /// Make words of bare characters, without </w> at the end (as seed 000's examples are)
     #[arg(long)]
-    pub no_eow: bool,
+    pub(crate) no_eow: bool,
 
     /// Print the rounds as JSON instead of a table
     #[arg(long)]
-    pub json: bool,
+    pub(crate) json: bool,
 }
 
 /// `--merges`: a count up to [`MAX_ROUNDS`].
@@ -73,7 +73,7 @@ fn rounds(value: &str) -> Result<usize, String> {
     Ok(n)
 }
 
-pub fn run(args: &ExplainArgs) -> Result<(), CliError> {
+pub(crate) fn run(args: &ExplainArgs) -> Result<(), CliError> {
     let (paragraphs, source) = match &args.input {
         Some(path) => (
             CorpusReader::new()

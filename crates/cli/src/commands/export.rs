@@ -8,7 +8,7 @@ use clap::{Args, ValueEnum};
 use crate::commands::error::CliError;
 use crate::commands::tokenizer_file::{self, SplitArg};
 
-pub const LONG_ABOUT: &str = "\
+pub(crate) const LONG_ABOUT: &str = "\
 Write a tokenizer in another tool's format.
 
 Byte-level tokenizers (-t, any file `encode -t` takes, or --encoding): --format tiktoken
@@ -24,7 +24,7 @@ literal <PAD> in the text is split as bpe-lab splits it. The one text whose ids 
 the empty text, for which HF gives no ids where bpe-lab gives </w>. A tokenizer whose merges
 spell </w> or go on from the unknown token (a corpus containing those strings) is refused.";
 
-pub const AFTER_HELP: &str = "\
+pub(crate) const AFTER_HELP: &str = "\
 Examples:
   bpe-lab export --tokenizer tokenizer.json --format hf --output hf-tokenizer.json
   bpe-lab export -t bytes.json --format tiktoken --output bytes.tiktoken
@@ -33,34 +33,34 @@ Examples:
 Exit status: 0 on success, 1 when the work fails, 2 when the command line is wrong.";
 
 #[derive(Debug, Args)]
-pub struct ExportArgs {
+pub(crate) struct ExportArgs {
     /// The tokenizer: a file written by `bpe-lab train` (lab or --byte-level), or any
     /// byte-level file `encode -t` takes
     #[arg(short, long, value_name = "FILE", required_unless_present = "encoding")]
-    pub tokenizer: Option<PathBuf>,
+    pub(crate) tokenizer: Option<PathBuf>,
 
     /// Export one of OpenAI's encodings: r50k_base, cl100k_base or o200k_base
     #[arg(long, value_name = "NAME", conflicts_with = "tokenizer",
           value_parser = crate::commands::bytelevel::encoding_parser)]
-    pub encoding: Option<bpe_lab::tokenizer::OpenAiEncoding>,
+    pub(crate) encoding: Option<bpe_lab::tokenizer::OpenAiEncoding>,
 
     /// The format to write
     #[arg(short, long, value_enum, value_name = "FORMAT", default_value_t = ExportFormat::Hf)]
-    pub format: ExportFormat,
+    pub(crate) format: ExportFormat,
 
     /// Lab tokenizers: how the exported tokenizer cuts text into words [default: the
     /// tokenizer file's setting]
     #[arg(long, value_enum, value_name = "RULE")]
-    pub split: Option<SplitArg>,
+    pub(crate) split: Option<SplitArg>,
 
     /// Where to write the exported file (replaced atomically)
     #[arg(short, long, value_name = "FILE")]
-    pub output: PathBuf,
+    pub(crate) output: PathBuf,
 }
 
 /// `--format` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ExportFormat {
+pub(crate) enum ExportFormat {
     /// Hugging Face tokenizers' tokenizer.json (tokenizers 0.20 or newer), same ids as bpe-lab
     Hf,
     /// tiktoken's rank file (byte-level tokenizers), the pattern and special tokens written
@@ -68,7 +68,7 @@ pub enum ExportFormat {
     Tiktoken,
 }
 
-pub fn run(args: &ExportArgs) -> Result<(), CliError> {
+pub(crate) fn run(args: &ExportArgs) -> Result<(), CliError> {
     let path = args.tokenizer.as_deref();
     if let Some(path) = path
         && (args.output == path || bpe_lab::files::same_file(path, &args.output))

@@ -5,7 +5,7 @@ use bpe_lab::TieBreak;
 use bpe_lab::bpe::bytes::{SplitPattern, UnknownPatternName};
 
 /// `--min-frequency`: a count, 1 or more (1 keeps going while any pair is left).
-pub fn at_least_one(value: &str) -> Result<u64, String> {
+pub(crate) fn at_least_one(value: &str) -> Result<u64, String> {
     match value.parse::<u64>() {
         Ok(0) => Err("must be at least 1 (1 keeps training while any pair is left)".to_owned()),
         Ok(k) => Ok(k),
@@ -15,7 +15,7 @@ pub fn at_least_one(value: &str) -> Result<u64, String> {
 
 /// `--tie-break`: the library's [`TieBreak`] names, each with its summary as help; the names
 /// are parsed by [`TieBreak`]'s own `FromStr`, the one reader of them.
-pub fn tie_break_parser() -> impl clap::builder::TypedValueParser<Value = TieBreak> {
+pub(crate) fn tie_break_parser() -> impl clap::builder::TypedValueParser<Value = TieBreak> {
     use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
     let names = TieBreak::ALL.map(|p| PossibleValue::new(p.name()).help(p.summary()));
     PossibleValuesParser::new(names).map(|name| {
@@ -25,6 +25,6 @@ pub fn tie_break_parser() -> impl clap::builder::TypedValueParser<Value = TieBre
 }
 
 /// A split pattern's name (`gpt2`, `gpt4`, `o200k`); an unknown name is refused with the list.
-pub fn pattern_parser(value: &str) -> Result<SplitPattern, String> {
+pub(crate) fn pattern_parser(value: &str) -> Result<SplitPattern, String> {
     value.parse().map_err(|e: UnknownPatternName| e.to_string())
 }

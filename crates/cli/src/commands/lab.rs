@@ -16,7 +16,7 @@ use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-pub const LONG_ABOUT: &str = "\
+pub(crate) const LONG_ABOUT: &str = "\
 Instructor tools for the lab notebooks.
 
 The instructor sources (instructor/*.ipynb) hold the solutions between `// BEGIN SOLUTION` and
@@ -25,13 +25,13 @@ The instructor sources (instructor/*.ipynb) hold the solutions between `// BEGIN
 evcxr kernel, `grade` scores submitted notebooks, `doctor` says what is missing to run them.";
 
 #[derive(Debug, Args)]
-pub struct LabArgs {
+pub(crate) struct LabArgs {
     #[command(subcommand)]
-    pub command: LabCommand,
+    pub(crate) command: LabCommand,
 }
 
 #[derive(Debug, Subcommand)]
-pub enum LabCommand {
+pub(crate) enum LabCommand {
     /// Write the student notebooks from the instructor sources
     Release(ReleaseArgs),
     /// Run every notebook with the real kernel: sources must pass every check, student
@@ -49,47 +49,47 @@ pub enum LabCommand {
 }
 
 #[derive(Debug, Args)]
-pub struct NbgraderCourseArgs {
+pub(crate) struct NbgraderCourseArgs {
     /// The course directory to write (created if missing; existing files are replaced)
     #[arg(value_name = "DIR")]
-    pub course: PathBuf,
+    pub(crate) course: PathBuf,
     /// Instructor sources
     #[arg(long, value_name = "DIR", default_value = "instructor")]
-    pub sources: PathBuf,
+    pub(crate) sources: PathBuf,
     /// The bpe-lab crate the notebooks depend on (default: the sources' parent folder)
     #[arg(long = "crate", value_name = "DIR")]
-    pub crate_dir: Option<PathBuf>,
+    pub(crate) crate_dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
-pub struct ReleaseArgs {
+pub(crate) struct ReleaseArgs {
     /// Instructor sources
     #[arg(long, value_name = "DIR", default_value = "instructor")]
-    pub sources: PathBuf,
+    pub(crate) sources: PathBuf,
     /// Where the student versions go [default: notebooks; with --self-study,
     /// notebooks-self-study]
     #[arg(long = "output", alias = "out", value_name = "DIR")]
-    pub out: Option<PathBuf>,
+    pub(crate) out: Option<PathBuf>,
     /// Write nothing; exit 1 if any student version is missing or out of date
     #[arg(long)]
-    pub check: bool,
+    pub(crate) check: bool,
     /// The self-study edition: a folded solution after each exercise's check, for students to
     /// open after trying. Never for a graded course: it is refused over graded notebooks
     #[arg(long)]
-    pub self_study: bool,
+    pub(crate) self_study: bool,
 }
 
 #[derive(Debug, Args)]
-pub struct KernelArgs {
+pub(crate) struct KernelArgs {
     /// Python with nbclient (default: $BPE_LAB_PYTHON, else .venv/bin/python, else python3)
     #[arg(long, value_name = "PATH")]
-    pub python: Option<PathBuf>,
+    pub(crate) python: Option<PathBuf>,
     /// Seconds one cell may run
     #[arg(long, value_name = "SECONDS", default_value_t = 600)]
-    pub cell_timeout: u64,
+    pub(crate) cell_timeout: u64,
     /// Seconds one notebook may run
     #[arg(long, value_name = "SECONDS", default_value_t = 1800)]
-    pub timeout: u64,
+    pub(crate) timeout: u64,
 }
 
 impl KernelArgs {
@@ -106,121 +106,121 @@ impl KernelArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct VerifyArgs {
+pub(crate) struct VerifyArgs {
     #[arg(long, value_name = "DIR", default_value = "instructor")]
-    pub sources: PathBuf,
+    pub(crate) sources: PathBuf,
     #[arg(long, value_name = "DIR", default_value = "notebooks")]
-    pub students: PathBuf,
+    pub(crate) students: PathBuf,
     /// Executed notebooks are kept here (source/ and student/)
     #[arg(long, value_name = "DIR", default_value = "target/lab/verify")]
-    pub work_dir: PathBuf,
+    pub(crate) work_dir: PathBuf,
     /// Only notebooks whose file name contains this
     #[arg(long, value_name = "TEXT")]
-    pub only: Option<String>,
+    pub(crate) only: Option<String>,
     /// Run the instructor sources only
     #[arg(long)]
-    pub sources_only: bool,
+    pub(crate) sources_only: bool,
     /// The student versions are the self-study edition (`lab release --self-study`)
     #[arg(long)]
-    pub self_study: bool,
+    pub(crate) self_study: bool,
     /// Also render each executed notebook to HTML (next to it) with nbconvert
     #[arg(long)]
-    pub html: bool,
+    pub(crate) html: bool,
     /// Notebooks run at once, each in a kernel of its own (default: the number of cores)
     #[arg(long = "threads", alias = "jobs", value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-    pub jobs: Option<u16>,
+    pub(crate) jobs: Option<u16>,
     #[command(flatten)]
-    pub kernel: KernelArgs,
+    pub(crate) kernel: KernelArgs,
 }
 
 #[derive(Debug, Args)]
-pub struct GradeArgs {
+pub(crate) struct GradeArgs {
     /// Submitted notebooks, or folders of them (one sub-folder per student)
     #[arg(required = true, value_name = "SUBMISSION")]
-    pub submissions: Vec<PathBuf>,
+    pub(crate) submissions: Vec<PathBuf>,
     /// The gradebook to write (rewritten, atomically, as each submission finishes)
     #[arg(long = "output", alias = "out", value_name = "FILE")]
-    pub out: PathBuf,
+    pub(crate) out: PathBuf,
     /// Also write the grades in the layout of `nbgrader export`'s CSV (assignment, student_id,
     /// raw_score, score, max_score, …), rewritten as each submission finishes
     #[arg(long, value_name = "FILE")]
-    pub nbgrader_csv: Option<PathBuf>,
+    pub(crate) nbgrader_csv: Option<PathBuf>,
     /// Feedback files (Markdown and HTML), one folder per student
     #[arg(long, value_name = "DIR")]
-    pub feedback: PathBuf,
+    pub(crate) feedback: PathBuf,
     #[arg(long, value_name = "DIR", default_value = "instructor")]
-    pub sources: PathBuf,
+    pub(crate) sources: PathBuf,
     /// Grade every submission as this lab (default: the lab its file name or content names)
     #[arg(long, value_name = "NAME")]
-    pub lab: Option<String>,
+    pub(crate) lab: Option<String>,
     /// Address-space limit of each process running student code, in MiB
     #[arg(long, value_name = "MIB", default_value_t = 1024)]
-    pub memory_mb: u64,
+    pub(crate) memory_mb: u64,
     /// Seconds one exercise's check may take (all its calls), as in the notebook
     #[arg(long, value_name = "SECONDS", default_value_t = 20)]
-    pub check_timeout: u64,
+    pub(crate) check_timeout: u64,
     /// Seconds compiling one exercise's worker may take
     #[arg(long, value_name = "SECONDS", default_value_t = 120)]
-    pub compile_timeout: u64,
+    pub(crate) compile_timeout: u64,
     /// Submissions graded at once (default: the number of cores)
     #[arg(long = "threads", alias = "jobs", value_name = "N")]
-    pub jobs: Option<usize>,
+    pub(crate) jobs: Option<usize>,
     /// Keep the grades of submissions already graded by an earlier run (unchanged files only);
     /// what the grader's own trouble left not graded is graded again
     #[arg(long)]
-    pub resume: bool,
+    pub(crate) resume: bool,
     /// Grade only shard K of N (1-based, e.g. 2/3): a stable slice of the students, the same
     /// whatever the order of the files. Give each shard its own --output and --feedback, then
     /// join them with `lab grade-merge`
     #[arg(long, value_name = "K/N")]
-    pub shard: Option<Shard>,
+    pub(crate) shard: Option<Shard>,
     /// Also execute each restored notebook with the real kernel, in the sandbox, and put it in
     /// the feedback folder as <lab>.executed.ipynb (the grade still comes from the judge).
     /// Needs scripts/lab setup; one to three minutes per notebook. The notebook's code gets
     /// at least 4096 MiB of address space (it loads polars)
     #[arg(long)]
-    pub execute: bool,
+    pub(crate) execute: bool,
     /// With --execute: seconds one notebook's whole run may take
     #[arg(long, value_name = "SECONDS", default_value_t = 600)]
-    pub execute_timeout: u64,
+    pub(crate) execute_timeout: u64,
     /// Run student code without a sandbox when bubblewrap is missing or cannot work here.
     /// Student code can then read and write whatever your account can: trusted code only
     #[arg(long)]
-    pub no_sandbox: bool,
+    pub(crate) no_sandbox: bool,
 }
 
 #[derive(Debug, Args)]
-pub struct GradeMergeArgs {
+pub(crate) struct GradeMergeArgs {
     /// Each shard's feedback folder (as `lab grade --shard K/N --feedback DIR` wrote it)
     #[arg(required = true, value_name = "SHARD_FEEDBACK")]
-    pub shards: Vec<PathBuf>,
+    pub(crate) shards: Vec<PathBuf>,
     /// The merged gradebook to write
     #[arg(long = "output", alias = "out", value_name = "FILE")]
-    pub out: PathBuf,
+    pub(crate) out: PathBuf,
     /// Also write the merged grades in the layout of `nbgrader export`'s CSV
     #[arg(long, value_name = "FILE")]
-    pub nbgrader_csv: Option<PathBuf>,
+    pub(crate) nbgrader_csv: Option<PathBuf>,
     /// The merged feedback folder
     #[arg(long, value_name = "DIR")]
-    pub feedback: PathBuf,
+    pub(crate) feedback: PathBuf,
     /// The instructor sources the shards graded against
     #[arg(long, value_name = "DIR", default_value = "instructor")]
-    pub sources: PathBuf,
+    pub(crate) sources: PathBuf,
 }
 
 #[derive(Debug, Args)]
-pub struct DoctorArgs {
+pub(crate) struct DoctorArgs {
     /// Skip starting a kernel to build the crate
     #[arg(long)]
-    pub quick: bool,
+    pub(crate) quick: bool,
     /// Where kernels start (the student notebooks' folder)
     #[arg(long, value_name = "DIR", default_value = "notebooks")]
-    pub kernel_dir: PathBuf,
+    pub(crate) kernel_dir: PathBuf,
     #[arg(long, value_name = "PATH")]
-    pub python: Option<PathBuf>,
+    pub(crate) python: Option<PathBuf>,
 }
 
-pub fn run(args: &LabArgs) -> Result<(), CliError> {
+pub(crate) fn run(args: &LabArgs) -> Result<(), CliError> {
     match &args.command {
         LabCommand::Release(a) => run_release(a),
         LabCommand::Verify(a) => run_verify(a),

@@ -62,11 +62,11 @@ empty corpus, output that cannot be written), 2 when the command line is wrong."
 )]
 pub struct Cli {
     #[command(subcommand)]
-    pub command: Command,
+    pub(crate) command: Command,
 }
 
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Learn BPE merges from a corpus and save the tokenizer (merges and vocabulary) as JSON
     #[command(
         long_about = train::LONG_ABOUT,

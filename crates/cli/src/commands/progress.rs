@@ -15,7 +15,7 @@ fn draw_target() -> ProgressDrawTarget {
 }
 
 /// A spinner with `message` for work of unknown length (reading and counting the corpus).
-pub fn spinner(message: impl Into<String>) -> ProgressBar {
+pub(crate) fn spinner(message: impl Into<String>) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(None, draw_target())
         .with_style(
             ProgressStyle::with_template("{spinner} {msg} {elapsed}").expect("valid template"),
@@ -30,7 +30,7 @@ pub fn spinner(message: impl Into<String>) -> ProgressBar {
 /// A bar over `total` bytes of input (`what` is e.g. "counting"), with the rate and the time
 /// left.
 #[cfg(feature = "columnar")]
-pub fn bytes_bar(total: u64, what: &str) -> ProgressBar {
+pub(crate) fn bytes_bar(total: u64, what: &str) -> ProgressBar {
     let style = ProgressStyle::with_template(&format!(
         "{what} [{{wide_bar}}] {{bytes}}/{{total_bytes}}, {{bytes_per_sec}}, eta {{eta}}"
     ))
@@ -41,7 +41,7 @@ pub fn bytes_bar(total: u64, what: &str) -> ProgressBar {
 
 /// A bar counting merges up to `merges_wanted`, as wide as the terminal allows; the message
 /// shows the last merged pair's count.
-pub fn merges_bar(merges_wanted: usize) -> ProgressBar {
+pub(crate) fn merges_bar(merges_wanted: usize) -> ProgressBar {
     let style =
         ProgressStyle::with_template("training [{wide_bar}] {pos}/{len} merges, eta {eta}{msg}")
             .expect("valid template")
@@ -50,7 +50,7 @@ pub fn merges_bar(merges_wanted: usize) -> ProgressBar {
 }
 
 /// Reports training progress on `bar`; cheap enough to call after every merge.
-pub fn show_merge(bar: &ProgressBar, progress: bpe_lab::Progress) {
+pub(crate) fn show_merge(bar: &ProgressBar, progress: bpe_lab::Progress) {
     bar.set_position(progress.merges_done as u64);
     // Formatting a message allocates; a few updates per hundred merges are plenty to read.
     if progress.merges_done % 64 == 1 {
@@ -60,7 +60,7 @@ pub fn show_merge(bar: &ProgressBar, progress: bpe_lab::Progress) {
 
 /// A bar counting `total` items of `what` (graded submissions); `None` off a terminal, where
 /// a line per item is printed instead.
-pub fn bar(total: u64, what: &str) -> Option<ProgressBar> {
+pub(crate) fn bar(total: u64, what: &str) -> Option<ProgressBar> {
     if !std::io::stderr().is_terminal() {
         return None;
     }

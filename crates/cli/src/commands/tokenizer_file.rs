@@ -14,12 +14,12 @@ use clap::ValueEnum;
 use crate::commands::error::CliError;
 
 /// Loads the tokenizer file at `path`; every problem is reported naming the file.
-pub fn load(path: &Path) -> Result<Tokenizer, CliError> {
+pub(crate) fn load(path: &Path) -> Result<Tokenizer, CliError> {
     Tokenizer::load(path).map_err(|err| from_file_error(&err, "cannot read"))
 }
 
 /// A library file error as the command reports it (exit status 1).
-pub fn from_file_error(err: &FileError, what: &str) -> CliError {
+pub(crate) fn from_file_error(err: &FileError, what: &str) -> CliError {
     match &err.problem {
         FileProblem::Io(io) => CliError::io(what, &err.path, io),
         _ => CliError::runtime(err.to_string()),
@@ -28,7 +28,7 @@ pub fn from_file_error(err: &FileError, what: &str) -> CliError {
 
 /// `--vocab-order` values: the library's [`VocabOrder`] under command-line names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum VocabOrderArg {
+pub(crate) enum VocabOrderArg {
     /// Special tokens, </w>, the characters sorted, then each merge's token in merge order
     MergeOrder,
     /// Special tokens, then all other tokens sorted by code point (seed 004's sorted(set(vocab)))
@@ -46,7 +46,7 @@ impl From<VocabOrderArg> for VocabOrder {
 
 /// `--split` values: the library's [`Split`] under command-line names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SplitArg {
+pub(crate) enum SplitArg {
     /// At every single space, as Python's text.split(" ") (the lab's rule)
     Space,
     /// At runs of whitespace, as Python's text.split() (seed 004's encoder)
@@ -63,13 +63,13 @@ impl From<SplitArg> for Split {
 }
 
 /// Where a command reads its text: a file, or standard input.
-pub enum TextInput {
+pub(crate) enum TextInput {
     File(PathBuf),
     Stdin,
 }
 
 impl TextInput {
-    pub fn new(input: Option<&Path>) -> TextInput {
+    pub(crate) fn new(input: Option<&Path>) -> TextInput {
         match input {
             Some(path) if path != Path::new("-") => TextInput::File(path.to_owned()),
             _ => TextInput::Stdin,
@@ -77,7 +77,7 @@ impl TextInput {
     }
 
     /// Opens the source for reading; a directory or a missing file is an error naming it.
-    pub fn open(&self) -> Result<Box<dyn Read>, CliError> {
+    pub(crate) fn open(&self) -> Result<Box<dyn Read>, CliError> {
         match self {
             TextInput::Stdin => Ok(Box::new(io::stdin().lock())),
             TextInput::File(path) => {
@@ -94,7 +94,7 @@ impl TextInput {
     }
 
     /// A read error, naming the source.
-    pub fn read_error(&self, err: &io::Error) -> CliError {
+    pub(crate) fn read_error(&self, err: &io::Error) -> CliError {
         match self {
             TextInput::File(path) => CliError::io("cannot read", path, err),
             TextInput::Stdin => CliError::runtime(format!("cannot read standard input: {err}")),
@@ -115,6 +115,6 @@ impl fmt::Display for TextInput {
 
 /// Whether an output error means the reader went away (`bpe-lab encode … | head`): then the
 /// command stops quietly, as Unix tools do.
-pub fn is_broken_pipe(err: &io::Error) -> bool {
+pub(crate) fn is_broken_pipe(err: &io::Error) -> bool {
     err.kind() == io::ErrorKind::BrokenPipe
 }

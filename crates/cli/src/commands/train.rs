@@ -20,7 +20,7 @@ use crate::commands::flags::{at_least_one, tie_break_parser};
 use crate::commands::progress;
 use crate::commands::tokenizer_file::VocabOrderArg;
 
-pub const LONG_ABOUT: &str = "\
+pub(crate) const LONG_ABOUT: &str = "\
 Learn BPE merges from a corpus and save the tokenizer (merges and vocabulary) as JSON.
 
 A merge is a rule \"symbol A followed by symbol B becomes the single symbol AB\", e.g. l + o -> lo.
@@ -47,14 +47,14 @@ your own); the 256 byte values are the first tokens, merges never cross a chunk,
 no <UNK>. Its ids are the bytes, the merges in order, then the special tokens; --vocab-order
 and --unk-token do not apply and are refused.";
 
-pub const AFTER_SHORT_HELP: &str = "\
+pub(crate) const AFTER_SHORT_HELP: &str = "\
 A merge joins two neighbouring symbols into one (l + o -> lo); --help says more.
 
 Examples:
   bpe-lab train --input corpus.txt --merges 500 --output tokenizer.json
   bpe-lab train --byte-level --input corpus.txt --vocab-size 4096 --output bytes.json";
 
-pub const AFTER_HELP: &str = "\
+pub(crate) const AFTER_HELP: &str = "\
 Examples:
   bpe-lab train --input corpus.txt --merges 500 --output tokenizer.json
   bpe-lab train --byte-level --pattern gpt4 --input corpus.txt --vocab-size 4096 --output bytes.json
@@ -73,71 +73,71 @@ stdout stays empty unless --json asks for a summary there.
 Exit status: 0 on success, 1 when the work fails, 2 when the command line is wrong.";
 
 #[derive(Debug, Args)]
-pub struct TrainArgs {
+pub(crate) struct TrainArgs {
     /// Corpus to learn from: text (one paragraph per line), .json, .jsonl, .csv or .parquet;
     /// without it, the Africa Galore dataset (downloaded and cached, or the bundled stand-in)
     #[arg(short, long, value_name = "FILE")]
-    pub input: Option<PathBuf>,
+    pub(crate) input: Option<PathBuf>,
 
     /// Learn from a (word, count) table instead (Parquet or CSV with word and count columns, or
     /// a folder of them, as `bpe-lab count` and Spark write)
     #[arg(long, value_name = "TABLE", conflicts_with_all = ["input", "field"])]
-    pub word_counts: Option<PathBuf>,
+    pub(crate) word_counts: Option<PathBuf>,
 
     /// The field (JSON, JSON Lines) or column (CSV, Parquet) that holds a paragraph
     #[arg(long, value_name = "NAME", default_value = "description")]
-    pub field: String,
+    pub(crate) field: String,
 
     /// How many merges to learn (fewer if the corpus runs out of pairs first)
     #[arg(short, long, value_name = "N", required_unless_present = "vocab_size")]
-    pub merges: Option<usize>,
+    pub(crate) merges: Option<usize>,
 
     /// Learn merges until the vocabulary holds N tokens: the base tokens (lab: the special
     /// tokens, </w> and the corpus' characters; byte-level: the 256 bytes and the special
     /// tokens), then one token per merge
     #[arg(long, value_name = "N", conflicts_with = "merges")]
-    pub vocab_size: Option<usize>,
+    pub(crate) vocab_size: Option<usize>,
 
     /// Which pair wins when several are equally frequent
     #[arg(long, value_name = "RULE", default_value_t, value_parser = tie_break_parser())]
-    pub tie_break: bpe_lab::TieBreak,
+    pub(crate) tie_break: bpe_lab::TieBreak,
 
     /// Stop early once the most frequent pair occurs fewer than K times
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = at_least_one)]
-    pub min_frequency: u64,
+    pub(crate) min_frequency: u64,
 
     /// Where to write the tokenizer as JSON (replaced atomically)
     #[arg(short, long, value_name = "FILE")]
-    pub output: PathBuf,
+    pub(crate) output: PathBuf,
 
     #[command(flatten)]
-    pub tokenizer: TokenizerArgs,
+    pub(crate) tokenizer: TokenizerArgs,
 
     #[command(flatten)]
-    pub byte_level: ByteLevelTrainArgs,
+    pub(crate) byte_level: ByteLevelTrainArgs,
 }
 
 /// The options of `train` about the tokenizer it writes (flattened into `TrainArgs`).
 #[derive(Debug, Args)]
-pub struct TokenizerArgs {
+pub(crate) struct TokenizerArgs {
     /// Special tokens, comma-separated. Lab tokenizers: they get the first ids, in this order
     /// [default: <PAD>,<UNK>]. Byte-level: they get the ids after the merged tokens, and
     /// training text is cut at them [default: <|endoftext|>]
     #[arg(long, value_name = "LIST", value_delimiter = ',', alias = "special")]
-    pub special_tokens: Option<Vec<String>>,
+    pub(crate) special_tokens: Option<Vec<String>>,
 
     /// Lab tokenizers: the special token that characters outside the vocabulary become
     /// [default: <UNK>]
     #[arg(long, value_name = "TOKEN")]
-    pub unk_token: Option<String>,
+    pub(crate) unk_token: Option<String>,
 
     /// Lab tokenizers: how token ids are numbered [default: merge-order]
     #[arg(long, value_enum, value_name = "ORDER")]
-    pub vocab_order: Option<VocabOrderArg>,
+    pub(crate) vocab_order: Option<VocabOrderArg>,
 
     /// Also print a summary as one JSON object on stdout
     #[arg(long)]
-    pub json: bool,
+    pub(crate) json: bool,
 }
 
 /// The lab tokenizer's default special tokens.
@@ -145,7 +145,7 @@ const LAB_SPECIALS: [&str; 2] = ["<PAD>", "<UNK>"];
 
 impl TrainArgs {
     /// The special tokens given, or `default`.
-    pub fn special_tokens(&self, default: &[&str]) -> Vec<String> {
+    pub(crate) fn special_tokens(&self, default: &[&str]) -> Vec<String> {
         match &self.tokenizer.special_tokens {
             Some(list) => list.clone(),
             None => default.iter().map(|s| s.to_string()).collect(),
@@ -154,7 +154,7 @@ impl TrainArgs {
 
     /// How many merges to learn: --merges, or --vocab-size less the `base` tokens there are
     /// before any merge.
-    pub fn merges_for(&self, base: usize) -> Result<usize, CliError> {
+    pub(crate) fn merges_for(&self, base: usize) -> Result<usize, CliError> {
         match (self.merges, self.vocab_size) {
             (Some(merges), _) => Ok(merges),
             (None, Some(size)) if size > base => Ok(size - base),
@@ -190,7 +190,7 @@ impl TrainArgs {
     }
 }
 
-pub fn run(args: &TrainArgs) -> Result<(), CliError> {
+pub(crate) fn run(args: &TrainArgs) -> Result<(), CliError> {
     let started = Instant::now();
     for input in [&args.input, &args.word_counts].into_iter().flatten() {
         if same_file(input, &args.output) {
@@ -257,7 +257,7 @@ pub fn run(args: &TrainArgs) -> Result<(), CliError> {
 }
 
 /// The first half of the summary line: how many merges, and why fewer if so.
-pub fn learned(n: usize, asked: usize, stop: StopReason, args: &TrainArgs) -> String {
+pub(crate) fn learned(n: usize, asked: usize, stop: StopReason, args: &TrainArgs) -> String {
     let plural = if n == 1 { "" } else { "s" };
     match stop {
         StopReason::MergesDone => format!("learned {n} merge{plural}"),
@@ -289,7 +289,7 @@ fn read_file(path: &Path, field: &str) -> Result<WordCounts, CliError> {
 }
 
 /// A corpus that cannot be read; a format this build cannot read also names the flag.
-pub fn corpus_error(e: DatasetError, flag: &str) -> CliError {
+pub(crate) fn corpus_error(e: DatasetError, flag: &str) -> CliError {
     match e {
         DatasetError::NeedsFeature { .. } => CliError::usage(format!("{flag}: {e}")),
         e => CliError::runtime(e.to_string()),
@@ -345,16 +345,16 @@ fn read_dataset() -> Result<WordCounts, CliError> {
 
 /// `train`'s byte-level flags (flattened into `TrainArgs`).
 #[derive(Debug, Args)]
-pub struct ByteLevelTrainArgs {
+pub(crate) struct ByteLevelTrainArgs {
     /// Train a byte-level tokenizer (GPT-2 onwards: 256 byte tokens, regex-split chunks, no
     /// <UNK>) on --input: a text file whole, other formats' paragraphs one per line
     #[arg(long)]
-    pub byte_level: bool,
+    pub(crate) byte_level: bool,
 
     /// With --byte-level: the split pattern by name: gpt2 (r50k_base), gpt4 (cl100k_base) or
     /// o200k (o200k_base) [default: gpt4]
     #[arg(long, value_name = "NAME", requires = "byte_level", value_parser = crate::commands::flags::pattern_parser)]
-    pub pattern: Option<SplitPattern>,
+    pub(crate) pattern: Option<SplitPattern>,
 
     /// With --byte-level: your own split pattern, a regular expression (fancy-regex syntax:
     /// look-ahead and possessive quantifiers as in GPT's patterns)
@@ -364,5 +364,5 @@ pub struct ByteLevelTrainArgs {
         requires = "byte_level",
         conflicts_with = "pattern"
     )]
-    pub regex: Option<String>,
+    pub(crate) regex: Option<String>,
 }

@@ -10,16 +10,16 @@ use std::time::Duration;
 
 /// One finding.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Finding {
-    pub what: &'static str,
-    pub ok: bool,
-    pub detail: String,
+pub(crate) struct Finding {
+    pub(crate) what: &'static str,
+    pub(crate) ok: bool,
+    pub(crate) detail: String,
     /// The command that fixes it, when not ok.
-    pub fix: Option<String>,
+    pub(crate) fix: Option<String>,
 }
 
 /// The evcxr version the labs are tested with.
-pub const EVCXR_VERSION: &str = "0.22.0";
+pub(crate) const EVCXR_VERSION: &str = "0.22.0";
 
 /// Why a program the doctor ran gave no answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,7 +66,7 @@ const SETUP: &str = "scripts/lab setup";
 /// Checks Rust, Python with Jupyter's libraries, the `rust` kernel spec and evcxr, and (unless
 /// `quick`) that the crate builds inside a real kernel, from `kernel_dir` (where the student
 /// notebooks are).
-pub fn diagnose(python: &Path, kernel_dir: &Path, quick: bool) -> Vec<Finding> {
+pub(crate) fn diagnose(python: &Path, kernel_dir: &Path, quick: bool) -> Vec<Finding> {
     let mut findings = Vec::new();
     let cargo = run(Path::new("cargo"), &["--version"]);
     findings.push(Finding {

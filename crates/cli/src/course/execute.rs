@@ -82,7 +82,7 @@ fn on_path(name: &str) -> Option<PathBuf> {
 impl ExecuteOptions {
     /// Finds what a kernel needs on this machine (the same Python, evcxr and caches that
     /// `scripts/lab setup` installs), or says what is missing and how to get it.
-    pub fn detect(project: &Path) -> Result<ExecuteOptions, String> {
+    pub(crate) fn detect(project: &Path) -> Result<ExecuteOptions, String> {
         let python = find_python(project);
         let probe = Command::new(&python)
             .args([
@@ -396,7 +396,7 @@ fn split(
 }
 
 /// A line for the feedback: how the run went, cell by cell.
-pub fn describe(run: &Run) -> String {
+pub(crate) fn describe(run: &Run) -> String {
     use super::executor::CellStatus;
     let count = |s: CellStatus| run.cells.iter().filter(|c| c.status == s).count();
     let mut line = format!(

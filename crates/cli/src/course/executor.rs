@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// The package's name: its folder, and what `python FOLDER` runs.
-pub const PACKAGE: &str = "bpe_lab_executor";
+pub(crate) const PACKAGE: &str = "bpe_lab_executor";
 
 /// The package's files, by name.
 const FILES: [(&str, &str); 8] = [
@@ -28,7 +28,7 @@ const FILES: [(&str, &str); 8] = [
 ];
 
 /// Writes the package into `dir` (as `dir/bpe_lab_executor/`); returns the package's folder.
-pub fn write_package(dir: &Path) -> std::io::Result<PathBuf> {
+pub(crate) fn write_package(dir: &Path) -> std::io::Result<PathBuf> {
     let package = dir.join(PACKAGE);
     std::fs::create_dir_all(&package)?;
     for (name, text) in FILES {
@@ -39,27 +39,27 @@ pub fn write_package(dir: &Path) -> std::io::Result<PathBuf> {
 
 /// One run of the executor: the notebook, where the executed copy goes, and the limits.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Invocation {
-    pub input: String,
-    pub output: String,
+pub(crate) struct Invocation {
+    pub(crate) input: String,
+    pub(crate) output: String,
     /// The kernel spec; `None` takes the notebook's own (`rust` for the labs).
-    pub kernel: Option<String>,
+    pub(crate) kernel: Option<String>,
     /// The kernel's working directory.
-    pub cwd: Option<String>,
-    pub cell_timeout: Duration,
-    pub total_timeout: Duration,
+    pub(crate) cwd: Option<String>,
+    pub(crate) cell_timeout: Duration,
+    pub(crate) total_timeout: Duration,
     /// Address-space limit of evcxr's user-code process, MiB.
-    pub user_memory_mb: Option<u64>,
+    pub(crate) user_memory_mb: Option<u64>,
     /// The run stops as soon as the cells' outputs pass this many bytes.
-    pub output_limit: Option<u64>,
+    pub(crate) output_limit: Option<u64>,
     /// Extra environment for the kernel.
-    pub env: Vec<(String, String)>,
+    pub(crate) env: Vec<(String, String)>,
 }
 
 impl Invocation {
     /// A run of `input` into `output` with the default limits (5 minutes a cell, an hour in
     /// all), the notebook's kernel, and no caps.
-    pub fn new(input: &str, output: &str) -> Invocation {
+    pub(crate) fn new(input: &str, output: &str) -> Invocation {
         Invocation {
             input: input.to_owned(),
             output: output.to_owned(),
@@ -76,7 +76,7 @@ impl Invocation {
 
 /// The command line that runs the executor with `python`, the package written at `package`
 /// (paths as the process running it sees them).
-pub fn argv(python: &str, package: &str, run: &Invocation) -> Vec<String> {
+pub(crate) fn argv(python: &str, package: &str, run: &Invocation) -> Vec<String> {
     let mut argv = vec![
         python.to_owned(),
         package.to_owned(),
@@ -125,7 +125,7 @@ pub enum CellStatus {
 
 impl CellStatus {
     /// The executor's name for it, in words.
-    pub fn words(self) -> &'static str {
+    pub(crate) fn words(self) -> &'static str {
         match self {
             CellStatus::Ok => "ok",
             CellStatus::Error => "error",
@@ -139,15 +139,15 @@ impl CellStatus {
 #[derive(Debug, Clone, Deserialize, PartialEq)]
 pub struct CellRun {
     /// Position in the notebook's cell list (0-based).
-    pub index: usize,
-    pub id: Option<String>,
+    pub(crate) index: usize,
+    pub(crate) id: Option<String>,
     pub status: CellStatus,
     #[serde(default)]
-    pub seconds: f64,
+    pub(crate) seconds: f64,
     #[serde(default)]
     pub error: Option<String>,
     #[serde(default)]
-    pub reason: Option<String>,
+    pub(crate) reason: Option<String>,
 }
 
 /// The executor's summary of a run.
@@ -155,7 +155,7 @@ pub struct CellRun {
 pub struct Run {
     pub cells: Vec<CellRun>,
     #[serde(default)]
-    pub seconds: f64,
+    pub(crate) seconds: f64,
     /// Why the run stopped early (total time limit, output limit, kernel died), if it did.
     #[serde(default)]
     pub stopped: Option<String>,
@@ -164,7 +164,7 @@ pub struct Run {
 impl Run {
     /// The summary from the executor's stdout: the one JSON object there (possibly indented),
     /// after anything a library printed before it.
-    pub fn parse(stdout: &str) -> Result<Run, serde_json::Error> {
+    pub(crate) fn parse(stdout: &str) -> Result<Run, serde_json::Error> {
         let start = stdout
             .find("\n{")
             .map_or_else(|| stdout.find('{').unwrap_or(0), |i| i + 1);

@@ -4,11 +4,16 @@
 use bpe_lab::lab::check::Exercise;
 use serde::{Deserialize, Deserializer, Serializer, de::Error as _};
 
-pub fn serialize<S: Serializer>(exercise: &Exercise, serializer: S) -> Result<S::Ok, S::Error> {
+pub(crate) fn serialize<S: Serializer>(
+    exercise: &Exercise,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
     serializer.serialize_str(exercise.name())
 }
 
-pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Exercise, D::Error> {
+pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Exercise, D::Error> {
     let name = String::deserialize(deserializer)?;
     name.parse().map_err(D::Error::custom)
 }

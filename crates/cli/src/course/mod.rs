@@ -3,20 +3,17 @@
 //! results ([`results`]), verifying every solution passes ([`verify`]), grading submissions
 //! ([`grade`]) with feedback in Markdown and HTML ([`feedback`]) and checking the machine ([`doctor`]).
 
-pub mod doctor;
+pub(crate) mod doctor;
 pub mod execute;
 pub mod executor;
-pub mod exercise_name;
-pub mod grade;
+pub(crate) mod exercise_name;
+pub(crate) mod grade;
 pub mod judge;
-pub mod nbgrader_course;
-pub mod notebook;
+pub(crate) mod nbgrader_course;
+pub(crate) mod notebook;
 pub mod process;
 pub mod release;
-pub mod restore;
-pub mod results;
+pub(crate) mod restore;
+pub(crate) mod results;
 pub mod runner;
-pub mod verify;
-
-/// The feedback files, owned by grading; kept at this path too.
-pub use grade::feedback;
+pub(crate) mod verify;

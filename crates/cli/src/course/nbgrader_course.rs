@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 /// Why a course could not be written.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CourseError {
+pub(crate) enum CourseError {
     /// A source could not be read or converted, or a file could not be written.
     Notebook(NotebookError),
     /// The sources folder holds no notebook.
@@ -56,7 +56,10 @@ impl From<NotebookError> for CourseError {
 
 /// The crate the course's notebooks depend on, as an absolute path: `crate_dir` when given,
 /// else the sources folder's parent (where `instructor/` sits in this repository).
-pub fn find_crate(sources_dir: &Path, crate_dir: Option<&Path>) -> Result<PathBuf, CourseError> {
+pub(crate) fn find_crate(
+    sources_dir: &Path,
+    crate_dir: Option<&Path>,
+) -> Result<PathBuf, CourseError> {
     let absolute = |dir: &Path| {
         dir.canonicalize().map_err(|e| CourseError::NoCrate {
             dir: dir.to_owned(),
@@ -77,7 +80,7 @@ pub fn find_crate(sources_dir: &Path, crate_dir: Option<&Path>) -> Result<PathBu
 }
 
 /// Writes the course of every source in `sources_dir` (see [`write_course`]).
-pub fn write_course_from(
+pub(crate) fn write_course_from(
     sources_dir: &Path,
     crate_dir: &Path,
     course: &Path,
@@ -122,7 +125,7 @@ if _Execute is not None and not getattr(_Execute, "_bpe_lab_error_fields", False
 "#;
 
 /// The course's `nbgrader_config.py`: the Rust stub and markers, and a cell time limit.
-pub fn config() -> String {
+pub(crate) fn config() -> String {
     format!(
         "# nbgrader configuration for the bpe-lab course (written by `bpe-lab lab nbgrader-course`).\n\
          c = get_config()\n\
@@ -139,7 +142,7 @@ pub fn config() -> String {
 
 /// The nbgrader source version of `source_nb` (read from `path`), depending on the crate at
 /// `crate_dir` (an absolute path).
-pub fn nbgrader_source(
+pub(crate) fn nbgrader_source(
     source_nb: &Notebook,
     path: &Path,
     crate_dir: &Path,
@@ -164,7 +167,7 @@ pub fn nbgrader_source(
 /// Writes the course into `course`: `nbgrader_config.py` and `source/<lab>/<lab>.ipynb` for
 /// each source in `sources`. Returns the labs written. Nothing is written unless every source
 /// converts.
-pub fn write_course(
+pub(crate) fn write_course(
     sources: &[PathBuf],
     crate_dir: &Path,
     course: &Path,

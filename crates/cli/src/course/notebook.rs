@@ -8,14 +8,14 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// The marker lines around a solution (nbgrader's, so nbgrader reads the sources too).
-pub const BEGIN_SOLUTION: &str = "// BEGIN SOLUTION";
-pub const END_SOLUTION: &str = "// END SOLUTION";
+pub(crate) const BEGIN_SOLUTION: &str = "// BEGIN SOLUTION";
+pub(crate) const END_SOLUTION: &str = "// END SOLUTION";
 
 /// Why a notebook file could not be used.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NotebookError {
-    pub path: PathBuf,
-    pub problem: String,
+    pub(crate) path: PathBuf,
+    pub(crate) problem: String,
 }
 
 impl fmt::Display for NotebookError {
@@ -35,7 +35,7 @@ fn problem(path: &Path, problem: impl Into<String>) -> NotebookError {
 
 /// What a cell is for, from its metadata and text.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Role {
+pub(crate) enum Role {
     /// Markdown, setup and demonstration cells: students read them; grading restores them.
     Content,
     /// A code cell with `// BEGIN SOLUTION` … `// END SOLUTION`: the student's to write.
@@ -46,20 +46,20 @@ pub enum Role {
 
 /// A notebook as JSON, with accessors for what the tools use. Unknown fields are kept.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Notebook {
-    pub json: Value,
+pub(crate) struct Notebook {
+    pub(crate) json: Value,
 }
 
 impl Notebook {
     /// Reads and validates `path`: JSON, an object with nbformat 4 and a `cells` list whose
     /// cells each have a `cell_type` and a `source`.
-    pub fn read(path: &Path) -> Result<Notebook, NotebookError> {
+    pub(crate) fn read(path: &Path) -> Result<Notebook, NotebookError> {
         let bytes = std::fs::read(path).map_err(|e| problem(path, describe_io_error(&e)))?;
         Notebook::parse(&bytes, path)
     }
 
     /// Validates `bytes` as a notebook; `path` only names it in errors.
-    pub fn parse(bytes: &[u8], path: &Path) -> Result<Notebook, NotebookError> {
+    pub(crate) fn parse(bytes: &[u8], path: &Path) -> Result<Notebook, NotebookError> {
         let json: Value = serde_json::from_slice(bytes).map_err(|e| {
             problem(
                 path,
@@ -95,41 +95,37 @@ impl Notebook {
     }
 
     /// Writes the notebook (one-space indented, as Jupyter does) atomically.
-    pub fn write(&self, path: &Path) -> Result<(), NotebookError> {
+    pub(crate) fn write(&self, path: &Path) -> Result<(), NotebookError> {
         let mut text = to_jupyter_json(&self.json);
         text.push('\n');
         write_atomically(path, |w| w.write_all(text.as_bytes()))
             .map_err(|e| problem(path, describe_io_error(&e)))
     }
 
-    pub fn cells(&self) -> &[Value] {
+    pub(crate) fn cells(&self) -> &[Value] {
         self.json["cells"]
             .as_array()
             .map(Vec::as_slice)
             .unwrap_or(&[])
     }
 
-    pub fn cells_mut(&mut self) -> &mut Vec<Value> {
+    pub(crate) fn cells_mut(&mut self) -> &mut Vec<Value> {
         self.json["cells"]
             .as_array_mut()
             .expect("validated notebooks have a cells list")
     }
 
-    pub fn metadata(&self) -> &Value {
-        &self.json["metadata"]
-    }
-
     /// The lab this notebook belongs to (`metadata.bpe_lab.lab`), when it says.
-    pub fn lab(&self) -> Option<&str> {
+    pub(crate) fn lab(&self) -> Option<&str> {
         self.json["metadata"]["bpe_lab"]["lab"].as_str()
     }
 }
 
 /// A cell as people see it: its number (1-based) and its id.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct CellRef {
-    pub number: usize,
-    pub id: String,
+pub(crate) struct CellRef {
+    pub(crate) number: usize,
+    pub(crate) id: String,
 }
 
 impl fmt::Display for CellRef {
@@ -139,16 +135,16 @@ impl fmt::Display for CellRef {
 }
 
 /// A cell's `id` (nbformat 4.5), if it has one.
-pub fn cell_id(cell: &Value) -> Option<&str> {
+pub(crate) fn cell_id(cell: &Value) -> Option<&str> {
     cell.get("id").and_then(Value::as_str)
 }
 
-pub fn is_code(cell: &Value) -> bool {
+pub(crate) fn is_code(cell: &Value) -> bool {
     cell.get("cell_type").and_then(Value::as_str) == Some("code")
 }
 
 /// A cell's source as one string (nbformat allows a string or a list of lines).
-pub fn source(cell: &Value) -> String {
+pub(crate) fn source(cell: &Value) -> String {
     match cell.get("source") {
         Some(Value::String(s)) => s.clone(),
         Some(Value::Array(lines)) => lines.iter().filter_map(Value::as_str).collect(),
@@ -157,7 +153,7 @@ pub fn source(cell: &Value) -> String {
 }
 
 /// Sets a cell's source as a list of lines, the way Jupyter writes it.
-pub fn set_source(cell: &mut Value, text: &str) {
+pub(crate) fn set_source(cell: &mut Value, text: &str) {
     let lines: Vec<Value> = text
         .split_inclusive('\n')
         .map(|l| Value::String(l.to_owned()))
@@ -167,7 +163,7 @@ pub fn set_source(cell: &mut Value, text: &str) {
 
 /// The cell's role: a check names its exercise in `metadata.bpe_lab`, a solution has the
 /// markers, everything else is content.
-pub fn role(cell: &Value) -> Role {
+pub(crate) fn role(cell: &Value) -> Role {
     let meta = &cell["metadata"]["bpe_lab"];
     if let Some(exercise) = meta["exercise"].as_str() {
         return Role::Check {
@@ -183,12 +179,12 @@ pub fn role(cell: &Value) -> Role {
 
 /// Whether a cell is protected: nbgrader's `locked`, which `release` sets on every cell but
 /// the solutions. The one test for it — restoring, judging and releasing all ask here.
-pub fn is_locked(cell: &Value) -> bool {
+pub(crate) fn is_locked(cell: &Value) -> bool {
     cell["metadata"]["nbgrader"]["locked"] == Value::Bool(true)
 }
 
 /// Removes outputs and execution counts (code cells keep empty ones, as nbformat requires).
-pub fn clear_outputs(cell: &mut Value) {
+pub(crate) fn clear_outputs(cell: &mut Value) {
     if is_code(cell)
         && let Some(object) = cell.as_object_mut()
     {
@@ -198,7 +194,7 @@ pub fn clear_outputs(cell: &mut Value) {
 }
 
 /// A cell's metadata object, created when missing.
-pub fn metadata_mut(cell: &mut Value) -> &mut Map<String, Value> {
+pub(crate) fn metadata_mut(cell: &mut Value) -> &mut Map<String, Value> {
     if !cell["metadata"].is_object() {
         cell["metadata"] = json!({});
     }
@@ -209,7 +205,7 @@ pub fn metadata_mut(cell: &mut Value) -> &mut Map<String, Value> {
 
 /// JSON with one-space indentation and keys in their stored order: what Jupyter writes, so
 /// committed notebooks diff cleanly after a save in JupyterLab.
-pub fn to_jupyter_json(value: &Value) -> String {
+pub(crate) fn to_jupyter_json(value: &Value) -> String {
     let mut out = Vec::new();
     let formatter = serde_json::ser::PrettyFormatter::with_indent(b" ");
     let mut serializer = serde_json::Serializer::with_formatter(&mut out, formatter);

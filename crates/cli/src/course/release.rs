@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 /// Solution markers that do not pair up, by line (1-based).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum MarkerError {
+pub(crate) enum MarkerError {
     /// A `// BEGIN SOLUTION` inside the region opened on line `open`.
     Nested { line: usize, open: usize },
     /// A `// END SOLUTION` with no region open.
@@ -53,7 +53,7 @@ const NBGRADER_SCHEMA: u32 = 3;
 /// with no edit, a dirty `git status`). Student versions get exactly these; the instructor
 /// sources store them too (a test below compares). tests/browser/ checks them against the
 /// real kernel in JupyterLab.
-pub fn kernel_metadata() -> Value {
+pub(crate) fn kernel_metadata() -> Value {
     json!({
         "kernelspec": { "display_name": "Rust", "language": "rust", "name": "rust" },
         "language_info": {
@@ -68,7 +68,7 @@ pub fn kernel_metadata() -> Value {
 }
 
 /// The text students get in place of each solution region.
-pub const STUB: &str = "todo!()";
+pub(crate) const STUB: &str = "todo!()";
 
 /// `text` with every `// BEGIN SOLUTION` … `// END SOLUTION` region (markers included)
 /// replaced by `todo!()` at the BEGIN line's indentation.
@@ -78,7 +78,7 @@ pub const STUB: &str = "todo!()";
 /// let source = "fn f() -> u8 {\n    // BEGIN SOLUTION\n    7\n    // END SOLUTION\n}\n";
 /// assert_eq!(strip_solutions(source).unwrap(), "fn f() -> u8 {\n    todo!()\n}\n");
 /// ```
-pub fn strip_solutions(text: &str) -> Result<String, MarkerError> {
+pub(crate) fn strip_solutions(text: &str) -> Result<String, MarkerError> {
     let mut out = String::with_capacity(text.len());
     let mut inside: Option<usize> = None;
     for (number, line) in text.split_inclusive('\n').enumerate() {
@@ -116,7 +116,7 @@ pub fn strip_solutions(text: &str) -> Result<String, MarkerError> {
 
 /// The hex SHA-256 of a cell's source: what `checksum` holds for protected cells (nbgrader
 /// itself uses MD5 over more fields; this tool only compares its own checksums).
-pub fn checksum(text: &str) -> String {
+pub(crate) fn checksum(text: &str) -> String {
     Sha256::digest(text.as_bytes())
         .iter()
         .map(|b| format!("{b:02x}"))
@@ -124,7 +124,7 @@ pub fn checksum(text: &str) -> String {
 }
 
 /// The lab name of a notebook file: its stem (`01-initialize`).
-pub fn lab_name(path: &Path) -> String {
+pub(crate) fn lab_name(path: &Path) -> String {
     path.file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default()
@@ -132,7 +132,7 @@ pub fn lab_name(path: &Path) -> String {
 
 /// Which student version to write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Edition {
+pub(crate) enum Edition {
     /// For graded courses, and the default: the solutions are gone, only `todo!()` is left.
     #[default]
     Graded,
@@ -144,12 +144,15 @@ pub enum Edition {
 
 /// The student version of `source_nb` (read from `path`, which names it in errors), for a
 /// graded course.
-pub fn student_version(source_nb: &Notebook, path: &Path) -> Result<Notebook, NotebookError> {
+pub(crate) fn student_version(
+    source_nb: &Notebook,
+    path: &Path,
+) -> Result<Notebook, NotebookError> {
     student_edition(source_nb, path, Edition::Graded)
 }
 
 /// The student version of `source_nb` in `edition`.
-pub fn student_edition(
+pub(crate) fn student_edition(
     source_nb: &Notebook,
     path: &Path,
     edition: Edition,
@@ -315,7 +318,7 @@ fn mark(cell: &mut Value, nbgrader: Value) {
 }
 
 /// The instructor sources in `dir`: every `*.ipynb`, sorted by name.
-pub fn sources(dir: &Path) -> Result<Vec<PathBuf>, NotebookError> {
+pub(crate) fn sources(dir: &Path) -> Result<Vec<PathBuf>, NotebookError> {
     let entries = std::fs::read_dir(dir).map_err(|e| NotebookError {
         path: dir.to_owned(),
         problem: bpe_lab::files::describe_io_error(&e),
@@ -331,15 +334,15 @@ pub fn sources(dir: &Path) -> Result<Vec<PathBuf>, NotebookError> {
 
 /// What releasing one source did.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Released {
-    pub source: PathBuf,
-    pub student: PathBuf,
+pub(crate) struct Released {
+    pub(crate) source: PathBuf,
+    pub(crate) student: PathBuf,
     /// Whether the file on disk changed (false: it was already up to date).
-    pub changed: bool,
+    pub(crate) changed: bool,
 }
 
 /// The student file for a source: same name in `out_dir`.
-pub fn student_path(source: &Path, out_dir: &Path) -> PathBuf {
+pub(crate) fn student_path(source: &Path, out_dir: &Path) -> PathBuf {
     out_dir.join(source.file_name().unwrap_or_default())
 }
 
@@ -350,14 +353,10 @@ fn rendered(nb: &Notebook) -> String {
     text
 }
 
-/// Writes the student version of every source in `source_dir` into `out_dir`. Every source
-/// is checked before anything is written, so a bad one leaves all files as they were.
-pub fn release(source_dir: &Path, out_dir: &Path) -> Result<Vec<Released>, NotebookError> {
-    release_edition(source_dir, out_dir, Edition::Graded)
-}
-
-/// [`release`] in `edition`.
-pub fn release_edition(
+/// Writes the student version (in `edition`) of every source in `source_dir` into `out_dir`.
+/// Every source is checked before anything is written, so a bad one leaves all files as they
+/// were.
+pub(crate) fn release_edition(
     source_dir: &Path,
     out_dir: &Path,
     edition: Edition,
@@ -406,13 +405,13 @@ pub fn release_edition(
 
 /// The edition the student file at `path` is ([`edition_in`]); `None` when there is no such
 /// file or it is no student version.
-pub fn edition_of(path: &Path) -> Option<Edition> {
+pub(crate) fn edition_of(path: &Path) -> Option<Edition> {
     edition_in(&Notebook::read(path).ok()?)
 }
 
 /// The edition the student version `nb` is, from the metadata release writes; `None` when it
 /// is no student version.
-pub fn edition_in(nb: &Notebook) -> Option<Edition> {
+pub(crate) fn edition_in(nb: &Notebook) -> Option<Edition> {
     let meta = &nb.json["metadata"]["bpe_lab"];
     (meta["version"] == "student").then(|| {
         if meta["solutions"] == true {
@@ -426,13 +425,13 @@ pub fn edition_in(nb: &Notebook) -> Option<Edition> {
 /// A student file that is not what [`release`] would write.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Stale {
-    pub student: PathBuf,
-    pub why: Staleness,
+    pub(crate) student: PathBuf,
+    pub(crate) why: Staleness,
 }
 
 /// Why a student file is stale.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Staleness {
+pub(crate) enum Staleness {
     /// It differs from its source's student version.
     Differs,
     /// It cannot be read (missing, most often): the reason in words.
@@ -456,7 +455,7 @@ pub fn stale(source_dir: &Path, out_dir: &Path) -> Result<Vec<Stale>, NotebookEr
 }
 
 /// [`stale`] against `edition`.
-pub fn stale_edition(
+pub(crate) fn stale_edition(
     source_dir: &Path,
     out_dir: &Path,
     edition: Edition,

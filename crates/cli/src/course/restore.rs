@@ -11,7 +11,7 @@ use std::fmt;
 /// One change restoring made, for the student's feedback.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Restoration {
+pub(crate) enum Restoration {
     /// A protected cell the student deleted was put back.
     Reinserted { cell: String },
     /// A protected cell the student edited was reverted.
@@ -38,7 +38,7 @@ impl fmt::Display for Restoration {
 /// The submission restored against `released`, outputs dropped, with a note per change.
 /// Cells come in the released order; cells the student added follow the cell they followed
 /// in the submission.
-pub fn restore(submission: &Notebook, released: &Notebook) -> (Notebook, Vec<Restoration>) {
+pub(crate) fn restore(submission: &Notebook, released: &Notebook) -> (Notebook, Vec<Restoration>) {
     let mut notes = Vec::new();
     let released_ids: HashMap<&str, usize> = released
         .cells()

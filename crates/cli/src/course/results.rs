@@ -6,12 +6,12 @@ use serde_json::Value;
 
 /// One check result found in a cell's outputs.
 #[derive(Debug, Clone, PartialEq)]
-pub struct FoundResult {
-    pub exercise: String,
-    pub status: Option<Status>,
-    pub message: String,
+pub(crate) struct FoundResult {
+    pub(crate) exercise: String,
+    pub(crate) status: Option<Status>,
+    pub(crate) message: String,
     /// The whole JSON, for feedback (input, expected, got).
-    pub json: Value,
+    pub(crate) json: Value,
 }
 
 fn outputs(cell: &Value) -> &[Value] {
@@ -19,7 +19,7 @@ fn outputs(cell: &Value) -> &[Value] {
 }
 
 /// Every check result in the cell's outputs, in order.
-pub fn check_results(cell: &Value) -> Vec<FoundResult> {
+pub(crate) fn check_results(cell: &Value) -> Vec<FoundResult> {
     outputs(cell)
         .iter()
         .filter_map(|o| o["data"].get(RESULT_MIME))
@@ -40,7 +40,7 @@ pub fn check_results(cell: &Value) -> Vec<FoundResult> {
 }
 
 /// Error outputs of the cell (compile errors, panics that reached the kernel), as text.
-pub fn errors(cell: &Value) -> Vec<String> {
+pub(crate) fn errors(cell: &Value) -> Vec<String> {
     outputs(cell)
         .iter()
         .filter(|o| o["output_type"] == "error")
@@ -66,7 +66,7 @@ fn stream_text(cell: &Value, name: &str) -> String {
 }
 
 /// Panic messages printed by the cell (the default hook's "panicked at" lines), if any.
-pub fn panic_text(cell: &Value) -> Option<String> {
+pub(crate) fn panic_text(cell: &Value) -> Option<String> {
     let stderr = stream_text(cell, "stderr");
     let stdout = stream_text(cell, "stdout");
     [stderr, stdout]

@@ -15,7 +15,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// Overrides which Python runs notebooks (it needs nbclient and a Rust kernel spec).
-pub const PYTHON_ENV: &str = "BPE_LAB_PYTHON";
+pub(crate) const PYTHON_ENV: &str = "BPE_LAB_PYTHON";
 /// Bytes of the executor's stdout (its summary) and stderr (its progress) kept.
 const SUMMARY_KEPT: usize = 16 << 20;
 const PROGRESS_KEPT: usize = 1 << 20;
@@ -25,21 +25,21 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(110);
 /// How to execute a notebook.
 #[derive(Debug, Clone)]
 pub struct RunOptions {
-    pub python: PathBuf,
+    pub(crate) python: PathBuf,
     /// The kernel spec; `None` takes the notebook's own (`rust` for the labs).
-    pub kernel: Option<String>,
+    pub(crate) kernel: Option<String>,
     /// The kernel's working directory (where `:dep bpe-lab = { path = ".." }` resolves).
-    pub cwd: PathBuf,
+    pub(crate) cwd: PathBuf,
     pub cell_timeout: Duration,
     pub total_timeout: Duration,
     /// Address-space limit, in MiB, for evcxr's user-code process (where the notebook's code
     /// runs; re-applied when evcxr restarts it). The kernel and the compiler are not limited:
     /// they need several GiB of address space to compile the crate.
-    pub memory_mb: Option<u64>,
+    pub(crate) memory_mb: Option<u64>,
     /// The run stops as soon as the cells' outputs pass this many bytes.
     pub output_limit: Option<u64>,
     /// Extra environment for the kernel.
-    pub env: Vec<(String, String)>,
+    pub(crate) env: Vec<(String, String)>,
 }
 
 impl RunOptions {
@@ -60,8 +60,8 @@ impl RunOptions {
 /// Why a notebook could not be executed at all.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RunError {
-    pub notebook: PathBuf,
-    pub problem: String,
+    pub(crate) notebook: PathBuf,
+    pub(crate) problem: String,
 }
 
 impl fmt::Display for RunError {

@@ -4,7 +4,7 @@
 use sha2::Digest;
 
 /// SHA-256 of `bytes`, in hex.
-pub fn digest(bytes: &[u8]) -> String {
+pub(crate) fn digest(bytes: &[u8]) -> String {
     sha2::Sha256::digest(bytes)
         .iter()
         .map(|b| format!("{b:02x}"))

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 /// A lab's instructor source cannot be graded against.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum LabError {
+pub(crate) enum LabError {
     /// The sources folder or a notebook in it cannot be read or released.
     Notebook(NotebookError),
     /// A check cell names an exercise the grader has no check for.
@@ -47,7 +47,7 @@ impl From<NotebookError> for LabError {
 
 /// Which file of the session's output could not be written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Output {
+pub(crate) enum Output {
     Feedback,
     Gradebook,
     NbgraderCsv,
@@ -55,7 +55,7 @@ pub enum Output {
 
 /// Why a grading session stopped.
 #[derive(Debug)]
-pub enum GradeError {
+pub(crate) enum GradeError {
     /// The labs could not be read from the sources.
     Lab(LabError),
     /// The sources hold no lab notebook.

@@ -212,7 +212,7 @@ fn fence(body: &str) -> String {
 
 /// The student's feedback as Markdown: score, a line per exercise, the failing cases, what
 /// the code printed, and what the grader changed or noticed.
-pub fn feedback_markdown(g: &Grade) -> String {
+pub(crate) fn feedback_markdown(g: &Grade) -> String {
     let mut md = String::new();
     for block in outline(g) {
         match block {
@@ -257,7 +257,7 @@ pub fn feedback_markdown(g: &Grade) -> String {
 }
 
 /// The same feedback as one HTML page with its own small style sheet.
-pub fn feedback_html(g: &Grade) -> String {
+pub(crate) fn feedback_html(g: &Grade) -> String {
     let blocks = outline(g);
     let title = match blocks.first() {
         Some(Block::Title(s)) => spans_markdown(s),
@@ -318,7 +318,7 @@ pub fn feedback_html(g: &Grade) -> String {
 
 /// Where a grade's Markdown feedback goes: `<feedback>/<student>/<lab>.md`; the HTML page
 /// sits beside it with the extension `.html`.
-pub fn feedback_path(g: &Grade, feedback_dir: &Path) -> PathBuf {
+pub(crate) fn feedback_path(g: &Grade, feedback_dir: &Path) -> PathBuf {
     let lab = g.lab.clone().unwrap_or_else(|| stem(&g.file));
     feedback_dir.join(&g.student).join(format!("{lab}.md"))
 }
@@ -326,7 +326,7 @@ pub fn feedback_path(g: &Grade, feedback_dir: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::course::grade::GradeNote;
+    use crate::course::grade::note::GradeNote;
     use crate::course::judge::Verdict;
     use crate::course::restore::Restoration;
     use bpe_lab::lab::check::{Exercise, Status};
@@ -410,7 +410,7 @@ mod tests {
 
         // A whole submission the grader could not take.
         let mut whole = Grade::empty("bo", PathBuf::from("s/bo/03-merge.ipynb"));
-        whole.not_graded(crate::course::grade::Ungradable::Unreadable {
+        whole.not_graded(crate::course::grade::note::Ungradable::Unreadable {
             error: "the disk is full".into(),
         });
         let md = feedback_markdown(&whole);
@@ -419,7 +419,7 @@ mod tests {
         ), "{md}");
         // The submission's own problem is not called the grader's.
         let mut own = Grade::empty("cy", PathBuf::from("s/cy/03-merge.ipynb"));
-        own.not_graded(crate::course::grade::Ungradable::NoLab);
+        own.not_graded(crate::course::grade::note::Ungradable::NoLab);
         let md = feedback_markdown(&own);
         assert!(
             !md.contains("grader's side") && !md.contains("not final"),

@@ -6,7 +6,7 @@ use super::record::Grade;
 use std::fmt::Write as _;
 
 /// The gradebook of `grades`, with columns for `labs`' exercises.
-pub fn gradebook_csv(grades: &[Grade], labs: &[Lab]) -> String {
+pub(crate) fn gradebook_csv(grades: &[Grade], labs: &[Lab]) -> String {
     let columns: Vec<(&str, &str)> = labs
         .iter()
         .flat_map(|lab| {
@@ -63,7 +63,7 @@ fn row(out: &mut String, g: &Grade, columns: &[(&str, &str)]) {
 }
 
 /// Points as people write them: `2`, `0.5`.
-pub fn number(x: f64) -> String {
+pub(crate) fn number(x: f64) -> String {
     if x.fract() == 0.0 {
         format!("{}", x as i64)
     } else {
@@ -72,7 +72,7 @@ pub fn number(x: f64) -> String {
 }
 
 /// A CSV field, quoted when it holds a comma, a quote or a line break.
-pub fn csv(field: &str) -> String {
+pub(crate) fn csv(field: &str) -> String {
     if field.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", field.replace('"', "\"\""))
     } else {
@@ -83,7 +83,7 @@ pub fn csv(field: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::course::grade::{ExerciseGrade, GradeNote, LabExercise};
+    use crate::course::grade::{lab::LabExercise, note::GradeNote, record::ExerciseGrade};
     use crate::course::judge::{CellNote, Verdict};
     use crate::course::notebook::Notebook;
     use bpe_lab::lab::check::{Exercise, Status};

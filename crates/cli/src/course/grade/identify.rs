@@ -6,7 +6,7 @@ use super::note::Ungradable;
 use crate::course::notebook::{Notebook, cell_id};
 
 /// The lab `nb` is, or why it is none of `labs`.
-pub fn identify<'a>(nb: &Notebook, labs: &'a [Lab]) -> Result<&'a Lab, Ungradable> {
+pub(crate) fn identify<'a>(nb: &Notebook, labs: &'a [Lab]) -> Result<&'a Lab, Ungradable> {
     if let Some(name) = nb.lab() {
         return labs
             .iter()

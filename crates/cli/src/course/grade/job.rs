@@ -20,21 +20,21 @@ use std::time::Instant;
 
 /// How to grade one submission.
 #[derive(Debug, Clone)]
-pub struct GradeOptions {
-    pub labs: Vec<Lab>,
+pub(crate) struct GradeOptions {
+    pub(crate) labs: Vec<Lab>,
     /// Grade every submission as this lab (else: by file name, else by content).
-    pub expected_lab: Option<String>,
-    pub judge: JudgeOptions,
+    pub(crate) expected_lab: Option<String>,
+    pub(crate) judge: JudgeOptions,
     /// Scratch directories for workers are made here (outside the project).
-    pub scratch_root: PathBuf,
+    pub(crate) scratch_root: PathBuf,
     /// Also run each restored notebook with the real kernel, in the sandbox, for the feedback.
-    pub execute: Option<ExecuteOptions>,
+    pub(crate) execute: Option<ExecuteOptions>,
 }
 
 /// Grades one submission in grading slot `slot` (each parallel job has its own, so their
 /// sandboxes never share a user or a scratch directory); never fails — what went wrong is in
 /// the grade's notes.
-pub fn grade_one(submission: &Submission, options: &GradeOptions, slot: usize) -> Grade {
+pub(crate) fn grade_one(submission: &Submission, options: &GradeOptions, slot: usize) -> Grade {
     let started = Instant::now();
     let mut grade = Grade::empty(&submission.student, submission.file.clone());
     if let Err(why) = steps(submission, options, slot, &mut grade) {

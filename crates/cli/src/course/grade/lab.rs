@@ -9,29 +9,29 @@ use std::path::Path;
 
 /// One graded exercise of a lab.
 #[derive(Debug, Clone, PartialEq)]
-pub struct LabExercise {
-    pub exercise: Exercise,
-    pub points: f64,
+pub(crate) struct LabExercise {
+    pub(crate) exercise: Exercise,
+    pub(crate) points: f64,
     /// The id of its check cell, where the student's code before it ends.
-    pub check_id: String,
+    pub(crate) check_id: String,
 }
 
 /// A lab as the grader knows it: its released (student) version and its exercises.
 #[derive(Debug, Clone)]
-pub struct Lab {
-    pub name: String,
-    pub released: Notebook,
+pub(crate) struct Lab {
+    pub(crate) name: String,
+    pub(crate) released: Notebook,
     /// In notebook order.
-    pub exercises: Vec<LabExercise>,
+    pub(crate) exercises: Vec<LabExercise>,
 }
 
 impl Lab {
-    pub fn max_points(&self) -> f64 {
+    pub(crate) fn max_points(&self) -> f64 {
         self.exercises.iter().map(|e| e.points).sum()
     }
 
     /// Reads the lab from its instructor source at `path`.
-    pub fn read(path: &Path) -> Result<Lab, LabError> {
+    pub(crate) fn read(path: &Path) -> Result<Lab, LabError> {
         let source = Notebook::read(path)?;
         let released = student_version(&source, path)?;
         let mut exercises = Vec::new();
@@ -64,7 +64,7 @@ impl Lab {
 }
 
 /// Every lab in the instructor sources directory.
-pub fn labs(source_dir: &Path) -> Result<Vec<Lab>, LabError> {
+pub(crate) fn labs(source_dir: &Path) -> Result<Vec<Lab>, LabError> {
     sources(source_dir)?.iter().map(|p| Lab::read(p)).collect()
 }
 

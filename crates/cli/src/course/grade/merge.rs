@@ -20,28 +20,28 @@ use std::path::{Path, PathBuf};
 
 /// What to merge, and where the merged files go (the flags of `lab grade`).
 #[derive(Debug, Clone)]
-pub struct MergeOptions {
+pub(crate) struct MergeOptions {
     /// Each shard's feedback folder (or the manifest file in it).
-    pub shards: Vec<PathBuf>,
+    pub(crate) shards: Vec<PathBuf>,
     /// The instructor sources the shards graded against (for the gradebook's columns).
-    pub sources: PathBuf,
-    pub gradebook: PathBuf,
-    pub nbgrader_csv: Option<PathBuf>,
-    pub feedback: PathBuf,
+    pub(crate) sources: PathBuf,
+    pub(crate) gradebook: PathBuf,
+    pub(crate) nbgrader_csv: Option<PathBuf>,
+    pub(crate) feedback: PathBuf,
 }
 
 /// What a merge joined.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Merged {
-    pub shards: usize,
-    pub submissions: usize,
+pub(crate) struct Merged {
+    pub(crate) shards: usize,
+    pub(crate) submissions: usize,
     /// What of the merged gradebook is not graded, and why (as one run's summary says).
-    pub tally: Tally,
+    pub(crate) tally: Tally,
 }
 
 /// Which part of two manifests differs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Difference {
+pub(crate) enum Difference {
     /// They list different submissions (another class, or files added between the runs).
     Submissions,
     /// One graded everything as one lab (`--lab`), the other as another or by file name.
@@ -65,7 +65,7 @@ impl fmt::Display for Difference {
 
 /// Why shards could not be merged; nothing is written then.
 #[derive(Debug)]
-pub enum MergeError {
+pub(crate) enum MergeError {
     /// No shard was given.
     NoShards,
     /// A shard's manifest is missing or does not read.
@@ -329,7 +329,7 @@ fn read_files(shard: &ShardRead, submission: &Submission) -> Result<Files, Merge
 }
 
 /// Merges the shards into one gradebook, nbgrader CSV and feedback folder.
-pub fn merge_shards(options: &MergeOptions) -> Result<Merged, MergeError> {
+pub(crate) fn merge_shards(options: &MergeOptions) -> Result<Merged, MergeError> {
     if options.shards.is_empty() {
         return Err(MergeError::NoShards);
     }

@@ -8,7 +8,7 @@ use super::record::Grade;
 use std::fmt::Write as _;
 
 /// The columns of `nbgrader export`'s CSV, in its order.
-pub const NBGRADER_CSV_COLUMNS: [&str; 11] = [
+pub(crate) const NBGRADER_CSV_COLUMNS: [&str; 11] = [
     "assignment",
     "duedate",
     "timestamp",
@@ -23,7 +23,7 @@ pub const NBGRADER_CSV_COLUMNS: [&str; 11] = [
 ];
 
 /// `grades` as nbgrader exports them.
-pub fn nbgrader_csv(grades: &[Grade]) -> String {
+pub(crate) fn nbgrader_csv(grades: &[Grade]) -> String {
     let mut out = NBGRADER_CSV_COLUMNS.join(",");
     out.push('\n');
     for g in grades {

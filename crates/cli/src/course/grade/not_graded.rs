@@ -12,14 +12,14 @@ use std::path::PathBuf;
 
 /// One part of a submission that was not graded.
 #[derive(Debug, Clone, PartialEq)]
-pub struct NotGraded {
-    pub student: String,
-    pub file: PathBuf,
+pub(crate) struct NotGraded {
+    pub(crate) student: String,
+    pub(crate) file: PathBuf,
     /// The exercise, or `None` when the whole submission was not graded.
-    pub exercise: Option<Exercise>,
-    pub whose: Whose,
+    pub(crate) exercise: Option<Exercise>,
+    pub(crate) whose: Whose,
     /// In the words the feedback uses.
-    pub reason: String,
+    pub(crate) reason: String,
 }
 
 impl Grade {
@@ -27,7 +27,7 @@ impl Grade {
     /// all is one part (its exercises are "not graded" only because of it); otherwise each
     /// exercise the judge left `not_graded` is one part, the grader's trouble — the judge
     /// gives that verdict for nothing else.
-    pub fn not_graded_parts(&self) -> Vec<NotGraded> {
+    pub(crate) fn not_graded_parts(&self) -> Vec<NotGraded> {
         let part = |exercise, whose, reason| NotGraded {
             student: self.student.clone(),
             file: self.file.clone(),
@@ -54,7 +54,7 @@ impl Grade {
 
     /// Whether the grader's own trouble kept any of it from being graded (then `--resume`
     /// grades it again).
-    pub fn has_graders_trouble(&self) -> bool {
+    pub(crate) fn has_graders_trouble(&self) -> bool {
         self.not_graded_parts()
             .iter()
             .any(|p| p.whose == Whose::Grader)
@@ -63,13 +63,13 @@ impl Grade {
 
 /// The not-graded parts of a whole run, for its summary.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Tally {
-    pub not_graded: Vec<NotGraded>,
+pub(crate) struct Tally {
+    pub(crate) not_graded: Vec<NotGraded>,
 }
 
 impl Tally {
     /// The tally of `grades`, in their order.
-    pub fn of<'a>(grades: impl IntoIterator<Item = &'a Grade>) -> Tally {
+    pub(crate) fn of<'a>(grades: impl IntoIterator<Item = &'a Grade>) -> Tally {
         Tally {
             not_graded: grades
                 .into_iter()
@@ -79,12 +79,12 @@ impl Tally {
     }
 
     /// The parts that were `whose` doing.
-    pub fn parts(&self, whose: Whose) -> impl Iterator<Item = &NotGraded> {
+    pub(crate) fn parts(&self, whose: Whose) -> impl Iterator<Item = &NotGraded> {
         self.not_graded.iter().filter(move |p| p.whose == whose)
     }
 
     /// How many submissions have a part that was `whose` doing.
-    pub fn submissions(&self, whose: Whose) -> usize {
+    pub(crate) fn submissions(&self, whose: Whose) -> usize {
         let mut seen: Vec<(&str, &PathBuf)> = self
             .parts(whose)
             .map(|p| (p.student.as_str(), &p.file))
@@ -97,7 +97,7 @@ impl Tally {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::course::grade::{ExerciseGrade, Ungradable};
+    use crate::course::grade::{note::Ungradable, record::ExerciseGrade};
     use bpe_lab::lab::check::Status;
 
     fn exercise(exercise: Exercise, verdict: Verdict, message: &str) -> ExerciseGrade {

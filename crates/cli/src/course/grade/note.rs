@@ -11,7 +11,7 @@ use std::path::PathBuf;
 /// Why a submission got no points at all.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Ungradable {
+pub(crate) enum Ungradable {
     /// The file could not be read.
     Unreadable { error: String },
     /// The file is not a notebook (not JSON, no cells, …).
@@ -29,7 +29,7 @@ pub enum Ungradable {
 /// Whose doing it was that something could not be graded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Whose {
+pub(crate) enum Whose {
     /// The grader's own trouble (its files, its scratch space, the machine): never a mark
     /// against the student, and a resumed run grades it again.
     Grader,
@@ -40,7 +40,7 @@ pub enum Whose {
 
 impl Ungradable {
     /// Whose doing it is: reading the file and making scratch space are the grader's work.
-    pub fn whose(&self) -> Whose {
+    pub(crate) fn whose(&self) -> Whose {
         match self {
             Ungradable::Unreadable { .. } | Ungradable::Scratch { .. } => Whose::Grader,
             Ungradable::NotANotebook { .. }
@@ -79,7 +79,7 @@ impl fmt::Display for Ungradable {
 /// One note on a graded submission.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum GradeNote {
+pub(crate) enum GradeNote {
     NotGraded(Ungradable),
     Restored(Restoration),
     Cell(CellNote),

@@ -8,13 +8,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
 /// Jobs to run when not told: one per core, at most 64.
-pub fn default_jobs() -> usize {
+pub(crate) fn default_jobs() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// Grades `todo` with `jobs` threads; `done` gets each grade (with its index in `todo`) on
 /// the calling thread, in the order they finish.
-pub fn grade_queue(
+pub(crate) fn grade_queue(
     todo: &[&Submission],
     options: &GradeOptions,
     jobs: usize,

@@ -10,22 +10,22 @@ use std::path::PathBuf;
 
 /// One exercise's grade.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ExerciseGrade {
+pub(crate) struct ExerciseGrade {
     #[serde(with = "crate::course::exercise_name")]
-    pub exercise: Exercise,
-    pub points: f64,
-    pub max_points: f64,
-    pub verdict: Verdict,
-    pub message: String,
+    pub(crate) exercise: Exercise,
+    pub(crate) points: f64,
+    pub(crate) max_points: f64,
+    pub(crate) verdict: Verdict,
+    pub(crate) message: String,
     /// The failing case the check showed, or the compiler's messages.
-    pub details: Option<Details>,
+    pub(crate) details: Option<Details>,
     /// What the student's code printed while it was checked (kept up to a size).
-    pub printed: String,
+    pub(crate) printed: String,
 }
 
 impl ExerciseGrade {
     /// Takes the judge's finding: full points for a pass, none otherwise.
-    pub fn record(&mut self, judged: Judged) {
+    pub(crate) fn record(&mut self, judged: Judged) {
         self.points = if judged.verdict.passed() {
             self.max_points
         } else {
@@ -40,28 +40,28 @@ impl ExerciseGrade {
 
 /// One submission's grade.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Grade {
-    pub student: String,
-    pub file: PathBuf,
+pub(crate) struct Grade {
+    pub(crate) student: String,
+    pub(crate) file: PathBuf,
     /// The lab graded against, when the submission could be matched to one.
-    pub lab: Option<String>,
-    pub exercises: Vec<ExerciseGrade>,
-    pub total: f64,
-    pub max: f64,
+    pub(crate) lab: Option<String>,
+    pub(crate) exercises: Vec<ExerciseGrade>,
+    pub(crate) total: f64,
+    pub(crate) max: f64,
     /// What was restored and anything else the student should know.
-    pub notes: Vec<GradeNote>,
-    pub seconds: f64,
+    pub(crate) notes: Vec<GradeNote>,
+    pub(crate) seconds: f64,
     /// SHA-256 of the submitted file, so a resumed run knows whether it changed.
-    pub digest: String,
+    pub(crate) digest: String,
     /// The restored notebook as executed in the sandbox (`--execute`); not part of the saved
     /// grade, which a resumed run reads back — the notebook is already in the feedback folder.
     #[serde(skip)]
-    pub executed: Option<Vec<u8>>,
+    pub(crate) executed: Option<Vec<u8>>,
 }
 
 impl Grade {
     /// A grade with nothing known yet but whose file it is.
-    pub fn empty(student: &str, file: PathBuf) -> Grade {
+    pub(crate) fn empty(student: &str, file: PathBuf) -> Grade {
         Grade {
             student: student.to_owned(),
             file,
@@ -77,7 +77,7 @@ impl Grade {
     }
 
     /// Graded against `lab`: every exercise at zero, "not graded", until judged.
-    pub fn against(&mut self, lab: &Lab) {
+    pub(crate) fn against(&mut self, lab: &Lab) {
         self.lab = Some(lab.name.clone());
         self.max = lab.max_points();
         self.exercises = lab
@@ -96,12 +96,12 @@ impl Grade {
         self.total = 0.0;
     }
 
-    pub fn not_graded(&mut self, why: Ungradable) {
+    pub(crate) fn not_graded(&mut self, why: Ungradable) {
         self.note(GradeNote::NotGraded(why));
     }
 
     /// Adds a note, once.
-    pub fn note(&mut self, note: GradeNote) {
+    pub(crate) fn note(&mut self, note: GradeNote) {
         if !self.notes.contains(&note) {
             self.notes.push(note);
         }
@@ -109,7 +109,7 @@ impl Grade {
 
     /// The notes as one line, for tables and progress lines, followed by each exercise the
     /// grader's own trouble left not graded (so a 0 in the gradebook is never unexplained).
-    pub fn notes_line(&self) -> String {
+    pub(crate) fn notes_line(&self) -> String {
         let mut notes: Vec<String> = self.notes.iter().map(GradeNote::to_string).collect();
         notes.extend(self.not_graded_parts().into_iter().filter_map(|p| {
             p.exercise

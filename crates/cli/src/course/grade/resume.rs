@@ -10,14 +10,14 @@ use super::submission::{Submission, stem};
 use std::path::{Path, PathBuf};
 
 /// Where a submission's grade is kept.
-pub fn saved_grade_path(submission: &Submission, feedback_dir: &Path) -> PathBuf {
+pub(crate) fn saved_grade_path(submission: &Submission, feedback_dir: &Path) -> PathBuf {
     feedback_dir
         .join(&submission.student)
         .join(format!(".{}.grade.json", stem(&submission.file)))
 }
 
 /// The grade saved for `submission` by an earlier run, if the file has not changed since.
-pub fn saved_grade(submission: &Submission, feedback_dir: &Path) -> Option<Grade> {
+pub(crate) fn saved_grade(submission: &Submission, feedback_dir: &Path) -> Option<Grade> {
     let text = std::fs::read(saved_grade_path(submission, feedback_dir)).ok()?;
     let grade: Grade = serde_json::from_slice(&text).ok()?;
     let bytes = std::fs::read(&submission.file).ok()?;
@@ -28,19 +28,22 @@ pub fn saved_grade(submission: &Submission, feedback_dir: &Path) -> Option<Grade
 /// trouble left any of it not graded — then the whole submission is graded again (its other
 /// exercises too: a worker is built per submission's scratch, and one fresh grade is simpler
 /// to trust than a patched one).
-pub fn kept_grade(saved: Option<Grade>) -> Option<Grade> {
+pub(crate) fn kept_grade(saved: Option<Grade>) -> Option<Grade> {
     saved.filter(|g| !g.has_graders_trouble())
 }
 
 /// The grade as it is saved.
-pub fn saved_json(grade: &Grade) -> String {
+pub(crate) fn saved_json(grade: &Grade) -> String {
     serde_json::to_string(grade).expect("grades serialize")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::course::grade::{ExerciseGrade, GradeNote, Ungradable};
+    use crate::course::grade::{
+        note::{GradeNote, Ungradable},
+        record::ExerciseGrade,
+    };
     use crate::course::judge::{CellNote, Details, Verdict};
     use crate::course::notebook::CellRef;
     use crate::course::restore::Restoration;

@@ -8,7 +8,7 @@ use std::path::Path;
 use tempfile::TempDir;
 
 /// The session's scratch root, prepared for slot 0 and open to every slot's user.
-pub fn scratch_root(sandbox: &Sandbox) -> Result<TempDir, GradeError> {
+pub(crate) fn scratch_root(sandbox: &Sandbox) -> Result<TempDir, GradeError> {
     let root = tempfile::Builder::new()
         .prefix("bpe-lab-grade-")
         .tempdir()
@@ -29,7 +29,11 @@ pub fn scratch_root(sandbox: &Sandbox) -> Result<TempDir, GradeError> {
 }
 
 /// One submission's scratch directory under `root`, for slot `slot`.
-pub fn job_scratch(root: &Path, sandbox: &Sandbox, slot: usize) -> Result<TempDir, Ungradable> {
+pub(crate) fn job_scratch(
+    root: &Path,
+    sandbox: &Sandbox,
+    slot: usize,
+) -> Result<TempDir, Ungradable> {
     let trouble = |problem: String| Ungradable::Scratch {
         dir: root.to_owned(),
         problem,

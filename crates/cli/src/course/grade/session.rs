@@ -14,49 +14,49 @@ use super::scratch::scratch_root;
 use super::shard::{Shard, ShardManifest, manifest_path};
 use super::submission::{Submission, find_submissions};
 use super::write::{Gradebooks, write_grade};
-use bpe_lab::files::write_atomically;
 use crate::course::execute::ExecuteOptions;
 use crate::course::judge::JudgeOptions;
 use crate::course::process::sandbox::Sandbox;
+use bpe_lab::files::write_atomically;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// The least address space, MiB, for the code of an executed notebook: it loads polars (a
 /// large debug build) and needs gigabytes where a worker needs a few megabytes.
-pub const EXECUTE_MEMORY_MB: u64 = 4096;
+pub(crate) const EXECUTE_MEMORY_MB: u64 = 4096;
 
 /// Everything a session needs to know.
 #[derive(Debug, Clone)]
-pub struct SessionOptions {
+pub(crate) struct SessionOptions {
     /// Submitted notebooks, or folders of them (one sub-folder per student).
-    pub submissions: Vec<PathBuf>,
+    pub(crate) submissions: Vec<PathBuf>,
     /// The instructor sources the labs are read from.
-    pub sources: PathBuf,
+    pub(crate) sources: PathBuf,
     /// Grade every submission as this lab.
-    pub lab: Option<String>,
-    pub gradebook: PathBuf,
-    pub nbgrader_csv: Option<PathBuf>,
-    pub feedback: PathBuf,
+    pub(crate) lab: Option<String>,
+    pub(crate) gradebook: PathBuf,
+    pub(crate) nbgrader_csv: Option<PathBuf>,
+    pub(crate) feedback: PathBuf,
     /// Address space of each process running student code, MiB.
-    pub memory_mb: u64,
-    pub check_limit: Duration,
-    pub compile_limit: Duration,
+    pub(crate) memory_mb: u64,
+    pub(crate) check_limit: Duration,
+    pub(crate) compile_limit: Duration,
     /// Submissions graded at once (default: one per core).
-    pub jobs: Option<usize>,
+    pub(crate) jobs: Option<usize>,
     /// Keep the grades of unchanged submissions graded by an earlier run (except what the
     /// grader's own trouble left not graded).
-    pub resume: bool,
+    pub(crate) resume: bool,
     /// Grade only this shard of the submissions (and leave its manifest for the merge).
-    pub shard: Option<Shard>,
+    pub(crate) shard: Option<Shard>,
     /// Also execute each restored notebook, with this time limit for the whole run.
-    pub execute: Option<Duration>,
+    pub(crate) execute: Option<Duration>,
     /// Run student code unconfined when the sandbox cannot work here.
-    pub allow_unconfined: bool,
+    pub(crate) allow_unconfined: bool,
 }
 
 /// What a session reports as it goes.
 #[derive(Debug)]
-pub enum Event<'a> {
+pub(crate) enum Event<'a> {
     /// Student code will run unconfined.
     Unconfined,
     /// A folder given held no notebooks.
@@ -86,19 +86,19 @@ pub enum Event<'a> {
 
 /// How a session ended.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Summary {
+pub(crate) struct Summary {
     /// Submissions of this run (of this shard, when sharded).
-    pub submissions: usize,
+    pub(crate) submissions: usize,
     /// How many were graded now (the others were kept by `--resume`).
-    pub graded: usize,
-    pub jobs: usize,
-    pub seconds: f64,
+    pub(crate) graded: usize,
+    pub(crate) jobs: usize,
+    pub(crate) seconds: f64,
     /// What of the whole gradebook is not graded, and why.
-    pub tally: Tally,
+    pub(crate) tally: Tally,
 }
 
 /// Runs a whole session.
-pub fn grade_all(
+pub(crate) fn grade_all(
     options: &SessionOptions,
     mut report: impl FnMut(Event),
 ) -> Result<Summary, GradeError> {

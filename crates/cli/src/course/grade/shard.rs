@@ -14,14 +14,14 @@ use std::str::FromStr;
 
 /// One shard of N: `index` counts from 1.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Shard {
-    pub index: usize,
-    pub count: usize,
+pub(crate) struct Shard {
+    pub(crate) index: usize,
+    pub(crate) count: usize,
 }
 
 /// Why a `K/N` text is no shard.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ShardError {
+pub(crate) enum ShardError {
     /// Not two whole numbers around a `/`.
     NotKOverN { given: String },
     /// N is 0: there is no way to split into no shards.
@@ -88,7 +88,7 @@ impl fmt::Display for Shard {
 /// The shard (1-based, of `count`) that grades `student`: the first eight bytes of the
 /// SHA-256 of the name, modulo `count`. A cryptographic hash because it is the same on every
 /// machine and every build (Rust's own hasher is seeded per process) and spreads names evenly.
-pub fn shard_of(student: &str, count: usize) -> usize {
+pub(crate) fn shard_of(student: &str, count: usize) -> usize {
     let hash = sha2::Sha256::digest(student.as_bytes());
     let mut first = [0u8; 8];
     first.copy_from_slice(&hash[..8]);
@@ -97,7 +97,7 @@ pub fn shard_of(student: &str, count: usize) -> usize {
 
 impl Shard {
     /// Whether this shard grades `submission`.
-    pub fn holds(&self, submission: &Submission) -> bool {
+    pub(crate) fn holds(&self, submission: &Submission) -> bool {
         shard_of(&submission.student, self.count) == self.index
     }
 }
@@ -107,24 +107,24 @@ impl Shard {
 /// the merge can check that the shards saw the same class and put the rows back in order),
 /// the lab asked for and the labs graded against.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ShardManifest {
-    pub shard: Shard,
-    pub lab: Option<String>,
-    pub labs: Vec<String>,
-    pub submissions: Vec<Submission>,
+pub(crate) struct ShardManifest {
+    pub(crate) shard: Shard,
+    pub(crate) lab: Option<String>,
+    pub(crate) labs: Vec<String>,
+    pub(crate) submissions: Vec<Submission>,
 }
 
 /// The manifest's name in a shard's feedback folder (hidden, beside the student folders).
-pub const MANIFEST: &str = ".bpe-lab-shard.json";
+pub(crate) const MANIFEST: &str = ".bpe-lab-shard.json";
 
 /// Where a shard's manifest is, given its feedback folder.
-pub fn manifest_path(feedback_dir: &Path) -> PathBuf {
+pub(crate) fn manifest_path(feedback_dir: &Path) -> PathBuf {
     feedback_dir.join(MANIFEST)
 }
 
 impl ShardManifest {
     /// The submissions this shard graded, in order.
-    pub fn held(&self) -> impl Iterator<Item = (usize, &Submission)> {
+    pub(crate) fn held(&self) -> impl Iterator<Item = (usize, &Submission)> {
         self.submissions
             .iter()
             .enumerate()

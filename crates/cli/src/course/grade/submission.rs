@@ -7,20 +7,20 @@ use std::path::{Path, PathBuf};
 
 /// A submission found on disk: the file and whose it is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Submission {
-    pub student: String,
-    pub file: PathBuf,
+pub(crate) struct Submission {
+    pub(crate) student: String,
+    pub(crate) file: PathBuf,
 }
 
 /// What was found: the submissions, and the folders given that held none.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Found {
-    pub submissions: Vec<Submission>,
-    pub empty_folders: Vec<PathBuf>,
+pub(crate) struct Found {
+    pub(crate) submissions: Vec<Submission>,
+    pub(crate) empty_folders: Vec<PathBuf>,
 }
 
 /// The submissions under `args`, in argument order, each folder's files sorted.
-pub fn find_submissions(args: &[PathBuf]) -> Found {
+pub(crate) fn find_submissions(args: &[PathBuf]) -> Found {
     let mut found = Found::default();
     for arg in args {
         if !arg.is_dir() {
@@ -58,7 +58,7 @@ fn student_of(folder: &Path, file: &Path) -> String {
 }
 
 /// A file's name without its extension.
-pub fn stem(path: &Path) -> String {
+pub(crate) fn stem(path: &Path) -> String {
     path.file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| path.display().to_string())

@@ -14,7 +14,7 @@ use bpe_lab::files::write_atomically;
 use std::path::{Path, PathBuf};
 
 /// Writes one output file atomically, its error naming which output it was.
-pub fn write(output: Output, path: &Path, bytes: &[u8]) -> Result<(), GradeError> {
+pub(crate) fn write(output: Output, path: &Path, bytes: &[u8]) -> Result<(), GradeError> {
     write_atomically(path, |w| w.write_all(bytes)).map_err(|error| GradeError::Write {
         output,
         path: path.to_owned(),
@@ -23,7 +23,7 @@ pub fn write(output: Output, path: &Path, bytes: &[u8]) -> Result<(), GradeError
 }
 
 /// A grade's feedback files and its saved copy, in `feedback_dir/<student>/`.
-pub fn write_grade(
+pub(crate) fn write_grade(
     grade: &Grade,
     submission: &Submission,
     feedback_dir: &Path,
@@ -52,16 +52,16 @@ pub fn write_grade(
 
 /// Where the gradebooks go.
 #[derive(Debug, Clone)]
-pub struct Gradebooks {
-    pub csv: PathBuf,
-    pub nbgrader_csv: Option<PathBuf>,
+pub(crate) struct Gradebooks {
+    pub(crate) csv: PathBuf,
+    pub(crate) nbgrader_csv: Option<PathBuf>,
     /// Columns for this lab only (else for the labs the submissions turned out to be).
-    pub lab: Option<String>,
+    pub(crate) lab: Option<String>,
 }
 
 impl Gradebooks {
     /// The gradebooks of the grades known so far, in submission order.
-    pub fn write(&self, grades: &[Option<Grade>], labs: &[Lab]) -> Result<(), GradeError> {
+    pub(crate) fn write(&self, grades: &[Option<Grade>], labs: &[Lab]) -> Result<(), GradeError> {
         let known: Vec<Grade> = grades.iter().flatten().cloned().collect();
         let graded: Vec<Lab> = labs
             .iter()

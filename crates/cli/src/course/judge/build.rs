@@ -13,8 +13,8 @@ use std::path::Path;
 
 /// The grader could not build a worker at all (its own trouble, not the student's code).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BuildFailed {
-    pub problem: String,
+pub(crate) struct BuildFailed {
+    pub(crate) problem: String,
 }
 
 impl fmt::Display for BuildFailed {
@@ -26,14 +26,14 @@ impl fmt::Display for BuildFailed {
 impl std::error::Error for BuildFailed {}
 
 /// The student's items of each cell before the check: (cell index, its pieces).
-pub type CellPieces = [(usize, Vec<Piece>)];
+pub(crate) type CellPieces = [(usize, Vec<Piece>)];
 
 /// Builds workers for one exercise in one scratch directory.
-pub struct Builder<'a> {
-    pub exercise: Exercise,
-    pub scratch: &'a Path,
-    pub slot: usize,
-    pub options: &'a JudgeOptions,
+pub(crate) struct Builder<'a> {
+    pub(crate) exercise: Exercise,
+    pub(crate) scratch: &'a Path,
+    pub(crate) slot: usize,
+    pub(crate) options: &'a JudgeOptions,
 }
 
 impl Builder<'_> {
@@ -57,14 +57,14 @@ impl Builder<'_> {
     /// The worker from every cell, else from the cells that compile with the defining one
     /// (a note for each cell left out). When even the defining cell alone fails, the messages
     /// of the whole build are the ones shown.
-    pub fn build_keeping(
+    pub(crate) fn build_keeping(
         &self,
         by_cell: &CellPieces,
         notes: &mut Vec<CellNote>,
     ) -> Result<Compiled, BuildFailed> {
         let all: Vec<usize> = by_cell.iter().map(|(i, _)| *i).collect();
         let everything = self.build(&pieces_of(by_cell, &all))?;
-        if matches!(everything, Compiled::Ok(_)) {
+        if matches!(everything, Compiled::Ok) {
             return Ok(everything);
         }
         let defining = by_cell
@@ -73,7 +73,7 @@ impl Builder<'_> {
             .find(|(_, p)| defines(p, self.exercise))
             .map(|(i, _)| *i);
         let mut kept: Vec<usize> = defining.into_iter().collect();
-        if !matches!(self.build(&pieces_of(by_cell, &kept))?, Compiled::Ok(_)) {
+        if !matches!(self.build(&pieces_of(by_cell, &kept))?, Compiled::Ok) {
             return Ok(everything);
         }
         for (index, pieces) in by_cell {
@@ -83,7 +83,7 @@ impl Builder<'_> {
             let mut trial = kept.clone();
             trial.push(*index);
             trial.sort_unstable();
-            if let Ok(Compiled::Ok(_)) = self.build(&pieces_of(by_cell, &trial)) {
+            if let Ok(Compiled::Ok) = self.build(&pieces_of(by_cell, &trial)) {
                 kept = trial;
             } else {
                 notes.push(CellNote::BreaksBuild {
@@ -98,7 +98,7 @@ impl Builder<'_> {
 }
 
 /// The pieces of the `kept` cells, the last definition of each name winning.
-pub fn pieces_of(by_cell: &CellPieces, kept: &[usize]) -> Vec<Piece> {
+pub(crate) fn pieces_of(by_cell: &CellPieces, kept: &[usize]) -> Vec<Piece> {
     last_definitions(
         by_cell
             .iter()

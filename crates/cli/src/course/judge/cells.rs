@@ -6,7 +6,7 @@ use crate::course::notebook::{Notebook, cell_id, is_code, is_locked, source};
 use std::collections::HashSet;
 
 /// The notebook's code cells the student could edit, in order.
-pub fn editable_cells(restored: &Notebook, released: &Notebook) -> Vec<EditableCell> {
+pub(crate) fn editable_cells(restored: &Notebook, released: &Notebook) -> Vec<EditableCell> {
     let locked: HashSet<&str> = released
         .cells()
         .iter()

@@ -10,7 +10,7 @@ const REFUSED: (&str, &str) = ("memory allocation of ", " bytes failed");
 
 /// How a worker ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Ending {
+pub(crate) enum Ending {
     /// It exited with `code`, or was killed by `signal`.
     Exited {
         code: Option<i32>,
@@ -22,7 +22,7 @@ pub enum Ending {
 
 /// The words for a worker that ended as `ending`, having printed `stderr`, under an
 /// address-space limit of `memory_mb`.
-pub fn why(ending: Ending, stderr: &str, memory_mb: u64) -> String {
+pub(crate) fn why(ending: Ending, stderr: &str, memory_mb: u64) -> String {
     let last = last_words(stderr);
     if let Some(bytes) = last.and_then(refused_bytes) {
         return format!(

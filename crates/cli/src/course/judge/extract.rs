@@ -10,21 +10,21 @@ use syn::spanned::Spanned;
 
 /// One item of a student's cell, in the cell's own text.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Piece {
+pub(crate) struct Piece {
     /// The cell's position in the notebook (0-based) and its id.
-    pub cell: usize,
-    pub cell_id: String,
+    pub(crate) cell: usize,
+    pub(crate) cell_id: String,
     /// The item's name and namespace, when it has one (`use` and `impl` have none).
-    pub name: Option<(Namespace, String)>,
+    pub(crate) name: Option<(Namespace, String)>,
     /// The item's source text, exactly as the student wrote it.
-    pub text: String,
+    pub(crate) text: String,
     /// The item's first line in the cell (1-based).
-    pub line: usize,
+    pub(crate) line: usize,
 }
 
 /// Rust's namespaces, so `struct Foo` and `fn Foo` do not replace each other.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Namespace {
+pub(crate) enum Namespace {
     Value,
     Type,
     Macro,
@@ -32,10 +32,10 @@ pub enum Namespace {
 
 /// A cell to read: its position, id and source.
 #[derive(Debug, Clone)]
-pub struct EditableCell {
-    pub index: usize,
-    pub id: String,
-    pub source: String,
+pub(crate) struct EditableCell {
+    pub(crate) index: usize,
+    pub(crate) id: String,
+    pub(crate) source: String,
 }
 
 fn name_of(item: &syn::Item) -> Option<(Namespace, String)> {
@@ -73,7 +73,7 @@ fn offset(text: &str, at: LineColumn) -> usize {
 }
 
 /// The items of one cell, and notes on what was left out.
-pub fn items_of(cell: &EditableCell) -> (Vec<Piece>, Vec<CellNote>) {
+pub(crate) fn items_of(cell: &EditableCell) -> (Vec<Piece>, Vec<CellNote>) {
     let mut notes = Vec::new();
     let here = CellRef {
         number: cell.index + 1,
@@ -157,7 +157,7 @@ fn parse_items(text: &str) -> syn::Result<(Vec<syn::Item>, usize)> {
 }
 
 /// Keeps the last definition of each name; unnamed items all stay. Order is kept.
-pub fn last_definitions(pieces: Vec<Piece>) -> Vec<Piece> {
+pub(crate) fn last_definitions(pieces: Vec<Piece>) -> Vec<Piece> {
     let mut kept: Vec<Piece> = Vec::new();
     for piece in pieces {
         if piece.name.is_some() {

@@ -59,7 +59,9 @@ pub fn serve_on(
     }
 }
 
-/// [`serve_on`] over file descriptors 3 and 4, as the grader starts workers.
+/// [`serve_on`] over file descriptors 3 and 4, as the grader starts workers. Public for the
+/// worker's `main`; this crate's tests drive [`serve_on`] instead.
+#[cfg_attr(test, allow(dead_code))]
 pub fn serve(call: impl FnMut(&[u8]) -> Vec<u8>) {
     use std::os::fd::FromRawFd;
     // SAFETY: the grader opens 3 and 4 for every worker, and nothing else in the worker owns

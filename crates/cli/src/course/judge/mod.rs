@@ -4,21 +4,25 @@
 //! notebooks' own check engine ([`bpe_lab::lab::check::judge`]) call it — the same cases,
 //! comparison, shrinking and messages a student sees in the notebook.
 
-pub mod build;
-pub mod cells;
-pub mod death;
-pub mod extract;
-pub mod harness;
-pub mod note;
-pub mod options;
+pub(crate) mod build;
+pub(crate) mod cells;
+pub(crate) mod death;
+pub(crate) mod extract;
+/// Compiled into every worker as text (its items public for the worker's `main`); the crate
+/// compiles it only to test it.
+#[cfg(test)]
+#[allow(unreachable_pub)]
+mod harness;
+pub(crate) mod note;
+pub(crate) mod options;
 mod stand_in;
-pub mod verdict;
+pub(crate) mod verdict;
 pub mod worker;
 
-pub use cells::editable_cells;
-pub use note::CellNote;
-pub use options::JudgeOptions;
-pub use verdict::{Details, Judged, Verdict};
+pub(crate) use cells::editable_cells;
+pub(crate) use note::CellNote;
+pub(crate) use options::JudgeOptions;
+pub(crate) use verdict::{Details, Judged, Verdict};
 
 use bpe_lab::lab::check::{self, Check, Exercise, Status};
 use build::{Builder, CellPieces};
@@ -31,7 +35,7 @@ const MESSAGE_LINES: usize = 60;
 
 /// Grades `exercise` from the items of the cells before its check cell (`check_index`), in
 /// four steps: read the cells' items, find the function, build the worker, run the check.
-pub fn judge_exercise(
+pub(crate) fn judge_exercise(
     exercise: Exercise,
     cells: &[EditableCell],
     check_index: usize,
@@ -42,7 +46,7 @@ pub fn judge_exercise(
     let (by_cell, mut notes) = pieces_before(cells, check_index);
     if !defines(&build::pieces_of(&by_cell, &indices(&by_cell)), exercise) {
         let message = format!("no `fn {exercise}` was found in the cells before its check");
-        return (Judged::bare(exercise, Verdict::Missing, message), notes);
+        return (Judged::bare(Verdict::Missing, message), notes);
     }
     let builder = Builder {
         exercise,
@@ -51,9 +55,9 @@ pub fn judge_exercise(
         options,
     };
     let judged = match builder.build_keeping(&by_cell, &mut notes) {
-        Err(e) => Judged::bare(exercise, Verdict::NotGraded, e.problem),
-        Ok(Compiled::Failed(messages)) => not_compiled(exercise, &messages),
-        Ok(Compiled::Ok(_)) => run_check(exercise, scratch, slot, options),
+        Err(e) => Judged::bare(Verdict::NotGraded, e.problem),
+        Ok(Compiled::Failed(messages)) => not_compiled(&messages),
+        Ok(Compiled::Ok) => run_check(exercise, scratch, slot, options),
     };
     (judged, notes)
 }
@@ -92,7 +96,7 @@ fn borrowed(messages: &str) -> Option<String> {
 
 /// The verdict on code that does not compile: a borrowed answer (the crate's own answer is
 /// not in the worker's stand-in crate), else "did not compile" with the messages.
-fn not_compiled(exercise: Exercise, messages: &str) -> Judged {
+fn not_compiled(messages: &str) -> Judged {
     let shown: String = messages
         .lines()
         .take(MESSAGE_LINES)
@@ -113,7 +117,7 @@ fn not_compiled(exercise: Exercise, messages: &str) -> Judged {
                 .to_owned(),
         ),
     };
-    let mut judged = Judged::bare(exercise, verdict, message);
+    let mut judged = Judged::bare(verdict, message);
     judged.details = Some(Details::CompilerMessages { messages: shown });
     judged
 }
@@ -134,7 +138,7 @@ fn run_check(exercise: Exercise, scratch: &Path, slot: usize, options: &JudgeOpt
     // exercise is not graded, never "crashed".
     if let Some(trouble) = worker.trouble() {
         let why = format!("not graded (the grader's own trouble): {trouble}");
-        return Judged::bare(exercise, Verdict::NotGraded, why);
+        return Judged::bare(Verdict::NotGraded, why);
     }
     let mut printed = String::new();
     for (name, stream) in [("stdout", &worker.stdout), ("stderr", &worker.stderr)] {
@@ -145,7 +149,6 @@ fn run_check(exercise: Exercise, scratch: &Path, slot: usize, options: &JudgeOpt
         }
     }
     Judged {
-        exercise,
         verdict: Verdict::Checked(check.status),
         message: check.message,
         details: check.counterexample.as_ref().map(Details::from),

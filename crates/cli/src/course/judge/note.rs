@@ -9,7 +9,7 @@ use std::fmt;
 /// Something the judge left out of a student's code.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum CellNote {
+pub(crate) enum CellNote {
     /// evcxr commands (`:dep`, …): graded code gets no extra dependencies.
     KernelCommands {
         cell: CellRef,

@@ -75,7 +75,7 @@ fn worker_prelude() -> Vec<String> {
         .iter()
         .filter_map(|item| match item {
             syn::Item::Use(u) => match use_text(&u.tree).as_str() {
-                "bpe_lab::EOW" => Some("pub use super::super::steps::EOW;".to_owned()),
+                "crate::EOW" => Some("pub use super::super::steps::EOW;".to_owned()),
                 text if text.starts_with("std::") => Some(format!("pub use {text};")),
                 _ => None,
             },

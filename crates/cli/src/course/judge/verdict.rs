@@ -1,12 +1,12 @@
 //! What the judge found for one exercise: the verdict, the words for the student and what
 //! backs them (the failing case, or the compiler's messages).
 
-use bpe_lab::lab::check::{Counterexample, Exercise, Status};
+use bpe_lab::lab::check::{Counterexample, Status};
 use serde::{Deserialize, Deserializer, Serialize, Serializer, de::Error as _};
 
 /// Why an exercise has the grade it has.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Verdict {
+pub(crate) enum Verdict {
     /// The check ran: its status says how it went.
     Checked(Status),
     /// The student's code for it did not compile.
@@ -20,7 +20,7 @@ pub enum Verdict {
 impl Verdict {
     /// A name for files and tables: the check statuses' names, `did_not_compile`, `missing`,
     /// `not_graded`.
-    pub fn as_str(&self) -> &'static str {
+    pub(crate) fn as_str(&self) -> &'static str {
         match self {
             Verdict::Checked(status) => status.as_str(),
             Verdict::DidNotCompile => "did_not_compile",
@@ -30,7 +30,7 @@ impl Verdict {
     }
 
     /// Reads [`Verdict::as_str`]'s names back.
-    pub fn parse(name: &str) -> Option<Verdict> {
+    pub(crate) fn parse(name: &str) -> Option<Verdict> {
         match name {
             "did_not_compile" => Some(Verdict::DidNotCompile),
             "missing" => Some(Verdict::Missing),
@@ -39,7 +39,7 @@ impl Verdict {
         }
     }
 
-    pub fn passed(&self) -> bool {
+    pub(crate) fn passed(&self) -> bool {
         *self == Verdict::Checked(Status::Passed)
     }
 }
@@ -61,7 +61,7 @@ impl<'de> Deserialize<'de> for Verdict {
 /// What backs a verdict that is not a pass.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Details {
+pub(crate) enum Details {
     /// The smallest failing case the check found.
     Counterexample {
         input: String,
@@ -84,20 +84,18 @@ impl From<&Counterexample> for Details {
 
 /// One exercise as the judge found it.
 #[derive(Debug, Clone)]
-pub struct Judged {
-    pub exercise: Exercise,
-    pub verdict: Verdict,
-    pub message: String,
-    pub details: Option<Details>,
+pub(crate) struct Judged {
+    pub(crate) verdict: Verdict,
+    pub(crate) message: String,
+    pub(crate) details: Option<Details>,
     /// What the student's code printed while being checked (kept up to a size).
-    pub printed: String,
+    pub(crate) printed: String,
 }
 
 impl Judged {
     /// A verdict with its message and nothing else.
-    pub fn bare(exercise: Exercise, verdict: Verdict, message: String) -> Judged {
+    pub(crate) fn bare(verdict: Verdict, message: String) -> Judged {
         Judged {
-            exercise,
             verdict,
             message,
             details: None,

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 #[derive(Debug, Default, Clone)]
 pub struct Captured {
     pub kept: Vec<u8>,
-    pub total: u64,
+    pub(crate) total: u64,
 }
 
 impl Captured {
@@ -42,10 +42,10 @@ impl Captured {
 /// and how much of it to keep.
 #[derive(Debug, Clone)]
 pub struct Sink {
-    pub into: Arc<Mutex<Captured>>,
-    pub cap: usize,
+    pub(crate) into: Arc<Mutex<Captured>>,
+    pub(crate) cap: usize,
     /// Kill the program as soon as the record passes the cap, instead of dropping the rest.
-    pub kill_past_cap: bool,
+    pub(crate) kill_past_cap: bool,
 }
 
 impl Sink {
@@ -67,16 +67,15 @@ impl Sink {
     }
 
     /// What was captured so far.
-    pub fn captured(&self) -> Captured {
+    pub(crate) fn captured(&self) -> Captured {
         self.into.lock().map(|c| c.clone()).unwrap_or_default()
     }
 }
 
 /// A reading thread.
-pub struct Reader {
-    pub stream: Stream,
+pub(crate) struct Reader {
     /// The thread's id in the kernel, once it runs (0 before): to ask how long it waited.
-    pub tid: Arc<std::sync::atomic::AtomicI32>,
+    pub(crate) tid: Arc<std::sync::atomic::AtomicI32>,
     handle: Option<JoinHandle<()>>,
     done: Receiver<()>,
 }
@@ -84,7 +83,7 @@ pub struct Reader {
 impl Reader {
     /// Starts reading `from` into `sink`; `past_cap` is called once, on the thread, when the
     /// record passes the cap of a sink that asks for it.
-    pub fn start(
+    pub(crate) fn start(
         stream: Stream,
         mut from: impl Read + Send + 'static,
         sink: &Sink,
@@ -130,7 +129,6 @@ impl Reader {
                 let _ = tell.send(());
             })?;
         Ok(Reader {
-            stream,
             tid,
             handle: Some(handle),
             done,
@@ -140,7 +138,7 @@ impl Reader {
     /// Joins the thread once its pipe has closed, waiting until `deadline` at most (a process
     /// outside the program's reach may hold the pipe: then the thread is left to end with it,
     /// and what it read so far stands). Returns whether it was joined.
-    pub fn join_by(&mut self, deadline: Instant) -> bool {
+    pub(crate) fn join_by(&mut self, deadline: Instant) -> bool {
         let Some(handle) = self.handle.take() else {
             return true;
         };
@@ -161,4 +159,4 @@ impl Reader {
 /// How long readers are given to finish after their program ended and everything it
 /// started was killed: the pipes are closed by then, so only a thread that was not scheduled
 /// yet is waited for.
-pub const JOIN_GRACE: Duration = Duration::from_secs(10);
+pub(crate) const JOIN_GRACE: Duration = Duration::from_secs(10);

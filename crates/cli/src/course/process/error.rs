@@ -62,7 +62,7 @@ pub enum ProcessError {
 
 /// Whether an I/O error says the machine is out of a resource rather than that something is
 /// wrong with what was asked.
-pub fn is_exhaustion(error: &std::io::Error) -> bool {
+pub(crate) fn is_exhaustion(error: &std::io::Error) -> bool {
     matches!(
         error.raw_os_error(),
         Some(libc::EAGAIN | libc::ENOMEM | libc::EMFILE | libc::ENFILE | libc::ENOSPC)
@@ -71,7 +71,7 @@ pub fn is_exhaustion(error: &std::io::Error) -> bool {
 
 impl ProcessError {
     /// An error from starting `program`: exhaustion when the machine was out of room.
-    pub fn spawn(program: &str, source: std::io::Error) -> ProcessError {
+    pub(crate) fn spawn(program: &str, source: std::io::Error) -> ProcessError {
         if is_exhaustion(&source) {
             ProcessError::Exhausted {
                 what: format!("starting {program}"),
@@ -86,7 +86,7 @@ impl ProcessError {
     }
 
     /// An error of the grader's own I/O (`what` names the file or pipe).
-    pub fn io(what: impl Into<String>, source: std::io::Error) -> ProcessError {
+    pub(crate) fn io(what: impl Into<String>, source: std::io::Error) -> ProcessError {
         let what = what.into();
         if is_exhaustion(&source) {
             ProcessError::Exhausted { what, source }

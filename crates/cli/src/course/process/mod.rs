@@ -5,14 +5,15 @@
 //! killed and every child reaped ([`supervisor`]), and errors that tell the grader's own
 //! trouble from the program's doing ([`error`]).
 
-pub mod capture;
-pub mod error;
-pub mod retry;
+pub(crate) mod capture;
+pub(crate) mod error;
+pub(crate) mod retry;
 pub mod sandbox;
 pub mod supervisor;
-pub mod uids;
+pub(crate) mod uids;
 
-pub use capture::{Captured, Sink};
+pub use capture::Captured;
+pub use capture::Sink;
 pub use error::{ProcessError, Stream};
-pub use sandbox::{Confinement, Limits, Mount, Sandbox, View};
+pub use sandbox::{Limits, Sandbox};
 pub use supervisor::{Ended, Finished, Supervised, Tree};

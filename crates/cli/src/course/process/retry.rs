@@ -6,7 +6,7 @@ use super::error::ProcessError;
 use std::time::Duration;
 
 /// Attempts in all, and the pause before each retry.
-pub const PAUSES: [Duration; 3] = [
+pub(crate) const PAUSES: [Duration; 3] = [
     Duration::from_millis(100),
     Duration::from_millis(400),
     Duration::from_millis(1600),
@@ -14,7 +14,7 @@ pub const PAUSES: [Duration; 3] = [
 
 /// Runs `attempt` until it succeeds, fails for a reason that is not transient, or has been
 /// retried after each of [`PAUSES`].
-pub fn retrying<T>(
+pub(crate) fn retrying<T>(
     mut attempt: impl FnMut() -> Result<T, ProcessError>,
 ) -> Result<T, ProcessError> {
     let mut pauses = PAUSES.iter();

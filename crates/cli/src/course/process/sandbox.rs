@@ -26,14 +26,14 @@ use std::process::{Command, Stdio};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
     /// Address space per process, bytes.
-    pub memory: u64,
+    pub(crate) memory: u64,
     /// CPU seconds per process.
-    pub cpu_seconds: u64,
+    pub(crate) cpu_seconds: u64,
     /// Processes and threads of the sandbox's user.
-    pub processes: u64,
+    pub(crate) processes: u64,
     /// Largest file it may write, bytes.
-    pub file_size: u64,
-    pub open_files: u64,
+    pub(crate) file_size: u64,
+    pub(crate) open_files: u64,
 }
 
 impl Limits {
@@ -67,7 +67,7 @@ pub const WORKER_SCRATCH_BYTES: u64 = 64 << 20;
 /// The most a compilation may write in all: rustc's object files, the linker's and the worker
 /// itself (a worker of lab 03 is about 4 MiB). A compile-time bomb that writes more fails to
 /// compile; it never fills the grader's disk.
-pub const COMPILE_SCRATCH_BYTES: u64 = 512 << 20;
+pub(crate) const COMPILE_SCRATCH_BYTES: u64 = 512 << 20;
 
 /// The exit status of a build whose product could not be copied out of the sandbox into the
 /// grader's scratch directory: the grader's own disk failed it (rustc, the only other program
@@ -77,17 +77,17 @@ pub const COPY_OUT_FAILED: i32 = 75;
 /// The exit status of a build whose program (the compiler) is not there to execute inside the
 /// sandbox: the toolchain went from under the grader, its trouble and never the code's. Tested
 /// before the program runs, so nothing the code does can give it.
-pub const BUILD_TOOL_MISSING: i32 = 74;
+pub(crate) const BUILD_TOOL_MISSING: i32 = 74;
 
 /// Where the host's scratch directory appears inside a build's sandbox.
-pub const OUT: &str = "/out";
+pub(crate) const OUT: &str = "/out";
 
 /// Where a worker's private in-memory scratch appears inside.
-pub const TMP: &str = "/tmp";
+pub(crate) const TMP: &str = "/tmp";
 
 /// How student code is confined.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Confinement {
+pub(crate) enum Confinement {
     /// bubblewrap at this path.
     Bubblewrap(PathBuf),
     /// No sandbox: the instructor asked for it explicitly (`--no-sandbox`). Limits still apply.
@@ -97,15 +97,15 @@ pub enum Confinement {
 /// A way to start programs on student code.
 #[derive(Debug, Clone)]
 pub struct Sandbox {
-    pub confinement: Confinement,
+    pub(crate) confinement: Confinement,
     /// The Rust toolchain's sysroot (`rustc --print sysroot`), seen as `/rust` inside.
-    pub sysroot: PathBuf,
+    pub(crate) sysroot: PathBuf,
     /// When the grader is root: the block of user ids its sandboxes run as (one per slot).
     pub uids: Option<UidBlock>,
 }
 
 /// Where the scratch directory appears inside the sandbox.
-pub const SCRATCH: &str = "/scratch";
+pub(crate) const SCRATCH: &str = "/scratch";
 
 fn is_root() -> bool {
     // SAFETY: geteuid has no preconditions.
@@ -121,7 +121,7 @@ fn find_program(name: &str) -> Option<PathBuf> {
 
 /// One thing a sandbox sees, applied in order (a later mount may sit inside an earlier one).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Mount {
+pub(crate) enum Mount {
     /// A host path, read-only, at a path inside.
     ReadOnly(PathBuf, PathBuf),
     /// A host path, writable, at a path inside.
@@ -147,15 +147,15 @@ impl Mount {
 /// What a sandboxed program sees beyond the read-only system (`/usr`, the loader's links,
 /// a bare `/etc`, `/proc`, `/dev`): its mounts, environment and working directory.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct View {
-    pub mounts: Vec<Mount>,
-    pub env: Vec<(String, String)>,
-    pub cwd: String,
+pub(crate) struct View {
+    pub(crate) mounts: Vec<Mount>,
+    pub(crate) env: Vec<(String, String)>,
+    pub(crate) cwd: String,
 }
 
 impl View {
     /// Nothing mounted yet; the program starts in `cwd`.
-    pub fn new(cwd: &str) -> View {
+    pub(crate) fn new(cwd: &str) -> View {
         View {
             mounts: Vec::new(),
             env: Vec::new(),
@@ -163,12 +163,12 @@ impl View {
         }
     }
 
-    pub fn mount(mut self, mount: Mount) -> View {
+    pub(crate) fn mount(mut self, mount: Mount) -> View {
         self.mounts.push(mount);
         self
     }
 
-    pub fn env(mut self, key: &str, value: &str) -> View {
+    pub(crate) fn env(mut self, key: &str, value: &str) -> View {
         self.env.push((key.to_owned(), value.to_owned()));
         self
     }
@@ -306,7 +306,7 @@ impl Sandbox {
 
     /// Runs `command` (made by [`Sandbox::command`]) to its end, or until `limit`, keeping
     /// 64 KiB of each stream.
-    pub fn run(
+    pub(crate) fn run(
         &self,
         command: Command,
         program: &str,
@@ -420,7 +420,7 @@ impl Sandbox {
     /// A command running `program` (a path as seen inside) in `view`. Unconfined, the view's
     /// paths are translated back to the host's (a [`Mount::Empty`] has no host side, so such a
     /// view needs the sandbox).
-    pub fn command_in(
+    pub(crate) fn command_in(
         &self,
         view: &View,
         slot: usize,

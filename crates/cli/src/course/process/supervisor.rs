@@ -114,7 +114,7 @@ fn waited_for_cpu(pid: i32) -> Duration {
 }
 
 /// The same for one thread of the grader itself.
-pub fn thread_waited_for_cpu(tid: i32) -> Duration {
+pub(crate) fn thread_waited_for_cpu(tid: i32) -> Duration {
     waited_in(&format!("/proc/self/task/{tid}/schedstat"))
 }
 
@@ -185,7 +185,7 @@ fn init_state_in(pid: i32, stat: &str) -> Option<char> {
 
 /// Reaps the sandbox inits that bubblewrap left to this process (when it is a reaper of
 /// orphans), waiting up to `grace` for those still exiting.
-pub fn reap_orphaned_inits(grace: Duration) {
+pub(crate) fn reap_orphaned_inits(grace: Duration) {
     if !reaps_orphans() {
         return;
     }
@@ -265,15 +265,15 @@ pub enum Ended {
 /// A program that ended, and its output.
 #[derive(Debug, Clone)]
 pub struct Finished {
-    pub program: String,
+    pub(crate) program: String,
     pub tree: Tree,
     pub ended: Ended,
     /// The time limit it was given, for messages.
-    pub limit: Option<Duration>,
+    pub(crate) limit: Option<Duration>,
     pub stdout: super::capture::Captured,
     pub stderr: super::capture::Captured,
-    pub stdout_cap: usize,
-    pub stderr_cap: usize,
+    pub(crate) stdout_cap: usize,
+    pub(crate) stderr_cap: usize,
 }
 
 impl Finished {
@@ -407,7 +407,7 @@ impl Supervised {
     }
 
     /// The kernel's ids of the grader's threads reading the program's output.
-    pub fn reader_tids(&self) -> Vec<i32> {
+    pub(crate) fn reader_tids(&self) -> Vec<i32> {
         self.readers
             .iter()
             .map(|r| r.tid.load(std::sync::atomic::Ordering::Relaxed))
@@ -418,7 +418,7 @@ impl Supervised {
     /// How long each of the program's processes (those still running) and each of the
     /// grader's threads reading its output have waited for a CPU while ready to run, by
     /// process or thread id: time a busy machine took from it, not time it used.
-    pub fn waited_for_cpu(&self) -> Vec<(i32, Duration)> {
+    pub(crate) fn waited_for_cpu(&self) -> Vec<(i32, Duration)> {
         let mut waits: Vec<(i32, Duration)> = self
             .readers
             .iter()
@@ -434,11 +434,6 @@ impl Supervised {
             );
         }
         waits
-    }
-
-    /// The process id of the started process.
-    pub fn id(&self) -> u32 {
-        self.child.id()
     }
 
     /// Whether it has ended (without reaping it: that is [`Supervised::wait_until`]'s).
@@ -510,7 +505,11 @@ impl Supervised {
 
     /// Waits until the process ends or `deadline` passes; then kills everything it started
     /// and reaps it. `limit` is the time it was given, for messages.
-    pub fn wait_until(&mut self, deadline: Option<Instant>, limit: Option<Duration>) -> Ended {
+    pub(crate) fn wait_until(
+        &mut self,
+        deadline: Option<Instant>,
+        limit: Option<Duration>,
+    ) -> Ended {
         if let Some(ended) = self.ended {
             return ended;
         }
@@ -535,7 +534,7 @@ impl Supervised {
     }
 
     /// Kills the process and everything it started, and reaps it.
-    pub fn kill(&mut self) {
+    pub(crate) fn kill(&mut self) {
         if self.ended.is_some() || self.signaller.reaped.lock().is_ok_and(|r| *r) {
             return;
         }

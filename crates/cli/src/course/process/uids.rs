@@ -18,23 +18,23 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// User ids far from any real account's.
-pub const BASE_UID: u32 = 2_000_000_000;
+pub(crate) const BASE_UID: u32 = 2_000_000_000;
 /// Grading slots a block holds (`lab grade --jobs` is at most 64).
-pub const SLOTS_PER_BLOCK: u32 = 64;
+pub(crate) const SLOTS_PER_BLOCK: u32 = 64;
 /// Blocks there are to claim: graders that may run at once on one machine.
 const BLOCKS: u32 = 4096;
 
 /// A block of user ids held by this process while any clone of it lives.
 #[derive(Debug, Clone)]
 pub struct UidBlock {
-    pub first: u32,
+    pub(crate) first: u32,
     /// The locked file; the lock goes with the last clone (or the process).
     _lock: Arc<File>,
 }
 
 impl UidBlock {
     /// The user id of grading slot `slot`.
-    pub fn uid(&self, slot: usize) -> u32 {
+    pub(crate) fn uid(&self, slot: usize) -> u32 {
         self.first + (slot as u32 % SLOTS_PER_BLOCK)
     }
 }
@@ -70,7 +70,7 @@ fn in_use(ids: std::ops::Range<u32>) -> bool {
 }
 
 /// Claims the first free block under `dir`.
-pub fn claim_in(dir: &Path) -> Result<UidBlock, ProcessError> {
+pub(crate) fn claim_in(dir: &Path) -> Result<UidBlock, ProcessError> {
     use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
     std::fs::DirBuilder::new()
         .recursive(true)
@@ -107,7 +107,7 @@ pub fn claim_in(dir: &Path) -> Result<UidBlock, ProcessError> {
 }
 
 /// Claims a block for this grader.
-pub fn claim() -> Result<UidBlock, ProcessError> {
+pub(crate) fn claim() -> Result<UidBlock, ProcessError> {
     claim_in(&lock_dir())
 }
 

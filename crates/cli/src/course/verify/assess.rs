@@ -9,7 +9,7 @@ use crate::course::results::{check_results, errors, panic_text};
 use serde_json::Value;
 
 /// The exercises' outcomes and every problem of the run.
-pub fn assess(
+pub(crate) fn assess(
     executed: &Notebook,
     run: &Run,
     version: Version,

@@ -6,13 +6,13 @@
 //! [`verify`] runs each notebook ([`run_notebook`]) and [`assess`]es the executed copy;
 //! [`outcome`] and [`problem`] are what it reports.
 
-pub mod assess;
-pub mod outcome;
-pub mod problem;
+pub(crate) mod assess;
+pub(crate) mod outcome;
+pub(crate) mod problem;
 
-pub use assess::assess;
-pub use outcome::{ExerciseOutcome, NotebookOutcome, Version};
-pub use problem::Problem;
+pub(crate) use assess::assess;
+pub(crate) use outcome::{NotebookOutcome, Version};
+pub(crate) use problem::Problem;
 
 use super::notebook::{Notebook, NotebookError, is_code};
 use super::release::{Edition, sources, stale_edition, student_path};
@@ -24,7 +24,7 @@ use std::sync::mpsc;
 
 /// Why verification could not start.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum VerifyError {
+pub(crate) enum VerifyError {
     /// The sources (or the student versions) could not be read.
     Notebook(NotebookError),
     /// The sources folder holds no notebook.
@@ -62,29 +62,29 @@ impl From<NotebookError> for VerifyError {
 
 /// Where verify puts things and how it runs the kernel.
 #[derive(Debug, Clone)]
-pub struct VerifyOptions {
-    pub sources: PathBuf,
-    pub students: PathBuf,
+pub(crate) struct VerifyOptions {
+    pub(crate) sources: PathBuf,
+    pub(crate) students: PathBuf,
     /// Executed copies go to `<work_dir>/source/` and `<work_dir>/student/`.
-    pub work_dir: PathBuf,
-    pub run: RunOptions,
-    pub students_too: bool,
+    pub(crate) work_dir: PathBuf,
+    pub(crate) run: RunOptions,
+    pub(crate) students_too: bool,
     /// Which edition the student versions in `students` are (the self-study one has the
     /// folded solutions).
-    pub edition: Edition,
+    pub(crate) edition: Edition,
     /// Only notebooks whose file name contains this.
-    pub only: Option<String>,
+    pub(crate) only: Option<String>,
     /// Also render each executed notebook to HTML (beside it) with nbconvert.
-    pub html: bool,
+    pub(crate) html: bool,
     /// How many notebooks run at once, each in its own kernel (at least 1). A kernel spends
     /// most of a notebook in one compiler or analyser thread, so two on two cores finish
     /// the lab in little more than half the time.
-    pub jobs: usize,
+    pub(crate) jobs: usize,
 }
 
 /// Runs and assesses every notebook, calling `progress` after each. The student versions must
 /// be up to date first (when they are verified too).
-pub fn verify(
+pub(crate) fn verify(
     options: &VerifyOptions,
     mut progress: impl FnMut(&NotebookOutcome),
 ) -> Result<Vec<NotebookOutcome>, VerifyError> {

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 /// Which version of a notebook ran, and so what its checks must say.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Version {
+pub(crate) enum Version {
     /// Instructor source: every check `passed`.
     Source,
     /// Student version: every check `not_implemented`.
@@ -14,14 +14,14 @@ pub enum Version {
 }
 
 impl Version {
-    pub fn expected(self) -> Status {
+    pub(crate) fn expected(self) -> Status {
         match self {
             Version::Source => Status::Passed,
             Version::Student => Status::NotImplemented,
         }
     }
 
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Version::Source => "source",
             Version::Student => "student",
@@ -31,31 +31,31 @@ impl Version {
 
 /// One exercise's check in one run.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ExerciseOutcome {
-    pub exercise: String,
+pub(crate) struct ExerciseOutcome {
+    pub(crate) exercise: String,
     /// What the check said; `None` when the cell produced no result.
-    pub status: Option<Status>,
-    pub seconds: f64,
-    pub ok: bool,
+    pub(crate) status: Option<Status>,
+    pub(crate) seconds: f64,
+    pub(crate) ok: bool,
 }
 
 /// One notebook's run.
 #[derive(Debug, Clone, PartialEq)]
-pub struct NotebookOutcome {
-    pub notebook: PathBuf,
-    pub version: Version,
-    pub seconds: f64,
-    pub exercises: Vec<ExerciseOutcome>,
+pub(crate) struct NotebookOutcome {
+    pub(crate) notebook: PathBuf,
+    pub(crate) version: Version,
+    pub(crate) seconds: f64,
+    pub(crate) exercises: Vec<ExerciseOutcome>,
     /// Everything that went wrong; empty when the notebook verified.
-    pub problems: Vec<Problem>,
+    pub(crate) problems: Vec<Problem>,
     /// The executed copy.
-    pub executed: PathBuf,
+    pub(crate) executed: PathBuf,
     /// With `html`: whether nbconvert rendered the executed copy (beside it, `.html`).
-    pub html: Option<bool>,
+    pub(crate) html: Option<bool>,
 }
 
 impl NotebookOutcome {
-    pub fn ok(&self) -> bool {
+    pub(crate) fn ok(&self) -> bool {
         self.problems.is_empty()
     }
 }

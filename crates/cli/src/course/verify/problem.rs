@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 /// One thing wrong with a notebook's run.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Problem {
+pub(crate) enum Problem {
     /// The notebook (or its executed copy) could not be read.
     Notebook(NotebookError),
     /// The folder for the executed copy could not be made.
