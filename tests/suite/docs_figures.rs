@@ -67,12 +67,12 @@ fn constant(file: &str, name: &str) -> u64 {
     eval(&rest[eq + 1..end])
 }
 
-/// The `default_value_t` of the clap field `pub FIELD:` in `file`.
+/// The `default_value_t` of the clap field `pub FIELD:` (or `pub(crate) FIELD:`) in `file`.
 fn clap_default(file: &str, field: &str) -> u64 {
     let text = fs::read_to_string(root().join(file)).unwrap();
-    let needle = format!("pub {field}:");
-    let at = text
-        .find(&needle)
+    let at = ["pub", "pub(crate)"]
+        .iter()
+        .find_map(|vis| text.find(&format!("{vis} {field}:")))
         .unwrap_or_else(|| panic!("{file} has no field {field}"));
     let before = &text[..at];
     let attr = before
