@@ -71,13 +71,8 @@ pub(crate) fn kernel_metadata() -> Value {
 pub(crate) const STUB: &str = "todo!()";
 
 /// `text` with every `// BEGIN SOLUTION` … `// END SOLUTION` region (markers included)
-/// replaced by `todo!()` at the BEGIN line's indentation.
-///
-/// ```
-/// use crate::course::release::strip_solutions;
-/// let source = "fn f() -> u8 {\n    // BEGIN SOLUTION\n    7\n    // END SOLUTION\n}\n";
-/// assert_eq!(strip_solutions(source).unwrap(), "fn f() -> u8 {\n    todo!()\n}\n");
-/// ```
+/// replaced by `todo!()` at the BEGIN line's indentation: `fn f() -> u8 {` / `// BEGIN
+/// SOLUTION` / `7` / `// END SOLUTION` / `}` becomes `fn f() -> u8 {` / `todo!()` / `}`.
 pub(crate) fn strip_solutions(text: &str) -> Result<String, MarkerError> {
     let mut out = String::with_capacity(text.len());
     let mut inside: Option<usize> = None;
@@ -477,6 +472,15 @@ pub(crate) fn stale_edition(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_solution_region_becomes_todo_at_its_indentation() {
+        let source = "fn f() -> u8 {\n    // BEGIN SOLUTION\n    7\n    // END SOLUTION\n}\n";
+        assert_eq!(
+            strip_solutions(source).unwrap(),
+            "fn f() -> u8 {\n    todo!()\n}\n"
+        );
+    }
 
     #[test]
     fn unbalanced_markers_are_refused() {
