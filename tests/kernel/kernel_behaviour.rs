@@ -13,7 +13,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use bpe_lab_cli::course::runner::{RunOptions, find_python, run_notebook};
+use bpe_lab_cli::course::run_local::{RunOptions, find_python, run_notebook};
 use serde_json::{Value, json};
 
 fn fixture(name: &str) -> PathBuf {

@@ -5,10 +5,10 @@
 //! bubblewrap (required with BPE_LAB_SANDBOX_TESTS) or without a Python that has nbclient and
 //! ipykernel (`BPE_LAB_PYTHON`, else `.venv`).
 
-use bpe_lab_cli::course::execute::{ExecuteOptions, Executed, execute};
 use bpe_lab_cli::course::executor::CellStatus;
 use bpe_lab_cli::course::process::Sandbox;
-use bpe_lab_cli::course::runner::find_python;
+use bpe_lab_cli::course::run_local::find_python;
+use bpe_lab_cli::course::run_sandboxed::{ExecuteOptions, Executed, execute};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -1,11 +1,11 @@
-//! The executor run the way verify and the doctor run it (`runner::run_notebook`: the embedded
+//! The executor run the way verify and the doctor run it (`run_local::run_notebook`: the embedded
 //! package written out, started under the supervisor, its summary parsed), on a Python kernel
 //! so it needs no evcxr: cells that pass, fail and time out, and a flood stopped at the output
 //! cap. Skipped when the Python of `BPE_LAB_PYTHON` (else `.venv`) has no nbclient or no
 //! `python3` kernel (ipykernel).
 
 use bpe_lab_cli::course::executor::CellStatus;
-use bpe_lab_cli::course::runner::{RunOptions, find_python, run_notebook};
+use bpe_lab_cli::course::run_local::{RunOptions, find_python, run_notebook};
 use serde_json::json;
 use std::path::Path;
 use std::process::Command;

@@ -10,7 +10,7 @@ use crate::course::grade::{
 };
 use crate::course::nbgrader_course::{CourseError, find_crate, write_course_from};
 use crate::course::release::{Edition, edition_of, release_edition, stale_edition};
-use crate::course::runner::{RunOptions, find_python};
+use crate::course::run_local::{RunOptions, find_python};
 use crate::course::verify::{NotebookOutcome, VerifyError, VerifyOptions, verify};
 use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};

@@ -2,7 +2,7 @@
 //! is missing, exactly what to run.
 
 use super::executor::CellStatus;
-use super::runner::{RunOptions, run_notebook};
+use super::run_local::{RunOptions, run_notebook};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -2,8 +2,8 @@
 //! (nbclient) that runs a notebook with its real kernel. Its files are embedded in the binary
 //! and written out before a run, so it works from any clone and any installed binary. This
 //! module is its one launcher ([`argv`]) and the one reader of the summary it prints
-//! ([`Run::parse`]); verify, the doctor (through [`super::runner`]) and `lab grade --execute`
-//! (through [`super::execute`], inside the sandbox) all go through them.
+//! ([`Run::parse`]); verify, the doctor (through [`super::run_local`]) and `lab grade --execute`
+//! (through [`super::run_sandboxed`], inside the sandbox) all go through them.
 
 use serde::Deserialize;
 use std::path::{Path, PathBuf};

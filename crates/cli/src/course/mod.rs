@@ -1,10 +1,14 @@
-//! The course tools: student versions from the sources with solutions
-//! ([`release`]), executing notebooks with the real kernel ([`runner`]), reading the check
-//! results ([`results`]), verifying every solution passes ([`verify`]), grading submissions
-//! ([`grade`]) with feedback in Markdown and HTML ([`feedback`]) and checking the machine ([`doctor`]).
+//! The course tools: student versions from the sources with solutions ([`release`]),
+//! verifying every solution passes ([`verify`]), grading submissions ([`grade`]) with feedback
+//! in Markdown and HTML ([`grade::feedback`]), checking the machine ([`doctor`]).
+//!
+//! Three modules run notebooks, each named for where: [`run_local`] runs one with the real
+//! kernel on this machine (verify, the doctor), [`run_sandboxed`] runs a restored submission in
+//! the grader's sandbox (`lab grade --execute`), and both start the [`executor`], the embedded
+//! Python package that drives Jupyter and reports each cell ([`results`] reads the checks'
+//! results out of it).
 
 pub(crate) mod doctor;
-pub mod execute;
 pub mod executor;
 pub(crate) mod exercise_name;
 pub(crate) mod grade;
@@ -15,5 +19,6 @@ pub mod process;
 pub mod release;
 pub(crate) mod restore;
 pub(crate) mod results;
-pub mod runner;
+pub mod run_local;
+pub mod run_sandboxed;
 pub(crate) mod verify;

@@ -10,11 +10,11 @@ use super::note::{GradeNote, Ungradable};
 use super::record::Grade;
 use super::scratch::job_scratch;
 use super::submission::{Submission, stem};
-use crate::course::execute::{ExecuteOptions, Executed, describe, execute};
 use crate::course::judge::{JudgeOptions, editable_cells, judge_exercise};
 use crate::course::notebook::{Notebook, cell_id, to_jupyter_json};
 use crate::course::release::{Edition, edition_in};
 use crate::course::restore::restore;
+use crate::course::run_sandboxed::{ExecuteOptions, Executed, describe, execute};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 

@@ -16,7 +16,7 @@ pub(crate) use problem::Problem;
 
 use super::notebook::{Notebook, NotebookError, is_code};
 use super::release::{Edition, sources, stale_edition, student_path};
-use super::runner::{RunOptions, run_notebook};
+use super::run_local::{RunOptions, run_notebook};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -1,7 +1,7 @@
 //! What can be wrong with a verified notebook, one variant per kind, worded in one place.
 
 use crate::course::notebook::{CellRef, NotebookError};
-use crate::course::runner::RunError;
+use crate::course::run_local::RunError;
 use bpe_lab::lab::check::Status;
 use std::fmt;
 use std::path::PathBuf;

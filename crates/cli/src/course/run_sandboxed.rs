@@ -20,7 +20,7 @@ use super::process::capture::Sink;
 use super::process::error::ProcessError;
 use super::process::sandbox::{Limits, Mount, Sandbox, View};
 use super::process::supervisor::Supervised;
-use super::runner::find_python;
+use super::run_local::find_python;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
