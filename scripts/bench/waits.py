@@ -42,7 +42,7 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-RUNNER = os.path.join(ROOT, "src", "instructor", "bpe_lab_executor")
+RUNNER = os.path.join(ROOT, "crates", "cli", "src", "course", "bpe_lab_executor")
 
 
 def code_cells(path):

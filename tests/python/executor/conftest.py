@@ -4,5 +4,5 @@ import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-PACKAGE_PARENT = os.path.join(ROOT, "src", "instructor")
+PACKAGE_PARENT = os.path.join(ROOT, "crates", "cli", "src", "course")
 sys.path.insert(0, PACKAGE_PARENT)
