@@ -37,12 +37,9 @@ pub(super) fn crate_stand_in(exercise: Exercise) -> String {
         let _ = writeln!(out, "            {line}");
     }
     out.push_str("        }\n");
-    // The references a notebook offers under `bpe_lab::lab::reference::`, those taught
-    // before the exercise only.
-    let references: Vec<&str> = offered(exercise)
-        .filter(|row| row.reference == Reference::Lab)
-        .map(Row::name)
-        .collect();
+    // Every step offered, under `bpe_lab::lab::reference::` too: the one path the notebooks
+    // name every reference by (the fixed API's four as well), as `Row::reference_paths` says.
+    let references: Vec<&str> = offered(exercise).map(Row::name).collect();
     if !references.is_empty() {
         let _ = writeln!(
             out,
@@ -118,6 +115,20 @@ mod tests {
         for row in TABLE.iter().filter(|row| row.worker == Worker::OffersStep) {
             assert!(functions.iter().any(|f| f == row.name()), "{}", row.name());
         }
+    }
+
+    /// A worker offers a step at every path the crate has it, among them the one the
+    /// notebooks' hints name (`bpe_lab::lab::reference::get_pair_frequencies` in train_bpe).
+    #[test]
+    fn each_step_is_offered_at_the_crates_paths() {
+        let train = crate_stand_in(Exercise::TrainBpe);
+        assert!(train.contains("pub use steps::get_pair_frequencies;"));
+        assert!(train.contains(
+            "pub use super::super::steps::{bpe_initialize, get_pair_frequencies, \
+             most_frequent_pair, merge_pair_in_word};"
+        ));
+        let encode = crate_stand_in(Exercise::Encode);
+        assert!(encode.contains("merge_pair_in_word, apply_merges};"));
     }
 
     #[test]
