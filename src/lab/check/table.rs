@@ -1,8 +1,10 @@
 //! The exercises, one row each: what the student writes, where the crate's answer is, the
-//! check that grades it, and what a grader's worker makes of it. Everything that differs from
-//! one exercise to the next and is not the exercise's own code (its cases, hints and call,
-//! each beside its kind in `exercises.rs`, `bytes.rs`, `byte_tokenizer.rs`, `calls.rs`) is
-//! read from here, so adding an exercise is one row, and nothing keeps a `match` of its own.
+//! check that grades it, and what a grader's worker makes of it. Whatever asks a question
+//! about an exercise (the grader's [`judge`], the worker's stand-in crate and its call, the
+//! path test) reads the row instead of keeping a `match` or a list of its own. The exercise's
+//! own code is not here but beside its kind, and the row points at it: its cases, hints and
+//! comparison (`exercises.rs`, `bytes.rs`, `byte_tokenizer.rs`), the one call of the student's
+//! function (`calls.rs`, which workers compile too), its reference (`lab::reference`).
 //!
 //! The exercise's name and teaching order are the ground floor's vocabulary
 //! ([`Exercise::name`]): the engine's answers report to the guard by exercise, below the lab.
