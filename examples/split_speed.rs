@@ -7,7 +7,7 @@
 
 use std::time::Instant;
 
-use bpe_lab::bpe::bytes::{SplitPattern, Splitter};
+use bpe_lab::bpe::bytelevel::{SplitPattern, Splitter};
 
 fn median(mut xs: Vec<f64>) -> f64 {
     xs.sort_by(|a, b| a.partial_cmp(b).unwrap());

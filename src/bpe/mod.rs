@@ -9,7 +9,7 @@
 //! - [`oracle`]: every step again, literally, as the seeds and the lab write it; the fast
 //!   paths are tested against it.
 
-pub mod bytes;
+pub mod bytelevel;
 pub mod corpus;
 mod count;
 pub mod encode;

@@ -28,7 +28,7 @@ pub mod prelude;
 pub mod reference;
 pub mod replay;
 pub mod split;
-pub mod tax;
+pub mod token_tax;
 pub mod tokens;
 pub mod worker_sources;
 

@@ -8,7 +8,7 @@
 //! much of the text the tokenizer's vocabulary covers with long tokens).
 
 use super::display::{Html, table};
-use super::tax::Counter;
+use super::token_tax::Counter;
 use serde::Deserialize;
 
 /// The bundled translations, as `include_str!` reads them.

@@ -6,7 +6,7 @@
 use super::display::{Html, python_str, table};
 use super::replay::byte_token_text;
 use super::tokens::tokens_html;
-use crate::bpe::bytes::{RankTable, SplitError, SplitPattern, Splitter};
+use crate::bpe::bytelevel::{RankTable, SplitError, SplitPattern, Splitter};
 use crate::tokenizer::{ByteLevelError, ByteLevelTokenizer};
 use std::fmt::Write as _;
 
@@ -24,7 +24,7 @@ fn joined(pieces: &[String]) -> String {
 /// One row per text: its chunks under each pattern, with their number.
 ///
 /// ```
-/// use bpe_lab::bpe::bytes::SplitPattern;
+/// use bpe_lab::bpe::bytelevel::SplitPattern;
 /// let shown = bpe_lab::lab::split::chunks_table(&[" N'Dour"], &[SplitPattern::Cl100k]).unwrap();
 /// assert!(shown.text.contains("' N' | \"'D\" | 'our'"), "{}", shown.text);
 /// ```
@@ -90,7 +90,7 @@ pub fn tokens_table(
 /// tokens per step.
 ///
 /// ```
-/// use bpe_lab::bpe::bytes::RankTable;
+/// use bpe_lab::bpe::bytelevel::RankTable;
 /// let ranks = RankTable::new((0..=255u8).map(|b| (vec![b], b as u32)).chain([(b"ab".to_vec(), 256)]));
 /// let shown = bpe_lab::lab::split::replay_ranks(&ranks, "abc");
 /// assert!(shown.text.contains("rank 256"), "{}", shown.text);

@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::thread;
 
-use crate::bpe::bytes::{
+use crate::bpe::bytelevel::{
     ByteTraining, ChunkCounts, Piece, RankTable, SplitError, SplitPattern, Splitter, pieces,
 };
 
@@ -127,7 +127,7 @@ pub struct ByteTrainingReport {
 ///
 /// ```
 /// use bpe_lab::TieBreak;
-/// use bpe_lab::bpe::bytes::SplitPattern;
+/// use bpe_lab::bpe::bytelevel::SplitPattern;
 /// use bpe_lab::tokenizer::bytelevel::{AllowedSpecial, ByteLevelTokenizer};
 /// let text = "the cat sat on the mat; the cat ate";
 /// let tokenizer = ByteLevelTokenizer::train(
@@ -256,7 +256,7 @@ impl ByteLevelTokenizer {
                 pattern.regex().to_owned(),
             ));
         }
-        let training = crate::bpe::bytes::ByteTrainer::new(num_merges)
+        let training = crate::bpe::bytelevel::ByteTrainer::new(num_merges)
             .tie_break(tie_break)
             .min_frequency(min_frequency)
             .train(&chunks);

@@ -20,7 +20,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use serde::{Deserialize, Serialize};
 
-use crate::bpe::bytes::SplitPattern;
+use crate::bpe::bytelevel::SplitPattern;
 use crate::files::write_atomically;
 use crate::tokenizer::bytelevel::{ByteLevelError, ByteLevelTokenizer};
 use crate::tokenizer::tiktoken::{TiktokenError, TiktokenSidecar, read_tiktoken, write_tiktoken};

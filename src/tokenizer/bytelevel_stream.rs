@@ -26,7 +26,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, mpsc};
 use std::thread;
 
-use crate::bpe::bytes::{ChunkEncoder, Piece, pieces};
+use crate::bpe::bytelevel::{ChunkEncoder, Piece, pieces};
 use crate::tokenizer::bytelevel::{
     AllowedSpecial, ByteLevelError, ByteLevelTokenizer, DisallowedSpecial,
 };

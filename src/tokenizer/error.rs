@@ -6,7 +6,7 @@ use std::io;
 use std::path::PathBuf;
 
 use crate::bpe::EOW;
-use crate::tokenizer::file_format::VERSION;
+use crate::tokenizer::file::format::VERSION;
 
 /// A tokenizer's parts do not fit together.
 #[derive(Debug, Clone, PartialEq, Eq)]

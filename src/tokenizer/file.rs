@@ -52,6 +52,9 @@
 //! use; characters of the corpus that no merge used become `<UNK>`. Training again gives a
 //! version-2 file.
 
+/// The file's name and versions, shared with the byte-level file (`bytelevel_file`).
+pub(crate) mod format;
+
 use std::fs;
 use std::io::{self, Write};
 use std::path::Path;
@@ -63,7 +66,7 @@ use crate::bpe::train::StopReason;
 use crate::files::{json_kind as kind, json_message, write_atomically};
 use crate::tokenizer::codec::{Tokenizer, TokenizerConfig, TrainingInfo, TrainingSettings};
 pub use crate::tokenizer::error::{FileError, FileProblem};
-pub use crate::tokenizer::file_format::{FORMAT, FORMAT_V1, VERSION};
+pub use crate::tokenizer::file::format::{FORMAT, FORMAT_V1, VERSION};
 use crate::tokenizer::split::Split;
 use crate::tokenizer::vocab::VocabOrder;
 

@@ -23,7 +23,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use crate::bpe::bytes::{ByteMerge, RankTable, SplitPattern};
+use crate::bpe::bytelevel::{ByteMerge, RankTable, SplitPattern};
 use crate::files::write_atomically;
 use crate::tokenizer::bytelevel::ByteLevelTokenizer;
 

@@ -20,11 +20,11 @@
 //! - [`codec`]: [`Tokenizer`], encode and decode.
 //! - [`file`]: the versioned JSON file (save, load, checks).
 //! - [`hf`]: export to a Hugging Face `tokenizer.json` with the same ids.
-//! - [`lines`]: encoding a stream of lines on every core (`bpe-lab encode`).
-//! - [`id_lines`]: decoding a stream of id lines (`bpe-lab decode`).
+//! - [`encode_stream`]: encoding a stream of lines on every core (`bpe-lab encode`).
+//! - [`decode_stream`]: decoding a stream of id lines (`bpe-lab decode`).
 //! - [`explain`]: seed 000's round-by-round table.
 //!
-//! Byte-level BPE (GPT-2 onwards; the engine's part is [`crate::bpe::bytes`]):
+//! Byte-level BPE (GPT-2 onwards; the engine's part is [`crate::bpe::bytelevel`]):
 //! - [`bytelevel`]: [`ByteLevelTokenizer`], ranks, specials, encode and decode;
 //! - [`bytelevel_stream`]: one text on several threads, and encoding a stream;
 //! - [`bytelevel_file`]: its JSON file and the export to tiktoken's files;
@@ -36,14 +36,13 @@ pub mod bytelevel;
 pub mod bytelevel_file;
 pub mod bytelevel_stream;
 pub mod codec;
+pub mod decode_stream;
+pub mod encode_stream;
 pub mod error;
 pub mod explain;
 pub mod file;
-mod file_format;
 pub mod hf;
 pub mod hf_bytelevel;
-pub mod id_lines;
-pub mod lines;
 pub mod openai;
 pub mod split;
 pub mod tiktoken;
@@ -57,12 +56,12 @@ pub use codec::{
     DEFAULT_SPECIAL_TOKENS, DEFAULT_UNK_TOKEN, Tokenizer, TokenizerConfig, TrainingInfo,
     TrainingSettings,
 };
+pub use decode_stream::DecodeLinesError;
+pub use encode_stream::{EncodeLinesError, LineOutput, LinesEncoded};
 pub use error::{DecodeError, TokenizerError};
 pub use explain::{Explanation, explain};
 pub use file::{FileError, FileProblem};
 pub use hf::HfExportError;
-pub use id_lines::DecodeLinesError;
-pub use lines::{EncodeLinesError, LineOutput, LinesEncoded};
 pub use openai::OpenAiEncoding;
 pub use split::{Split, is_python_whitespace};
 pub use vocab::{Vocab, VocabOrder};

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
-use crate::bpe::bytes::SplitPattern;
+use crate::bpe::bytelevel::SplitPattern;
 use crate::tokenizer::bytelevel::{ByteLevelError, ByteLevelTokenizer};
 
 /// One of OpenAI's encodings.

@@ -9,9 +9,9 @@
 //! one byte like `aaaa`, and empty and one-byte chunks.
 
 use bpe_lab::TieBreak;
-use bpe_lab::bpe::bytes::oracle::{encode_piece_naive, train_bytes_naive, train_minbpe_ids};
-use bpe_lab::bpe::bytes::specials::find_special;
-use bpe_lab::bpe::bytes::{
+use bpe_lab::bpe::bytelevel::oracle::{encode_piece_naive, train_bytes_naive, train_minbpe_ids};
+use bpe_lab::bpe::bytelevel::specials::find_special;
+use bpe_lab::bpe::bytelevel::{
     ByteTrainer, ChunkCounts, Piece, RankTable, SplitPattern, Splitter, pieces,
 };
 use proptest::prelude::*;
@@ -344,7 +344,7 @@ proptest! {
 /// a list on 200 000 small generated corpora, checked against minbpe's loop in Python.)
 #[test]
 fn a_rebuilt_token_is_one_token() {
-    let training = bpe_lab::bpe::bytes::ByteTraining {
+    let training = bpe_lab::bpe::bytelevel::ByteTraining {
         merges: vec![
             (b"a".to_vec(), b"b".to_vec()),
             (b"b".to_vec(), b"c".to_vec()),

@@ -7,8 +7,8 @@ use crate::support;
 use std::fs;
 
 use bpe_lab::TieBreak;
-use bpe_lab::bpe::bytes::oracle::train_bytes_naive;
-use bpe_lab::bpe::bytes::{SplitPattern, Splitter};
+use bpe_lab::bpe::bytelevel::oracle::train_bytes_naive;
+use bpe_lab::bpe::bytelevel::{SplitPattern, Splitter};
 use serde_json::Value;
 use support::cli::{
     assert_failure, assert_success, bpe_lab, bpe_lab_with_stdin, path_str as p, stdout,

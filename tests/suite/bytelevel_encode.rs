@@ -13,8 +13,8 @@ use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use bpe_lab::TieBreak;
-use bpe_lab::bpe::bytes::oracle::encode_piece_naive;
-use bpe_lab::bpe::bytes::{
+use bpe_lab::bpe::bytelevel::oracle::encode_piece_naive;
+use bpe_lab::bpe::bytelevel::{
     ByteTrainer, ChunkCounts, ChunkEncoder, Piece, RankTable, SplitPattern, Splitter, pieces,
 };
 use bpe_lab::tokenizer::{

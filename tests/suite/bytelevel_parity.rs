@@ -13,7 +13,7 @@ use crate::support;
 use std::path::Path;
 
 use bpe_lab::TieBreak;
-use bpe_lab::bpe::bytes::SplitPattern;
+use bpe_lab::bpe::bytelevel::SplitPattern;
 use bpe_lab::tokenizer::bytelevel::{AllowedSpecial, ByteLevelTokenizer};
 use serde_json::{Value, json};
 use support::{Rng, parity_python, python_json, python_reference_text};

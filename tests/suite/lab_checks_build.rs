@@ -147,7 +147,7 @@ fn train_byte_bpe_checks() {
     let chunks = ["aaab", " aab", " Yorùbá", " Yorùbá", "ab", "ba"].map(String::from);
     let bytes: Vec<Vec<u8>> = chunks.iter().map(|c| c.as_bytes().to_vec()).collect();
     for n in [0, 1, 5, 40] {
-        let (oracle, _) = bpe_lab::bpe::bytes::oracle::train_minbpe_ids(&bytes, n);
+        let (oracle, _) = bpe_lab::bpe::bytelevel::oracle::train_minbpe_ids(&bytes, n);
         assert_eq!(train_with(&chunks, n, 256, false), oracle);
     }
 }
@@ -272,7 +272,7 @@ fn recover_merges_checks() {
 /// ids (tiktoken-rs, in process) on every paragraph of the stand-in.
 #[test]
 fn recovered_cl100k_merges_encode_as_tiktoken() {
-    use bpe_lab::bpe::bytes::{SplitPattern, Splitter};
+    use bpe_lab::bpe::bytelevel::{SplitPattern, Splitter};
     use bpe_lab::tokenizer::OpenAiEncoding;
     let gpt4 = OpenAiEncoding::Cl100kBase.tokenizer().expect("cl100k_base");
     let ranks: HashMap<Vec<u8>, u32> = gpt4
@@ -358,7 +358,7 @@ fn notebook_07_task_boxes_state_each_checks_points() {
 #[test]
 fn the_stand_in_runs_out_of_pairs_before_5000_merges() {
     use bpe_lab::TieBreak;
-    use bpe_lab::bpe::bytes::{ByteTrainer, ChunkCounts, SplitPattern, Splitter};
+    use bpe_lab::bpe::bytelevel::{ByteTrainer, ChunkCounts, SplitPattern, Splitter};
     use bpe_lab::bpe::train::StopReason;
     let text = serde_json_paragraphs().join("\n");
     let splitter = Splitter::new(SplitPattern::Cl100k).unwrap();

@@ -6,7 +6,7 @@ use std::io::{self, Read, Write};
 use std::path::Path;
 use std::time::Instant;
 
-use bpe_lab::bpe::bytes::{SplitPattern, Splitter};
+use bpe_lab::bpe::bytelevel::{SplitPattern, Splitter};
 use bpe_lab::tokenizer::OpenAiEncoding;
 use bpe_lab::tokenizer::bytelevel::{
     AllowedSpecial, ByteLevelError, ByteLevelTokenizer, DisallowedSpecial,

@@ -2,7 +2,7 @@
 //! value and says what was expected when it cannot.
 
 use bpe_lab::TieBreak;
-use bpe_lab::bpe::bytes::{SplitPattern, UnknownPatternName};
+use bpe_lab::bpe::bytelevel::{SplitPattern, UnknownPatternName};
 
 /// `--min-frequency`: a count, 1 or more (1 keeps going while any pair is left).
 pub(crate) fn at_least_one(value: &str) -> Result<u64, String> {

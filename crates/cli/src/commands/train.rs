@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use bpe_lab::bpe::bytes::SplitPattern;
+use bpe_lab::bpe::bytelevel::SplitPattern;
 use bpe_lab::dataset::{CorpusReader, DatasetError};
 use bpe_lab::files::{check_writable, same_file, write_atomically};
 use bpe_lab::tokenizer::file::stop_reason_name;

@@ -25,7 +25,7 @@ fn is_word_char(c: char) -> bool {
 /// apostrophe between two letters kept inside the word (`N'Dour`).
 ///
 /// ```
-/// use bpe_lab::lab::tax::words;
+/// use bpe_lab::lab::token_tax::words;
 /// assert_eq!(words("Youssou N'Dour sang, in Dakar!"), ["Youssou", "N'Dour", "sang", "in", "Dakar"]);
 /// assert_eq!(words("ኢትዮጵያ 2024 Yoru\u{300}ba"), ["ኢትዮጵያ", "Yoru\u{300}ba"]);
 /// ```
@@ -100,11 +100,11 @@ fn shuffled(word: &str) -> u64 {
 /// so the lists are the same on every run.
 ///
 /// ```
-/// use bpe_lab::lab::tax::matched_groups;
+/// use bpe_lab::lab::token_tax::matched_groups;
 /// let names = vec!["Jollof Rice".to_string(), "Lagos".to_string()];
 /// let text = vec!["In Lagos the jollof rice is famous, and Lagos cooks agree: famous.".to_string()];
 /// let groups = matched_groups(&names, &text, &["Oslo", "Paris"]);
-/// let words = |list: &[bpe_lab::lab::tax::Word]| list.iter().map(|w| w.text.clone()).collect::<Vec<_>>();
+/// let words = |list: &[bpe_lab::lab::token_tax::Word]| list.iter().map(|w| w.text.clone()).collect::<Vec<_>>();
 /// assert_eq!(words(&groups.african), ["Lagos"]);
 /// assert_eq!(words(&groups.english), ["famous"]); // the only word used twice, as Lagos is
 /// assert_eq!(words(&groups.places), ["Paris"]);   // five letters, as Lagos has

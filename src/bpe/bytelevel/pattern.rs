@@ -47,7 +47,7 @@ pub const O200K_PATTERN: &str = concat!(
 /// ([`UnknownPatternName`]); a regular expression is [`SplitPattern::Custom`].
 ///
 /// ```
-/// use bpe_lab::bpe::bytes::SplitPattern;
+/// use bpe_lab::bpe::bytelevel::SplitPattern;
 /// assert_eq!("gpt4".parse::<SplitPattern>().unwrap(), SplitPattern::Cl100k);
 /// assert_eq!(SplitPattern::Custom(r"\w+".into()).regex(), r"\w+");
 /// ```
@@ -217,7 +217,7 @@ impl Splitter {
     /// The chunks of `text`, in order.
     ///
     /// ```
-    /// use bpe_lab::bpe::bytes::{SplitPattern, Splitter};
+    /// use bpe_lab::bpe::bytelevel::{SplitPattern, Splitter};
     /// let gpt4 = Splitter::new(SplitPattern::Cl100k).unwrap();
     /// assert_eq!(gpt4.chunks("Hello world's 12345!!\n").unwrap(),
     ///            ["Hello", " world", "'s", " ", "123", "45", "!!\n"]);
@@ -242,9 +242,13 @@ impl Splitter {
         f: impl FnMut(&'t str),
     ) -> Result<(), SplitError> {
         match self.pattern {
-            SplitPattern::Gpt2 => crate::bpe::bytes::gpt2::for_each_chunk(text, start, end, f),
-            SplitPattern::Cl100k => crate::bpe::bytes::cl100k::for_each_chunk(text, start, end, f),
-            SplitPattern::O200k => crate::bpe::bytes::o200k::for_each_chunk(text, start, end, f),
+            SplitPattern::Gpt2 => crate::bpe::bytelevel::gpt2::for_each_chunk(text, start, end, f),
+            SplitPattern::Cl100k => {
+                crate::bpe::bytelevel::cl100k::for_each_chunk(text, start, end, f)
+            }
+            SplitPattern::O200k => {
+                crate::bpe::bytelevel::o200k::for_each_chunk(text, start, end, f)
+            }
             SplitPattern::Custom(_) => return self.for_each_chunk_regex(text, start, end, f),
         }
         Ok(())

@@ -39,7 +39,7 @@ pub fn find_special(text: &str, from: usize, specials: &[&str]) -> Option<(usize
 /// text pieces are left out.
 ///
 /// ```
-/// use bpe_lab::bpe::bytes::{Piece, pieces};
+/// use bpe_lab::bpe::bytelevel::{Piece, pieces};
 /// assert_eq!(
 ///     pieces("a<|e|>b<|e|>", &["<|e|>"]),
 ///     [Piece::Text("a"), Piece::Special(0), Piece::Text("b"), Piece::Special(0)]

@@ -15,8 +15,8 @@
 //!   be exported. The two agree whenever no merge rebuilds an existing token.
 
 use crate::bpe::TieBreak;
-use crate::bpe::bytes::chunks::ChunkCounts;
-use crate::bpe::bytes::symbols::{byte_table, symbol_bytes};
+use crate::bpe::bytelevel::chunks::ChunkCounts;
+use crate::bpe::bytelevel::symbols::{byte_table, symbol_bytes};
 use crate::bpe::train::{Progress, StopReason, Trainer};
 use crate::bpe::words::WordCounts;
 
@@ -56,7 +56,7 @@ impl ByteTraining {
 ///
 /// ```
 /// use bpe_lab::TieBreak;
-/// use bpe_lab::bpe::bytes::{ByteTrainer, ChunkCounts};
+/// use bpe_lab::bpe::bytelevel::{ByteTrainer, ChunkCounts};
 /// let chunks = ChunkCounts::from_chunks(["aaab", " aab"]);
 /// let training = ByteTrainer::new(2).tie_break(TieBreak::FirstSeen).train(&chunks);
 /// assert_eq!(training.merges[0], (b"a".to_vec(), b"a".to_vec()));

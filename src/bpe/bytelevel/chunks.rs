@@ -10,8 +10,8 @@ use std::thread;
 
 use rustc_hash::FxHashMap;
 
-use crate::bpe::bytes::pattern::{SplitError, Splitter};
-use crate::bpe::bytes::specials::{Piece, pieces};
+use crate::bpe::bytelevel::pattern::{SplitError, Splitter};
+use crate::bpe::bytelevel::specials::{Piece, pieces};
 
 /// Distinct chunks of a part of a text with their counts, in order of first appearance.
 type Counted<'t> = Vec<(&'t [u8], u64)>;
@@ -19,7 +19,7 @@ type Counted<'t> = Vec<(&'t [u8], u64)>;
 /// Distinct chunks with their counts, in order of first appearance.
 ///
 /// ```
-/// use bpe_lab::bpe::bytes::ChunkCounts;
+/// use bpe_lab::bpe::bytelevel::ChunkCounts;
 /// let chunks = ChunkCounts::from_chunks(["ab", "c", "ab"]);
 /// assert_eq!(chunks.iter().collect::<Vec<_>>(), [(&b"ab"[..], 2), (&b"c"[..], 1)]);
 /// ```

@@ -9,7 +9,7 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::bpe::bytes::ranks::{MergeScratch, RankTable, pack8, pack16};
+use crate::bpe::bytelevel::ranks::{MergeScratch, RankTable, pack8, pack16};
 
 /// At most this many chunks are cached (about 40 MB for long chunks, far less for words).
 const CACHE_ENTRIES: usize = 1 << 19;
