@@ -4,7 +4,8 @@
 //! The notebooks name every reference by this one path, `bpe_lab::lab::reference::<exercise>`,
 //! so a student meets one place for them (notebook 00 says so). Four of them are the crate's
 //! fixed API under the same name (`bpe_lab::bpe_initialize`, …), re-exported here, as are
-//! notebook 07's two (written out in [`super::bytes`]); the other four exist only here.
+//! notebook 07's six (written out in [`super::bytes`]); the other four exist only here. Which
+//! is which is each exercise's row of [`check::table`](super::check::table).
 
 use crate::EOW;
 use crate::bpe::corpus::lab_words;

@@ -113,6 +113,14 @@ fn used_paths() -> BTreeMap<Vec<String>, String> {
             "shared/DESIGN.md".to_string(),
         );
     }
+    // Each exercise's reference and check, at the paths its row of the table names.
+    for row in &bpe_lab::lab::check::table::TABLE {
+        let check = format!("{LIB}::lab::check::{}", row.name());
+        for path in row.reference_paths().into_iter().chain([check]) {
+            let path = path.split("::").map(String::from).collect();
+            used.insert(path, "lab::check::table".to_string());
+        }
+    }
     for dir in ["notebooks", "instructor"] {
         let mut files: Vec<_> = fs::read_dir(root.join(dir))
             .unwrap()

@@ -2,9 +2,8 @@
 //! the crate's literal reference on the seeds' examples and on generated cases.
 
 use super::cases::{self, Rng};
-use super::run::{Reply, Spec, evaluate, run};
-use super::shrink::{Shrink, Text};
-use super::wire::{self, Wire};
+use super::run::{Spec, run};
+use super::shrink::Text;
 use super::{Check, Exercise, calls};
 use crate::bpe::oracle::{self, best_pair};
 use crate::lab::display::{python_pair, python_str};
@@ -12,8 +11,6 @@ use crate::lab::parity;
 use crate::lab::reference::UNK;
 use crate::{EOW, TieBreak};
 use std::collections::{BTreeSet, HashMap};
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
 
 /// Generated cases per check, on top of the fixed examples.
 const GENERATED: usize = 300;
@@ -108,7 +105,8 @@ where
     }))
 }
 
-fn bpe_initialize_spec() -> Spec<Vec<Text>, calls::BpeInitializeArgs, calls::BpeInitializeOut> {
+pub(super) fn bpe_initialize_spec()
+-> Spec<Vec<Text>, calls::BpeInitializeArgs, calls::BpeInitializeOut> {
     let cases = fixed_datasets()
         .into_iter()
         .map(texts)
@@ -145,7 +143,7 @@ where
     }))
 }
 
-fn get_pair_frequencies_spec()
+pub(super) fn get_pair_frequencies_spec()
 -> Spec<Vec<Vec<String>>, calls::GetPairFrequenciesArgs, calls::GetPairFrequenciesOut> {
     let mut cases: Vec<Vec<Vec<String>>> = vec![
         vec![chars("rice")],
@@ -186,7 +184,7 @@ where
     }))
 }
 
-fn most_frequent_pair_spec()
+pub(super) fn most_frequent_pair_spec()
 -> Spec<Vec<Vec<String>>, calls::MostFrequentPairArgs, calls::MostFrequentPairOut> {
     let mut cases: Vec<Vec<Vec<String>>> = vec![
         vec![strings(&["a", "b", "c", "a", "b"])],
@@ -229,7 +227,7 @@ where
     }))
 }
 
-fn merge_pair_in_word_spec()
+pub(super) fn merge_pair_in_word_spec()
 -> Spec<(Vec<String>, (String, String)), calls::MergePairInWordArgs, calls::MergePairInWordOut> {
     let mut cases: Vec<(Vec<String>, (String, String))> = vec![
         (strings(&["T", "h", "e", EOW]), pair("e", EOW)),
@@ -267,7 +265,8 @@ where
     }))
 }
 
-fn train_bpe_spec() -> Spec<(Vec<Vec<String>>, usize), calls::TrainBpeArgs, calls::TrainBpeOut> {
+pub(super) fn train_bpe_spec()
+-> Spec<(Vec<Vec<String>>, usize), calls::TrainBpeArgs, calls::TrainBpeOut> {
     let mut cases: Vec<(Vec<Vec<String>>, usize)> = vec![
         (vec![strings(&["a", "b", "c", "a", "b"])], 3),
         (vec![strings(&["b", "a"]), strings(&["a", "b"])], 1),
@@ -339,7 +338,7 @@ where
     }))
 }
 
-fn apply_merges_spec()
+pub(super) fn apply_merges_spec()
 -> Spec<(Vec<String>, Vec<(String, String)>), calls::ApplyMergesArgs, calls::ApplyMergesOut> {
     let p = |list: &[(&str, &str)]| -> Vec<(String, String)> {
         list.iter().map(|(a, b)| pair(a, b)).collect()
@@ -458,7 +457,7 @@ where
     show(run(encode_spec(), move |a| calls::encode(&student, a)))
 }
 
-fn encode_spec() -> Spec<EncodeCase, calls::EncodeArgs, calls::EncodeOut> {
+pub(super) fn encode_spec() -> Spec<EncodeCase, calls::EncodeArgs, calls::EncodeOut> {
     Spec {
         exercise: Exercise::Encode,
         hint: "For each word of text.split(' '): make its symbols (characters, then EOW), \
@@ -496,7 +495,7 @@ where
     show(run(decode_spec(), move |a| calls::decode(&student, a)))
 }
 
-fn decode_spec() -> Spec<EncodeCase, calls::DecodeArgs, calls::DecodeOut> {
+pub(super) fn decode_spec() -> Spec<EncodeCase, calls::DecodeArgs, calls::DecodeOut> {
     Spec {
         exercise: Exercise::Decode,
         hint: "Look each id up in id_to_token and join the tokens. A token ending in EOW \
@@ -519,57 +518,6 @@ fn decode_spec() -> Spec<EncodeCase, calls::DecodeArgs, calls::DecodeOut> {
         },
         show_output: |text| python_str(text),
     }
-}
-
-/// Runs `exercise`'s check on a student's function that lives in another program: `call`
-/// gets the arguments of one call encoded with [`wire`] and a deadline, and returns the reply
-/// with the result still encoded. The cases, comparison, shrinking and messages are the
-/// notebook's; `limit` bounds the whole check as the notebook's time limit does.
-pub fn judge(
-    exercise: Exercise,
-    call: &mut dyn FnMut(Vec<u8>, Instant) -> Reply<Vec<u8>>,
-    limit: Duration,
-) -> Check {
-    match exercise {
-        Exercise::BpeInitialize => judge_spec(&bpe_initialize_spec(), call, limit),
-        Exercise::GetPairFrequencies => judge_spec(&get_pair_frequencies_spec(), call, limit),
-        Exercise::MostFrequentPair => judge_spec(&most_frequent_pair_spec(), call, limit),
-        Exercise::MergePairInWord => judge_spec(&merge_pair_in_word_spec(), call, limit),
-        Exercise::TrainBpe => judge_spec(&train_bpe_spec(), call, limit),
-        Exercise::ApplyMerges => judge_spec(&apply_merges_spec(), call, limit),
-        Exercise::Encode => judge_spec(&encode_spec(), call, limit),
-        Exercise::Decode => judge_spec(&decode_spec(), call, limit),
-        Exercise::ByteInitialize => judge_spec(&super::bytes::byte_initialize_spec(), call, limit),
-        Exercise::CountPairsInChunks => {
-            judge_spec(&super::bytes::count_pairs_in_chunks_spec(), call, limit)
-        }
-        Exercise::MergeIds => judge_spec(&super::byte_tokenizer::merge_ids_spec(), call, limit),
-        Exercise::TrainByteBpe => {
-            judge_spec(&super::byte_tokenizer::train_byte_bpe_spec(), call, limit)
-        }
-        Exercise::DecodeIds => judge_spec(&super::byte_tokenizer::decode_ids_spec(), call, limit),
-        Exercise::RecoverMerges => {
-            judge_spec(&super::byte_tokenizer::recover_merges_spec(), call, limit)
-        }
-    }
-}
-
-fn judge_spec<I: Shrink + Clone, A: Wire, O: Wire + PartialEq>(
-    spec: &Spec<I, A, O>,
-    call: &mut dyn FnMut(Vec<u8>, Instant) -> Reply<Vec<u8>>,
-    limit: Duration,
-) -> Check {
-    let typed = |args: &A, deadline: Instant| match call(wire::encode(args), deadline) {
-        Reply::Returned(bytes) => match wire::decode::<O>(&bytes) {
-            Ok(value) => Reply::Returned(value),
-            Err(e) => Reply::Crashed(format!("its answer could not be read ({e})")),
-        },
-        Reply::Panicked(m) => Reply::Panicked(m),
-        Reply::UsedReference(n) => Reply::UsedReference(n),
-        Reply::Crashed(why) => Reply::Crashed(why),
-        Reply::TimedOut => Reply::TimedOut,
-    };
-    evaluate(spec, typed, &Mutex::new(None), limit)
 }
 
 /// Shows a result as the cell's output and hands it back.

@@ -47,6 +47,7 @@ mod report;
 mod result;
 mod run;
 mod shrink;
+pub mod table;
 pub mod wire;
 
 /// The exercise vocabulary lives on the ground floor, where the engine's answers can report
@@ -54,7 +55,6 @@ pub mod wire;
 pub use crate::exercise::{Exercise, guard};
 pub use byte_tokenizer::{decode_ids, merge_ids, recover_merges, train_byte_bpe};
 pub use bytes::{byte_initialize, count_pairs_in_chunks};
-pub use exercises::judge;
 pub use exercises::{
     apply_merges, bpe_initialize, decode, encode, get_pair_frequencies, merge_pair_in_word,
     most_frequent_pair, train_bpe,
@@ -64,6 +64,7 @@ pub use result::{Check, Counterexample, Status};
 pub use run::Reply;
 pub(crate) use run::quietly;
 pub use shrink::{Shrink, Text};
+pub use table::judge;
 
 /// Seconds a check waits for the student's function (default 20).
 pub const SECONDS_ENV: &str = "BPE_LAB_CHECK_SECONDS";

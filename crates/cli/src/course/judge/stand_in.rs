@@ -5,40 +5,29 @@
 //! the notebook offers.
 
 use bpe_lab::lab::check::Exercise;
+use bpe_lab::lab::check::table::{Reference, Row, TABLE, Worker};
 use bpe_lab::lab::worker_sources::{PRELUDE, STEPS, TIE_BREAK};
 use std::fmt::Write as _;
 
-/// The steps a worker offers at its crate root (`bpe_lab::get_pair_frequencies`), as the crate
-/// does; each is the `steps.rs` function of the exercise's [`Exercise::name`].
-const CRATE_STEPS: [Exercise; 4] = [
-    Exercise::BpeInitialize,
-    Exercise::GetPairFrequencies,
-    Exercise::MergePairInWord,
-    Exercise::ApplyMerges,
-];
-
-/// The references a worker offers under `bpe_lab::lab::reference::`, as the notebooks do;
-/// each is the `steps.rs` function of the exercise's name too.
-const REFERENCES: [Exercise; 6] = [
-    Exercise::MostFrequentPair,
-    Exercise::ByteInitialize,
-    Exercise::CountPairsInChunks,
-    Exercise::MergeIds,
-    Exercise::TrainByteBpe,
-    Exercise::DecodeIds,
-];
+/// The steps a worker for `exercise` offers: each taught before it that `bpe/steps.rs` has
+/// (the exercise table's [`Worker::OffersStep`]), under the exercise's name.
+fn offered(exercise: Exercise) -> impl Iterator<Item = &'static Row> {
+    TABLE
+        .iter()
+        .filter(move |row| row.worker == Worker::OffersStep && exercise.may_use(row.exercise))
+}
 
 /// `EOW`, `TieBreak`, the notebooks' prelude, and the steps taught before `exercise`. The
 /// steps' code sits in a private module, so the exercise's own answer is not reachable by any
 /// path.
 pub(super) fn crate_stand_in(exercise: Exercise) -> String {
-    let allowed = |step: Exercise| exercise.may_use(step);
     let mut out =
         String::from("#[allow(dead_code, unused_imports)]\nmod bpe_lab {\n    mod steps {\n");
     out.push_str(STEPS);
     out.push_str("\n    }\n    pub use steps::EOW;\n");
-    for step in CRATE_STEPS.into_iter().filter(|&step| allowed(step)) {
-        let _ = writeln!(out, "    pub use steps::{};", step.name());
+    // The fixed API's steps at the crate root (`bpe_lab::get_pair_frequencies`), as the crate.
+    for row in offered(exercise).filter(|row| row.reference == Reference::Root) {
+        let _ = writeln!(out, "    pub use steps::{};", row.name());
     }
     out.push_str("    mod tie_break {\n");
     out.push_str(TIE_BREAK);
@@ -48,13 +37,9 @@ pub(super) fn crate_stand_in(exercise: Exercise) -> String {
         let _ = writeln!(out, "            {line}");
     }
     out.push_str("        }\n");
-    // The references a notebook offers under `bpe_lab::lab::reference::`, those taught
-    // before the exercise only.
-    let references: Vec<&str> = REFERENCES
-        .into_iter()
-        .filter(|&step| allowed(step))
-        .map(Exercise::name)
-        .collect();
+    // Every step offered, under `bpe_lab::lab::reference::` too: the one path the notebooks
+    // name every reference by (the fixed API's four as well), as `Row::reference_paths` says.
+    let references: Vec<&str> = offered(exercise).map(Row::name).collect();
     if !references.is_empty() {
         let _ = writeln!(
             out,
@@ -127,13 +112,23 @@ mod tests {
                 _ => None,
             })
             .collect();
-        for step in CRATE_STEPS.into_iter().chain(REFERENCES) {
-            assert!(
-                functions.iter().any(|f| f == step.name()),
-                "{}",
-                step.name()
-            );
+        for row in TABLE.iter().filter(|row| row.worker == Worker::OffersStep) {
+            assert!(functions.iter().any(|f| f == row.name()), "{}", row.name());
         }
+    }
+
+    /// A worker offers a step at every path the crate has it, among them the one the
+    /// notebooks' hints name (`bpe_lab::lab::reference::get_pair_frequencies` in train_bpe).
+    #[test]
+    fn each_step_is_offered_at_the_crates_paths() {
+        let train = crate_stand_in(Exercise::TrainBpe);
+        assert!(train.contains("pub use steps::get_pair_frequencies;"));
+        assert!(train.contains(
+            "pub use super::super::steps::{bpe_initialize, get_pair_frequencies, \
+             most_frequent_pair, merge_pair_in_word};"
+        ));
+        let encode = crate_stand_in(Exercise::Encode);
+        assert!(encode.contains("merge_pair_in_word, apply_merges};"));
     }
 
     #[test]

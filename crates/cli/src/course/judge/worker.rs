@@ -70,17 +70,6 @@ impl LineMap {
     }
 }
 
-fn camel(name: &str) -> String {
-    name.split('_')
-        .map(|w| {
-            let mut c = w.chars();
-            c.next()
-                .map(|f| f.to_uppercase().chain(c).collect::<String>())
-                .unwrap_or_default()
-        })
-        .collect()
-}
-
 /// The worker's source for `exercise` from the student's `pieces`, and where they landed.
 pub(crate) fn source(exercise: Exercise, pieces: &[Piece]) -> (String, LineMap) {
     let mut text = String::from(
@@ -105,8 +94,8 @@ pub(crate) fn source(exercise: Exercise, pieces: &[Piece]) -> (String, LineMap) 
     let _ = write!(
         text,
         "mod __bpe_lab_worker {{\n    pub mod wire {{\n{WIRE}\n    }}\n    pub mod calls {{\n{CALLS}\n    }}\n    pub mod harness {{\n{HARNESS}\n    }}\n}}\n\
-         fn main() {{\n    __bpe_lab_worker::harness::serve(|request| {{\n        let args: __bpe_lab_worker::calls::{camel}Args =\n            __bpe_lab_worker::wire::decode(request).expect(\"a request from the grader\");\n        __bpe_lab_worker::wire::encode(&__bpe_lab_worker::calls::{name}(&{name}, &args))\n    }});\n}}\n",
-        camel = camel(exercise.name()),
+         fn main() {{\n    __bpe_lab_worker::harness::serve(|request| {{\n        let args: __bpe_lab_worker::calls::{args} =\n            __bpe_lab_worker::wire::decode(request).expect(\"a request from the grader\");\n        __bpe_lab_worker::wire::encode(&__bpe_lab_worker::calls::{name}(&{name}, &args))\n    }});\n}}\n",
+        args = bpe_lab::lab::check::table::row(exercise).worker_args(),
         name = exercise.name(),
     );
     (text, map)
@@ -714,6 +703,5 @@ mod tests {
         assert!(!merge.contains("pub use steps::merge_pair_in_word;"));
         let encode = crate_stand_in(Exercise::Encode);
         assert!(encode.contains("pub use steps::apply_merges;"));
-        assert_eq!(camel("merge_pair_in_word"), "MergePairInWord");
     }
 }
