@@ -355,7 +355,7 @@ def outside_part():
         t0 = time.monotonic()
         kernel_log = OUT / "outside-kernel.log"
         run = subprocess.run(
-            [str(python), str(ROOT / "src" / "instructor" / "bpe_lab_executor"), "--input",
+            [str(python), str(ROOT / "crates" / "cli" / "src" / "course" / "bpe_lab_executor"), "--input",
              str(away / "copy.ipynb"), "--output", str(away / "out.ipynb"), "--kernel-log", str(kernel_log)],
             cwd=away, env=env, capture_output=True, text=True, timeout=900)
         times["outside_checkout_two_cells"] = round(time.monotonic() - t0, 1)

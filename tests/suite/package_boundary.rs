@@ -160,3 +160,32 @@ fn an_import_of_the_cli_from_the_library_does_not_compile() {
         );
     }
 }
+
+/// The workspace must not swallow the crates the lab builds under target/: JupyterLab's kernels
+/// get target/lab/kernel-tmp as their TMPDIR, and evcxr makes its crate there; cargo, looking
+/// upward for a workspace, finds this repository's manifest and refuses to build a package it
+/// does not list, unless `exclude` takes target/ out (and no member entry takes it back in).
+#[test]
+fn a_crate_built_under_target_is_not_taken_for_a_member() {
+    let target = Path::new(env!("BPE_LAB_REPO")).join("target");
+    fs::create_dir_all(&target).unwrap();
+    let dir = tempfile::Builder::new()
+        .prefix("kernel-like-")
+        .tempdir_in(&target)
+        .unwrap();
+    fs::create_dir_all(dir.path().join("src")).unwrap();
+    fs::write(
+        dir.path().join("Cargo.toml"),
+        "[package]\nname = \"kernel_like\"\nversion = \"0.1.0\"\nedition = \"2024\"\n",
+    )
+    .unwrap();
+    fs::write(dir.path().join("src/lib.rs"), "").unwrap();
+    let meta = metadata(dir.path());
+    let names: Vec<&str> = meta["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["kernel_like"]);
+}

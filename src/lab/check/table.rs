@@ -40,8 +40,11 @@ pub type Judge = fn(&mut dyn FnMut(Vec<u8>, Instant) -> Reply<Vec<u8>>, Duration
 pub enum Reference {
     /// `bpe_lab::lab::reference::<name>` only.
     Lab,
-    /// The fixed API's function `bpe_lab::<name>`, also at `bpe_lab::lab::reference::<name>`
-    /// (the one path the notebooks name every reference by).
+    /// The fixed API's function `bpe_lab::<name>`, and the lab's at
+    /// `bpe_lab::lab::reference::<name>` (the one path the notebooks name every reference by).
+    /// The two give the same answer, except that the lab's `train_bpe` follows the tie rule in
+    /// force (`lab::parity::tie_break`), as the lab's checks do, where the fixed API's always
+    /// takes the smallest pair.
     Root,
 }
 
