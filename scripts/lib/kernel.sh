@@ -3,9 +3,16 @@
 # crates.io source with the patches in kernel/ (kernel/README.md says what each one changes).
 #
 #   source scripts/lib/kernel.sh      # from the repository root
-#   kernel_installed                  # true when cargo's record names this build (see below)
+#   kernel_installed                  # true when cargo's record names this build, whole (below)
+#   kernel_installed_kind             # "full", "quick" or nothing (below)
 #   kernel_prepare                    # download, check, unpack and patch the sources (quiet)
-#   kernel_install [ROOT]             # cargo install of the prepared sources (into ROOT)
+#   kernel_install KIND [ROOT]        # cargo install of the prepared sources (into ROOT)
+#
+# Two kinds of the same sources (the `analyser` feature, kernel/README.md): "full", evcxr as it
+# ships, and "quick", evcxr without rust-analyzer, built in about a third of the time. Every
+# notebook runs with either; only the full kind learns the type of a `let` written without one,
+# and completes names on Tab. On a fresh machine scripts/lab installs the quick kind first and
+# the full kind after it, in the background.
 #
 # The two crates are pinned by version and by the sha256 the crates.io index records for them;
 # a download that does not match stops the set-up. The patched sources are unpacked into a
@@ -37,9 +44,27 @@ kernel_installed_from() {
         sed -n 's/^evcxr_jupyter v[^ ]* (\(.*\)):$/\1/p'
 }
 
+# Which kind of this build is installed: "full", "quick", or nothing (none, stock evcxr, or a
+# build of other patches). cargo records the features of an install in .crates2.json.
+kernel_installed_kind() {
+    local from
+    from=$(kernel_installed_from)
+    [ "$from" = "$(kernel_source_dir)/evcxr_jupyter-$KERNEL_EVCXR_VERSION" ] &&
+        command -v evcxr_jupyter >/dev/null || return 0
+    python3 - "${CARGO_HOME:-$HOME/.cargo}/.crates2.json" "$from" <<'PYEOF'
+import json, sys
+try:
+    installs = json.load(open(sys.argv[1]))["installs"]
+except (OSError, ValueError, KeyError):
+    sys.exit(0)
+for key, record in installs.items():
+    if key.startswith("evcxr_jupyter ") and key.endswith(f"(path+file://{sys.argv[2]})"):
+        print("quick" if record.get("no_default_features") else "full")
+PYEOF
+}
+
 kernel_installed() {
-    [ "$(kernel_installed_from)" = "$(kernel_source_dir)/evcxr_jupyter-$KERNEL_EVCXR_VERSION" ] &&
-        command -v evcxr_jupyter >/dev/null
+    [ "$(kernel_installed_kind)" = full ]
 }
 
 # What is installed now, in words, for scripts/lab's messages.
@@ -93,9 +118,13 @@ kernel_prepare() {
     # Debian's `patch` (a minimal system may lack it; packages.sh installs it when it can).
     # shellcheck source=scripts/lib/packages.sh
     command -v patch >/dev/null || { source scripts/lib/packages.sh && ensure_package patch patch; } || return 1
+    # A patch's name says which crate it changes: evcxr_jupyter-*.patch evcxr_jupyter, the
+    # others evcxr. They apply in the order of their names.
     for patch in kernel/*.patch; do
-        patch -s -p1 -d "$dir/evcxr-$v" <"$patch" || {
-            echo "error: $patch does not apply to evcxr $v" >&2
+        crate=evcxr
+        case ${patch##*/} in evcxr_jupyter-*) crate=evcxr_jupyter ;; esac
+        patch -s -p1 -d "$dir/$crate-$v" <"$patch" || {
+            echo "error: $patch does not apply to $crate $v" >&2
             return 1
         }
     done
@@ -114,13 +143,19 @@ kernel_prepare() {
     touch "$dir/.prepared"
 }
 
-# cargo install of the prepared sources. Its build folder is the sources' target/ unless
-# CARGO_TARGET_DIR says otherwise; removed after a successful install, as `cargo install` does
-# with its own.
+# cargo install of the prepared sources, KIND "full" or "quick". Its build folder is the
+# sources' target/ unless CARGO_TARGET_DIR says otherwise, kept after the quick kind (the full
+# kind then compiles only rust-analyzer's crates and the two evcxr crates) and removed after the
+# full one, as `cargo install` does with its own.
 kernel_install() {
-    local dir root=${1:-} args=()
+    local kind=${1:-} dir root=${2:-} args=()
     dir=$(kernel_source_dir)/evcxr_jupyter-$KERNEL_EVCXR_VERSION
+    case "$kind" in
+        full) ;;
+        quick) args+=(--no-default-features --features mimalloc) ;;
+        *) echo "kernel_install: KIND is full or quick, not '$kind'" >&2; return 2 ;;
+    esac
     [ -n "$root" ] && args+=(--root "$root")
-    cargo install --path "$dir" --locked --force ${args[@]+"${args[@]}"} || return 1
-    [ -n "${CARGO_TARGET_DIR:-}" ] || rm -rf "$dir/target"
+    cargo install --path "$dir" --locked --force "${args[@]}" || return 1
+    [ "$kind" = quick ] || [ -n "${CARGO_TARGET_DIR:-}" ] || rm -rf "$dir/target"
 }
