@@ -110,5 +110,5 @@ PYEOF
     awk '/^\[[0-9]+\] / {title=$0; sub(/^\[[0-9]+\] /, "", title); sub(/ \(.*$/, "", title)}
          /^    \([0-9]+s; / {s=$1; gsub(/[(s;]/, "", s); printf "| %s | %s |\n", title, s}' "$WORK/run.log"
     echo "| **fresh clone to the first executed notebook** | **$first_s** |"
-    echo "| the kernel's second part installed (rust-analyzer), in the background | $full_s |"
+    echo "| in the background: the kernel's second part (rust-analyzer) and the other notebooks' warm-up, done | $full_s |"
 } | tee bench-results/waits-fresh.md

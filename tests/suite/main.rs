@@ -33,6 +33,7 @@ mod grade_shard;
 mod grade_stress;
 mod hf_parity;
 mod kernel_build;
+mod kernel_kinds;
 mod lab_check_time_limit;
 mod lab_checks;
 mod lab_checks_build;
