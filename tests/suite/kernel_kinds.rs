@@ -4,14 +4,11 @@
 //! stock evcxr or a build of other patches. cargo's records are faked: a `cargo` on PATH that
 //! answers `cargo install --list`, and the `.crates2.json` cargo keeps the features in.
 
+use crate::support::notebooks::root;
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("BPE_LAB_REPO"))
-}
 
 /// Runs `script` after sourcing kernel.sh, with `home` as HOME, CARGO_HOME and cache, and only
 /// `home`'s fake `cargo` and the system's tools on PATH.
