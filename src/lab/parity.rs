@@ -18,8 +18,10 @@ use crate::TieBreak;
 pub const TIE_BREAK_ENV: &str = "BPE_LAB_TIE_BREAK";
 
 /// The tie rule in force: [`TieBreak::FirstSeen`] when [`TIE_BREAK_ENV`] says `first-seen` or
-/// `lab`, else [`TieBreak::Lexicographic`]. An unknown value keeps the default rather than
-/// failing a check; [`tie_break_line`] shows what was understood.
+/// `lab`, else [`TieBreak::Lexicographic`]. A value that names no rule keeps the default here,
+/// so that a check never fails over a setting; [`tie_break_line`] says the value is wrong
+/// wherever a notebook prints the rule, and the instructor's tools refuse it
+/// ([`tie_break_setting`]).
 ///
 /// ```
 /// assert_eq!(bpe_lab::lab::parity::parse_tie_break(Some("first-seen")), bpe_lab::TieBreak::FirstSeen);
@@ -32,20 +34,72 @@ pub fn tie_break() -> TieBreak {
 /// [`tie_break`]'s reading of a value of [`TIE_BREAK_ENV`]: the names
 /// [`TieBreak::from_loose_name`] reads; anything else, or nothing, is the default.
 pub fn parse_tie_break(value: Option<&str>) -> TieBreak {
-    value
-        .and_then(TieBreak::from_loose_name)
-        .unwrap_or_default()
+    parse_tie_break_setting(value).unwrap_or_default()
 }
 
-/// One line saying which tie rule the checks and fallbacks use, for the notebooks to print.
+/// The tie rule in force, or why the value of [`TIE_BREAK_ENV`] is none: what grading and
+/// verifying go by, since a misspelt rule (`firstseen`) taken as the default would grade a
+/// whole class by the rule the instructor did not choose.
+pub fn tie_break_setting() -> Result<TieBreak, UnknownTieRule> {
+    parse_tie_break_setting(std::env::var(TIE_BREAK_ENV).ok().as_deref())
+}
+
+/// [`tie_break_setting`]'s reading of a value: unset or blank is the default; otherwise one of
+/// the names [`TieBreak::from_loose_name`] reads.
+///
+/// ```
+/// use bpe_lab::lab::parity::parse_tie_break_setting;
+/// assert_eq!(parse_tie_break_setting(Some("lab")), Ok(bpe_lab::TieBreak::FirstSeen));
+/// let wrong = parse_tie_break_setting(Some("firstseen")).unwrap_err().to_string();
+/// assert!(wrong.contains("\"lexicographic\"") && wrong.contains("\"first-seen\""), "{wrong}");
+/// ```
+pub fn parse_tie_break_setting(value: Option<&str>) -> Result<TieBreak, UnknownTieRule> {
+    match value {
+        None => Ok(TieBreak::default()),
+        Some(v) if v.trim().is_empty() => Ok(TieBreak::default()),
+        Some(v) => TieBreak::from_loose_name(v).ok_or_else(|| UnknownTieRule {
+            value: v.to_owned(),
+        }),
+    }
+}
+
+/// A value of [`TIE_BREAK_ENV`] that names no tie rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownTieRule {
+    /// The value as it was set.
+    pub value: String,
+}
+
+impl std::fmt::Display for UnknownTieRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{TIE_BREAK_ENV}={:?} names no tie rule: set it to \"{}\" (the smallest pair wins, \
+             this series' rule) or \"{}\" (the pair seen first wins, as in the Python lab), or \
+             leave it unset",
+            self.value,
+            TieBreak::Lexicographic.name(),
+            TieBreak::FirstSeen.name(),
+        )
+    }
+}
+
+impl std::error::Error for UnknownTieRule {}
+
+/// One line saying which tie rule the checks and fallbacks use, for the notebooks to print
+/// (and the instructor's tools: the same words everywhere). A value that names no rule is
+/// said, with the rule used meanwhile.
 pub fn tie_break_line() -> String {
-    match tie_break() {
-        TieBreak::Lexicographic => format!(
+    match tie_break_setting() {
+        Ok(TieBreak::Lexicographic) => format!(
             "Tie rule: the smallest pair wins (this series' rule; {TIE_BREAK_ENV}=first-seen \
              switches to the Python lab's)."
         ),
-        TieBreak::FirstSeen => format!(
+        Ok(TieBreak::FirstSeen) => format!(
             "Tie rule: the pair seen first wins, as in the Python lab ({TIE_BREAK_ENV} is set)."
+        ),
+        Err(wrong) => format!(
+            "⚠️ {wrong}. Until it is fixed, the checks use the smallest pair (this series' rule)."
         ),
     }
 }
@@ -158,6 +212,32 @@ mod tests {
         );
         assert_eq!(parse_tie_break(Some("")), TieBreak::Lexicographic);
         assert_eq!(parse_tie_break(None), TieBreak::Lexicographic);
+    }
+
+    #[test]
+    fn a_misspelt_rule_is_refused_naming_both_rules_and_the_value() {
+        for wrong in ["firstseen", "first seen", "alphabetical", "1"] {
+            let error = parse_tie_break_setting(Some(wrong)).unwrap_err();
+            assert_eq!(error.value, wrong);
+            let text = error.to_string();
+            for name in [
+                "\"lexicographic\"",
+                "\"first-seen\"",
+                "BPE_LAB_TIE_BREAK",
+                wrong,
+            ] {
+                assert!(text.contains(name), "{name} missing from: {text}");
+            }
+        }
+        assert_eq!(parse_tie_break_setting(None), Ok(TieBreak::Lexicographic));
+        assert_eq!(
+            parse_tie_break_setting(Some("  ")),
+            Ok(TieBreak::Lexicographic)
+        );
+        assert_eq!(
+            parse_tie_break_setting(Some("First-Seen")),
+            Ok(TieBreak::FirstSeen)
+        );
     }
 
     #[test]

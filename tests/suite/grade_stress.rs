@@ -173,6 +173,60 @@ fn grades_under_load_are_the_grades_of_a_quiet_machine() {
     );
 }
 
+/// Two graders on one machine at once, as an instructor's run beside another course's (or
+/// this suite's own sandboxed tests beside each other): each claims its own block of sandbox
+/// user ids, so a fork bomb graded by one cannot use up the process limit the other's
+/// correct submission needs. Both give every submission its expected points. About 15 s on
+/// 2 cores (3 submissions, 6 compilations per grader).
+#[test]
+fn two_graders_at_once_each_grade_the_class_right() {
+    if !sandbox_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let subs = dir.path().join("submissions");
+    let students: Vec<Submission> = class()
+        .into_iter()
+        .filter(|s| ["alice", "walter", "erin"].contains(&s.student))
+        .collect();
+    write_class(&subs, &students);
+    let outs = [dir.path().join("one"), dir.path().join("two")];
+    let children: Vec<Child> = outs
+        .iter()
+        .map(|out| {
+            Command::new(env!("CARGO_BIN_EXE_bpe-lab"))
+                .args(["lab", "grade", path_str(&subs), "--lab", LAB, "--sources"])
+                .arg(sources())
+                .arg("--out")
+                .arg(out.join("grades.csv"))
+                .arg("--feedback")
+                .arg(out.join("feedback"))
+                .args(["--check-timeout", "5", "--jobs", "2"])
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("bpe-lab starts")
+        })
+        .collect();
+    for child in children {
+        let output = child.wait_with_output().unwrap();
+        assert_success(&output);
+    }
+    for out in &outs {
+        for ((student, exercises), s) in verdicts(out, &students).iter().zip(&students) {
+            let points: Vec<f64> = exercises.iter().map(|e| e.2).collect();
+            assert_eq!(
+                points,
+                vec![s.points.0 as f64, s.points.1 as f64],
+                "{student} in {}: {exercises:?}",
+                out.display()
+            );
+        }
+    }
+    assert_eq!(rows(&outs[0]), rows(&outs[1]), "the two graders disagree");
+}
+
 /// Runs `command`; panics with its output when it fails.
 fn run(command: &mut Command) {
     let output = command.output().expect("the command runs");

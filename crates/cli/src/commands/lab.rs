@@ -223,12 +223,27 @@ pub(crate) struct DoctorArgs {
 pub(crate) fn run(args: &LabArgs) -> Result<(), CliError> {
     match &args.command {
         LabCommand::Release(a) => run_release(a),
-        LabCommand::Verify(a) => run_verify(a),
-        LabCommand::Grade(a) => run_grade(a),
+        LabCommand::Verify(a) => {
+            announce_tie_rule()?;
+            run_verify(a)
+        }
+        LabCommand::Grade(a) => {
+            announce_tie_rule()?;
+            run_grade(a)
+        }
         LabCommand::GradeMerge(a) => run_grade_merge(a),
         LabCommand::Doctor(a) => run_doctor(a),
         LabCommand::NbgraderCourse(a) => run_nbgrader_course(a),
     }
+}
+
+/// Says which tie rule a verify or grade run goes by, or refuses a setting that names none:
+/// the rule decides `train_bpe`'s, `encode`'s and `decode`'s expected answers, so a misspelt
+/// one taken as the default would grade a class by the rule the instructor did not choose.
+fn announce_tie_rule() -> Result<(), CliError> {
+    bpe_lab::lab::parity::tie_break_setting().map_err(|e| CliError::usage(e.to_string()))?;
+    eprintln!("{}", bpe_lab::lab::parity::tie_break_line());
+    Ok(())
 }
 
 fn run_nbgrader_course(args: &NbgraderCourseArgs) -> Result<(), CliError> {

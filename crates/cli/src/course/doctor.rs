@@ -117,7 +117,17 @@ pub(crate) fn diagnose(python: &Path, kernel_dir: &Path, quick: bool) -> Vec<Fin
             (None, Ok(s)) => format!("not installed (kernel specs: {s})"),
             (None, Err(e)) => e.to_string(),
         },
-        fix: (!spec_ok).then(|| "evcxr_jupyter --install".to_owned()),
+        // Without Jupyter's libraries the spec cannot even be listed: installing the kernel
+        // spec would not help, setting up Python would.
+        fix: (!spec_ok).then(|| {
+            if libraries.is_err() {
+                format!(
+                    "{SETUP}   (Python first: the kernel spec is listed through jupyter_client)"
+                )
+            } else {
+                "evcxr_jupyter --install".to_owned()
+            }
+        }),
     });
     let evcxr = argv0
         .clone()
@@ -137,6 +147,15 @@ pub(crate) fn diagnose(python: &Path, kernel_dir: &Path, quick: bool) -> Vec<Fin
             )
         }),
     });
+    let repository = kernel_dir.parent().unwrap_or(Path::new("."));
+    let repository = if repository.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        repository
+    };
+    findings.push(super::doctor_grading::kernel_kind_finding(repository));
+    findings.push(super::doctor_grading::sandbox_finding());
+    findings.push(super::doctor_grading::tie_rule_finding());
     if quick || !spec_ok {
         return findings;
     }

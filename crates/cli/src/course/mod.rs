@@ -9,6 +9,7 @@
 //! results out of it).
 
 pub(crate) mod doctor;
+pub(crate) mod doctor_grading;
 pub mod executor;
 pub(crate) mod exercise_name;
 pub(crate) mod grade;

@@ -37,6 +37,15 @@ pub(super) fn crate_stand_in(exercise: Exercise) -> String {
         let _ = writeln!(out, "            {line}");
     }
     out.push_str("        }\n");
+    // The course's tie rule as the judge reads it, so that code following
+    // `bpe_lab::lab::parity::tie_break()` (notebook 04's solution does) is graded by the rule
+    // the checks compare with, not by the default a worker's cleared environment would give.
+    let _ = writeln!(
+        out,
+        "        pub mod parity {{\n            pub fn tie_break() -> super::super::TieBreak {{ \
+         super::super::TieBreak::{:?} }}\n        }}",
+        bpe_lab::lab::parity::tie_break()
+    );
     // Every step offered, under `bpe_lab::lab::reference::` too: the one path the notebooks
     // name every reference by (the fixed API's four as well), as `Row::reference_paths` says.
     let references: Vec<&str> = offered(exercise).map(Row::name).collect();
@@ -137,5 +146,18 @@ mod tests {
         assert!(stand_in.contains("pub enum TieBreak"));
         assert!(stand_in.contains("pub use tie_break::TieBreak;"));
         assert!(stand_in.contains("pub fn from_loose_name"));
+    }
+
+    /// The rule in force reaches the worker; the environment is the judge's (tests in this
+    /// binary never set the variable, so the default is what they see).
+    #[test]
+    fn the_tie_rule_in_force_is_offered_at_the_crates_path() {
+        let stand_in = crate_stand_in(Exercise::TrainBpe);
+        let expected = format!(
+            "super::super::TieBreak::{:?} }}",
+            bpe_lab::lab::parity::tie_break()
+        );
+        assert!(stand_in.contains("pub mod parity"), "{stand_in}");
+        assert!(stand_in.contains(&expected), "{stand_in}");
     }
 }

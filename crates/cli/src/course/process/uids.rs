@@ -69,8 +69,13 @@ fn in_use(ids: std::ops::Range<u32>) -> bool {
     })
 }
 
-/// Claims the first free block under `dir`.
-pub(crate) fn claim_in(dir: &Path) -> Result<UidBlock, ProcessError> {
+/// Claims the first free block under `dir`: unlocked there, and with no process running as
+/// one of its ids (`in_use` says; [`claim`] asks `/proc`, tests ask a stand-in so that they do
+/// not depend on which sandboxes other graders — or the test suite's own — run right now).
+pub(crate) fn claim_in(
+    dir: &Path,
+    in_use: impl Fn(std::ops::Range<u32>) -> bool,
+) -> Result<UidBlock, ProcessError> {
     use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
     std::fs::DirBuilder::new()
         .recursive(true)
@@ -108,29 +113,55 @@ pub(crate) fn claim_in(dir: &Path) -> Result<UidBlock, ProcessError> {
 
 /// Claims a block for this grader.
 pub(crate) fn claim() -> Result<UidBlock, ProcessError> {
-    claim_in(&lock_dir())
+    claim_in(&lock_dir(), in_use)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn nobody(_: std::ops::Range<u32>) -> bool {
+        false
+    }
+
     #[test]
     fn two_claims_at_once_get_different_blocks_and_a_freed_block_comes_back() {
         let dir = tempfile::tempdir().unwrap();
-        let a = claim_in(dir.path()).unwrap();
-        let b = claim_in(dir.path()).unwrap();
-        assert_eq!(a.first, BASE_UID);
-        assert_eq!(b.first, BASE_UID + SLOTS_PER_BLOCK);
+        let a = claim_in(dir.path(), nobody).unwrap();
+        let b = claim_in(dir.path(), nobody).unwrap();
+        assert_ne!(a.first, b.first);
         assert_ne!(a.uid(3), b.uid(3));
         let a_clone = a.clone();
+        let a_first = a.first;
         drop(a);
-        // Still held by the clone.
-        assert_eq!(
-            claim_in(dir.path()).unwrap().first,
-            BASE_UID + 2 * SLOTS_PER_BLOCK
-        );
+        // Still held by the clone: a third claim gets neither block.
+        let c = claim_in(dir.path(), nobody).unwrap();
+        assert!(c.first != a_first && c.first != b.first);
         drop(a_clone);
-        assert_eq!(claim_in(dir.path()).unwrap().first, BASE_UID);
+        assert_eq!(claim_in(dir.path(), nobody).unwrap().first, a_first);
+    }
+
+    #[test]
+    fn a_block_some_process_runs_as_is_passed_over() {
+        let dir = tempfile::tempdir().unwrap();
+        let busy = BASE_UID..BASE_UID + SLOTS_PER_BLOCK;
+        let claimed = claim_in(dir.path(), |ids| ids == busy).unwrap();
+        assert_eq!(claimed.first, BASE_UID + SLOTS_PER_BLOCK);
+    }
+
+    #[test]
+    fn claims_from_many_threads_at_once_never_share_a_block() {
+        let dir = tempfile::tempdir().unwrap();
+        let firsts: Vec<u32> = std::thread::scope(|scope| {
+            let claims: Vec<_> = (0..8)
+                .map(|_| scope.spawn(|| claim_in(dir.path(), nobody).unwrap()))
+                .collect();
+            let blocks: Vec<UidBlock> = claims.into_iter().map(|c| c.join().unwrap()).collect();
+            blocks.iter().map(|b| b.first).collect()
+        });
+        let mut distinct = firsts.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(distinct.len(), firsts.len(), "blocks shared: {firsts:?}");
     }
 }
