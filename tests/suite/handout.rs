@@ -447,6 +447,17 @@ fn an_output_inside_the_sources_or_not_empty_is_refused() {
     ]);
     assert_failure(&output, 2, &["--output", "inside", "src"]);
     assert!(!inside.exists());
+    // The repository itself, by another spelling.
+    let root = repo().join("src/..");
+    let output = bpe_lab(&[
+        "lab",
+        "handout",
+        "--sources",
+        path_str(&sources),
+        "--output",
+        path_str(&root),
+    ]);
+    assert_failure(&output, 2, &["--output", "inside"]);
 
     let dir = tempfile::tempdir().unwrap();
     fs::write(dir.path().join("kept.txt"), "mine").unwrap();
@@ -491,6 +502,16 @@ fn stale_notebooks_are_refused_and_a_failure_leaves_nothing_behind() {
             path_str(&out),
         ])
     };
+    // No such sources: the instructor's mistake too.
+    let output = bpe_lab(&[
+        "lab",
+        "handout",
+        "--sources",
+        path_str(&repo.join("no-such-folder")),
+        "--output",
+        path_str(&out),
+    ]);
+    assert_failure(&output, 2, &["--sources", "no-such-folder"]);
     // Never released: students would get notebooks nobody verified.
     assert_failure(
         &handout(),

@@ -258,7 +258,9 @@ fn run_handout(args: &HandoutArgs) -> Result<(), CliError> {
             HandoutError::InsideSources { .. }
             | HandoutError::NotAFolder { .. }
             | HandoutError::NotEmpty { .. } => Some("--output"),
-            HandoutError::NotARepository { .. } | HandoutError::Stale { .. } => Some("--sources"),
+            HandoutError::NoSources { .. }
+            | HandoutError::NotARepository { .. }
+            | HandoutError::Stale { .. } => Some("--sources"),
             // The machine's trouble: the message names the file.
             _ => None,
         };

@@ -119,10 +119,12 @@ pub(crate) struct Handout {
     pub(crate) files: usize,
 }
 
-/// Why no handout was written. The first five are the instructor's to fix (the command exits
-/// 2); the rest are the machine's.
+/// Why no handout was written. The first six are the instructor's to fix (the command exits
+/// 2, [`HandoutError::is_instructors`]); the rest are the machine's or the checkout's.
 #[derive(Debug)]
 pub(crate) enum HandoutError {
+    /// The sources folder cannot be found.
+    NoSources { sources: PathBuf, problem: String },
     /// The folder above the sources is no crate.
     NotARepository { sources: PathBuf, root: PathBuf },
     /// The output is the repository itself, or inside something the handout is made from.
@@ -157,7 +159,8 @@ impl HandoutError {
     pub(crate) fn is_instructors(&self) -> bool {
         matches!(
             self,
-            HandoutError::NotARepository { .. }
+            HandoutError::NoSources { .. }
+                | HandoutError::NotARepository { .. }
                 | HandoutError::InsideSources { .. }
                 | HandoutError::NotAFolder { .. }
                 | HandoutError::NotEmpty { .. }
@@ -169,6 +172,9 @@ impl HandoutError {
 impl fmt::Display for HandoutError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            HandoutError::NoSources { sources, problem } => {
+                write!(f, "{}: {problem}", sources.display())
+            }
             HandoutError::NotARepository { sources, root } => write!(
                 f,
                 "{}: the folder above it, {}, has no Cargo.toml: give the instructor sources \
@@ -241,7 +247,10 @@ pub(crate) fn write_handout(options: &HandoutOptions) -> Result<Handout, Handout
     let sources_dir = options
         .sources
         .canonicalize()
-        .map_err(io_error(&options.sources))?;
+        .map_err(|e| HandoutError::NoSources {
+            sources: options.sources.clone(),
+            problem: describe_io_error(&e),
+        })?;
     let root = sources_dir.parent().unwrap_or(&sources_dir).to_owned();
     if !root.join("Cargo.toml").is_file() {
         return Err(HandoutError::NotARepository {
@@ -250,10 +259,14 @@ pub(crate) fn write_handout(options: &HandoutOptions) -> Result<Handout, Handout
         });
     }
     let output = resolved(&options.output).map_err(io_error(&options.output))?;
-    if let Some(inside) = made_from(&root, &sources_dir)
-        .into_iter()
-        .find(|from| output.starts_with(from) || output == root)
-    {
+    let inside = if output == root {
+        Some(root.clone())
+    } else {
+        made_from(&root, &sources_dir)
+            .into_iter()
+            .find(|from| output.starts_with(from))
+    };
+    if let Some(inside) = inside {
         return Err(HandoutError::InsideSources {
             output: options.output.clone(),
             inside,
