@@ -3,10 +3,19 @@
 # anything. scripts/image runs these same steps on a root filesystem built from Debian packages
 # and times them (README, "Without installing anything").
 #
-#   docker build -t bpe-lab . && docker run --rm -p 8888:8888 bpe-lab
+# Built from the student handout, never from the instructors' checkout, which holds the
+# solutions (instructor/, docs/samples/): everything in the build's folder ends up in the image,
+# where students can open it. From the repository:
+#
+#   bpe-lab lab handout --output student-handout
+#   docker build -t bpe-lab student-handout && docker run --rm -p 8888:8888 bpe-lab
 #
 # then open the http://127.0.0.1:8888/lab?token=... address it prints.
 FROM rust:1-bookworm
+
+# The handout's mark, first: in any other folder the build stops here ("not found"), before
+# anything is copied. Run `bpe-lab lab handout` and build from the folder it writes.
+COPY .bpe-lab-handout /tmp/
 
 # As root: the Debian packages of binder/apt.txt (C toolchain, lld, python3-venv, ...), and the
 # standard library's source, which evcxr's analyser reads to infer the types of `let` bindings

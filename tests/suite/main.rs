@@ -32,6 +32,7 @@ mod grade_resume;
 mod grade_shard;
 mod grade_stress;
 mod grade_tie_rule;
+mod handout;
 mod hf_parity;
 mod kernel_build;
 mod kernel_kinds;

@@ -8,6 +8,7 @@ use crate::course::grade::{
     Event, GradeError, MergeError, MergeOptions, Output, SessionOptions, Shard, Summary, Tally,
     Whose, grade_all, merge_shards,
 };
+use crate::course::handout::{DEFAULT_OUTPUT, HandoutError, HandoutOptions, write_handout};
 use crate::course::nbgrader_course::{CourseError, find_crate, write_course_from};
 use crate::course::release::{Edition, edition_of, release_edition, stale_edition};
 use crate::course::run_local::{RunOptions, find_python};
@@ -22,7 +23,8 @@ Instructor tools for the lab notebooks.
 The instructor sources (instructor/*.ipynb) hold the solutions between `// BEGIN SOLUTION` and
 `// END SOLUTION`; check cells carry metadata {\"bpe_lab\": {\"exercise\": NAME, \"points\": N}}.
 `release` writes the student versions (notebooks/), `verify` runs every notebook with the real
-evcxr kernel, `grade` scores submitted notebooks, `doctor` says what is missing to run them.";
+evcxr kernel, `grade` scores submitted notebooks, `doctor` says what is missing to run them,
+`handout` writes the folder students receive (no solutions in it).";
 
 #[derive(Debug, Args)]
 pub(crate) struct LabArgs {
@@ -46,6 +48,20 @@ pub(crate) enum LabCommand {
     Doctor(DoctorArgs),
     /// Write an nbgrader course (nbgrader_config.py, source/<lab>/<lab>.ipynb) from the sources
     NbgraderCourse(NbgraderCourseArgs),
+    /// Write the student handout: the folder students receive (the graded notebooks, the crate,
+    /// data, scripts/lab, deploy files, their guide), without instructor/, sample solutions or
+    /// the self-study edition. Build images and the students' repository from it
+    Handout(HandoutArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct HandoutArgs {
+    /// The folder to write: new or empty, outside what the handout is made from
+    #[arg(long = "output", alias = "out", value_name = "DIR", default_value = DEFAULT_OUTPUT)]
+    pub(crate) out: PathBuf,
+    /// Instructor sources; the repository is the folder above them
+    #[arg(long, value_name = "DIR", default_value = "instructor")]
+    pub(crate) sources: PathBuf,
 }
 
 #[derive(Debug, Args)]
@@ -234,15 +250,53 @@ pub(crate) fn run(args: &LabArgs) -> Result<(), CliError> {
         LabCommand::GradeMerge(a) => run_grade_merge(a),
         LabCommand::Doctor(a) => run_doctor(a),
         LabCommand::NbgraderCourse(a) => run_nbgrader_course(a),
+        LabCommand::Handout(a) => run_handout(a),
     }
 }
 
+<<<<<<< HEAD
 /// Says which tie rule a verify or grade run goes by, or refuses a setting that names none:
 /// the rule decides `train_bpe`'s, `encode`'s and `decode`'s expected answers, so a misspelt
 /// one taken as the default would grade a class by the rule the instructor did not choose.
 fn announce_tie_rule() -> Result<(), CliError> {
     bpe_lab::lab::parity::tie_break_setting().map_err(|e| CliError::usage(e.to_string()))?;
     eprintln!("{}", bpe_lab::lab::parity::tie_break_line());
+=======
+fn run_handout(args: &HandoutArgs) -> Result<(), CliError> {
+    let options = HandoutOptions {
+        sources: args.sources.clone(),
+        output: args.out.clone(),
+    };
+    let handout = write_handout(&options).map_err(|e| {
+        let flag = match &e {
+            HandoutError::InsideSources { .. }
+            | HandoutError::NotAFolder { .. }
+            | HandoutError::NotEmpty { .. } => Some("--output"),
+            HandoutError::NoSources { .. }
+            | HandoutError::NotARepository { .. }
+            | HandoutError::Stale { .. } => Some("--sources"),
+            // The machine's trouble: the message names the file.
+            _ => None,
+        };
+        let message = flag.map_or_else(|| e.to_string(), |flag| format!("{flag}: {e}"));
+        if e.is_instructors() {
+            CliError::usage(message)
+        } else {
+            CliError::runtime(message)
+        }
+    })?;
+    eprintln!(
+        "wrote the student handout {}: {} files, notebooks {}",
+        handout.output.display(),
+        handout.files,
+        handout.notebooks.join(", ")
+    );
+    eprintln!(
+        "next: make it the students' repository (git init, commit, push) for Binder and \
+         Codespaces, or `docker build {}` for the image (docs/instructors.md, step 3)",
+        handout.output.display()
+    );
+>>>>>>> edition
     Ok(())
 }
 

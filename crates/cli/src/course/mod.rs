@@ -13,6 +13,8 @@ pub(crate) mod doctor_grading;
 pub mod executor;
 pub(crate) mod exercise_name;
 pub(crate) mod grade;
+pub(crate) mod handout;
+pub(crate) mod handout_manifest;
 pub mod judge;
 pub(crate) mod nbgrader_course;
 pub(crate) mod notebook;
