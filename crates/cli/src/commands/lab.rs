@@ -254,14 +254,15 @@ pub(crate) fn run(args: &LabArgs) -> Result<(), CliError> {
     }
 }
 
-<<<<<<< HEAD
 /// Says which tie rule a verify or grade run goes by, or refuses a setting that names none:
 /// the rule decides `train_bpe`'s, `encode`'s and `decode`'s expected answers, so a misspelt
 /// one taken as the default would grade a class by the rule the instructor did not choose.
 fn announce_tie_rule() -> Result<(), CliError> {
     bpe_lab::lab::parity::tie_break_setting().map_err(|e| CliError::usage(e.to_string()))?;
     eprintln!("{}", bpe_lab::lab::parity::tie_break_line());
-=======
+    Ok(())
+}
+
 fn run_handout(args: &HandoutArgs) -> Result<(), CliError> {
     let options = HandoutOptions {
         sources: args.sources.clone(),
@@ -296,7 +297,6 @@ fn run_handout(args: &HandoutArgs) -> Result<(), CliError> {
          Codespaces, or `docker build {}` for the image (docs/instructors.md, step 3)",
         handout.output.display()
     );
->>>>>>> edition
     Ok(())
 }
 
