@@ -416,8 +416,52 @@ fn doctor_names_what_is_missing_and_the_command_that_fixes_it() {
     );
     assert!(out.contains("run: scripts/lab setup"), "{out}");
     assert!(out.contains("✘ Jupyter kernel spec \"rust\""), "{out}");
-    assert!(out.contains("run: evcxr_jupyter --install"), "{out}");
+    // Without Jupyter's libraries the spec cannot be listed: the fix is Python's, not the
+    // kernel spec's.
+    assert!(!out.contains("run: evcxr_jupyter --install"), "{out}");
+    assert!(
+        out.contains("kernel spec is listed through jupyter_client"),
+        "{out}"
+    );
+    assert!(out.contains("tie rule: "), "{out}");
+    assert!(out.contains("sandbox for grading (bubblewrap)"), "{out}");
     assert!(stderr(&run).contains("problem(s) found"));
+}
+
+/// A misspelt tie rule is a finding of its own, with the fix; a machine without bubblewrap is
+/// never "ready" (the grader would refuse to start there).
+#[test]
+fn doctor_finds_a_misspelt_tie_rule_and_a_missing_sandbox() {
+    let bin = tempfile::tempdir().unwrap();
+    // A PATH holding the toolchain and a shell but no bwrap.
+    for program in ["cargo", "rustc", "bash"] {
+        let found = std::process::Command::new("bash")
+            .args(["-c", &format!("command -v {program}")])
+            .output()
+            .unwrap();
+        let target = String::from_utf8(found.stdout).unwrap();
+        std::os::unix::fs::symlink(target.trim(), bin.path().join(program)).unwrap();
+    }
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_bpe-lab"))
+        .args(["lab", "doctor", "--quick"])
+        .env("PATH", bin.path())
+        .env("BPE_LAB_TIE_BREAK", "firstseen")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1), "{run:?}");
+    let out = String::from_utf8_lossy(&run.stdout).into_owned();
+    assert!(
+        out.contains("✘ tie rule: BPE_LAB_TIE_BREAK=\"firstseen\""),
+        "{out}"
+    );
+    assert!(
+        out.contains("run: export BPE_LAB_TIE_BREAK=first-seen"),
+        "{out}"
+    );
+    assert!(out.contains("✘ sandbox for grading (bubblewrap)"), "{out}");
+    assert!(out.contains("run: apt-get install bubblewrap"), "{out}");
+    assert!(!out.contains("ready:"), "{out}");
 }
 
 #[test]
