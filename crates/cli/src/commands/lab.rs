@@ -187,6 +187,17 @@ pub(crate) struct GradeArgs {
     /// Student code can then read and write whatever your account can: trusted code only
     #[arg(long)]
     pub(crate) no_sandbox: bool,
+    /// Regrade only this student's submissions (found among the SUBMISSIONs given): their rows
+    /// and feedback are updated, every other row of the gradebook is kept as it was. Grading
+    /// notebook files only (no folder) into a gradebook's --feedback does the same for them
+    #[arg(long, value_name = "NAME", conflicts_with = "shard")]
+    pub(crate) student: Option<String>,
+    /// The instructor's adjustments, a CSV file with the columns student, exercise (or
+    /// `total`), points (added; negative to take off), reason, and optionally lab; applied to
+    /// the gradebooks and shown in the feedback, never lost by a regrade (default:
+    /// <gradebook stem>.adjustments.csv beside --output, when it exists)
+    #[arg(long, value_name = "FILE")]
+    pub(crate) adjustments: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -206,6 +217,10 @@ pub(crate) struct GradeMergeArgs {
     /// The instructor sources the shards graded against
     #[arg(long, value_name = "DIR", default_value = "instructor")]
     pub(crate) sources: PathBuf,
+    /// The instructor's adjustments, as for `lab grade` (default:
+    /// <gradebook stem>.adjustments.csv beside --output, when it exists)
+    #[arg(long, value_name = "FILE")]
+    pub(crate) adjustments: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -401,6 +416,8 @@ fn run_grade(args: &GradeArgs) -> Result<(), CliError> {
             .execute
             .then(|| Duration::from_secs(args.execute_timeout)),
         allow_unconfined: args.no_sandbox,
+        student: args.student.clone(),
+        adjustments: args.adjustments.clone(),
     };
     let mut bar = None;
     let summary =
@@ -425,9 +442,22 @@ fn show(event: Event, bar: &mut Option<indicatif::ProgressBar>) {
             kept,
             to_grade,
             not_graded_before,
+            setup_changed,
         } => eprintln!(
             "resuming: {kept} submission(s) already graded, {to_grade} to grade ({not_graded_before} \
-             of them left not graded by the grader's own trouble)"
+             of them left not graded by the grader's own trouble{})",
+            if setup_changed > 0 {
+                format!(
+                    ", {setup_changed} graded under another setup: the points, the tie rule, a \
+                     limit or the grader's version changed"
+                )
+            } else {
+                String::new()
+            }
+        ),
+        Event::Regrading { graded, class } => eprintln!(
+            "regrading {graded} of the class's {class} submission(s); the other rows are kept as \
+             they were"
         ),
         Event::Sharded { shard, holds, of } => {
             eprintln!("shard {shard}: grading {holds} of the {of} submission(s)")
@@ -513,8 +543,10 @@ fn run_grade_merge(args: &GradeMergeArgs) -> Result<(), CliError> {
         gradebook: args.out.clone(),
         nbgrader_csv: args.nbgrader_csv.clone(),
         feedback: args.feedback.clone(),
+        adjustments: args.adjustments.clone(),
     };
     let merged = merge_shards(&options).map_err(|e| match e {
+        MergeError::Adjustments(_) => CliError::usage(adjustments_message(&e)),
         MergeError::Lab(_) => {
             CliError::runtime(format!("--sources {}: {e}", args.sources.display()))
         }
@@ -564,7 +596,16 @@ fn grade_error(e: GradeError, args: &GradeArgs) -> CliError {
         GradeError::Write { output, .. } => {
             CliError::runtime(format!("{}: {e}", output_flag(*output)))
         }
+        GradeError::Adjustments(_) => CliError::usage(adjustments_message(&e)),
+        GradeError::UnknownStudent { name, .. } => {
+            CliError::usage(format!("--student {name}: {e}"))
+        }
     }
+}
+
+/// A bad adjustments file, said with the flag that names it (nothing was written).
+fn adjustments_message(e: &dyn std::fmt::Display) -> String {
+    format!("--adjustments: {e} (nothing was written)")
 }
 
 fn run_doctor(args: &DoctorArgs) -> Result<(), CliError> {

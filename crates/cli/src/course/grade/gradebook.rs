@@ -53,12 +53,19 @@ fn row(out: &mut String, g: &Grade, columns: &[(&str, &str)]) {
         out.push(',');
         out.push_str(&cell);
     }
+    let mut notes = g.notes_line();
+    for a in &g.adjustments {
+        if !notes.is_empty() {
+            notes.push_str("; ");
+        }
+        let _ = write!(notes, "adjusted: {a}");
+    }
     let _ = writeln!(
         out,
         ",{},{},{}",
         number(g.total),
         number(g.max),
-        csv(&g.notes_line())
+        csv(&notes)
     );
 }
 
