@@ -62,11 +62,12 @@ impl Class {
             path_str(&self.csv),
             "--feedback",
             path_str(&self.feedback),
-            "--check-timeout",
-            "10",
             "--jobs",
             "2",
         ]);
+        if !extra.contains(&"--check-timeout") {
+            args.extend(["--check-timeout", "10"]);
+        }
         args.extend(extra);
         bpe_lab_with_env(&args, env)
     }

@@ -366,8 +366,20 @@ pub(crate) fn merge_shards(options: &MergeOptions) -> Result<Merged, MergeError>
             .expect("checked: every submission is in a shard");
         files.push(read_files(shard, submission)?);
     }
-    let adjustments = Adjustments::read(options.adjustments.as_deref(), &options.gradebook, &labs)
-        .map_err(MergeError::Adjustments)?;
+    let graded: Vec<_> = labs
+        .iter()
+        .filter(|l| {
+            first
+                .manifest
+                .lab
+                .as_ref()
+                .is_none_or(|name| &l.name == name)
+        })
+        .cloned()
+        .collect();
+    let adjustments =
+        Adjustments::read(options.adjustments.as_deref(), &options.gradebook, &graded)
+            .map_err(MergeError::Adjustments)?;
     adjustments
         .check(&ClassView {
             students: first
@@ -376,7 +388,7 @@ pub(crate) fn merge_shards(options: &MergeOptions) -> Result<Merged, MergeError>
                 .iter()
                 .map(|s| s.student.as_str())
                 .collect(),
-            labs: &labs,
+            labs: &graded,
         })
         .map_err(MergeError::Adjustments)?;
     for f in &files {

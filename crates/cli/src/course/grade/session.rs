@@ -157,13 +157,20 @@ pub(crate) fn grade_all(
             regrade: false,
         },
     };
-    // The adjustments are checked against the whole class before anything is written.
-    let adjustments = Adjustments::read(options.adjustments.as_deref(), &options.gradebook, &labs)
-        .map_err(GradeError::Adjustments)?;
+    // The adjustments are checked against the whole class (and the lab asked for) before
+    // anything is written.
+    let graded: Vec<Lab> = labs
+        .iter()
+        .filter(|l| options.lab.as_ref().is_none_or(|name| &l.name == name))
+        .cloned()
+        .collect();
+    let adjustments =
+        Adjustments::read(options.adjustments.as_deref(), &options.gradebook, &graded)
+            .map_err(GradeError::Adjustments)?;
     adjustments
         .check(&ClassView {
             students: plan.rows.iter().map(|s| s.student.as_str()).collect(),
-            labs: &labs,
+            labs: &graded,
         })
         .map_err(GradeError::Adjustments)?;
     let plan = match options.shard {
