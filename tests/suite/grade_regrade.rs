@@ -137,6 +137,18 @@ fn regrading_one_student_keeps_every_other_row_byte_for_byte() {
     class.grade(&[], &[], &[]);
     let first = class.gradebook();
     assert_eq!(points(&first, "bob"), "1,0,1,3");
+    // Each exercise's outcome in words, then the tie rule and the grader's version.
+    assert!(
+        row(&first, "bob").ends_with(&format!(
+            ",passed,not implemented,lexicographic,{}",
+            bpe_lab::VERSION
+        )),
+        "{first}"
+    );
+    assert!(
+        row(&first, "carol").contains(",passed,\"wrong, smallest failing input: "),
+        "{first}"
+    );
     let (alice, carol) = (
         state(&class.feedback, "alice"),
         state(&class.feedback, "carol"),

@@ -29,6 +29,7 @@ pub(crate) mod merge;
 pub(crate) mod nbgrader_csv;
 pub(crate) mod not_graded;
 pub(crate) mod note;
+pub(crate) mod outcome;
 pub(crate) mod queue;
 pub(crate) mod record;
 pub(crate) mod resume;

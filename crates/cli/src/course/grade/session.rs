@@ -483,7 +483,9 @@ mod tests {
             "{events:?}"
         );
         let csv = std::fs::read_to_string(&options.gradebook).unwrap();
-        assert!(csv.starts_with("student,file,lab,decode,total,max,notes\nivan,"));
+        assert!(csv.starts_with(
+            "student,file,lab,decode,total,max,notes,decode outcome,tie rule,grader\nivan,"
+        ));
         assert!(
             csv.contains(",01-x,0,0,2,\"could not be graded: not JSON (line 1"),
             "{csv}"
