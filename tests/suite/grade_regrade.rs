@@ -368,10 +368,30 @@ fn adjustments_survive_a_regrade_and_appear_in_feedback() {
     .unwrap();
     assert!(!record.contains("right idea"), "{record}");
 
-    // Alice is regraded: both adjustments are still there.
-    let log = class.grade(&[], &["--student", "alice"], &[]);
+    // Alice is regraded: both adjustments are still there, in Canvas's import too.
+    let canvas = class.root().join("canvas.csv");
+    let log = class.grade(
+        &[],
+        &[
+            "--student",
+            "alice",
+            "--canvas-csv",
+            path_str(&canvas),
+            "--canvas-assignment",
+            "Lab 3 (4821)",
+        ],
+        &[],
+    );
     assert!(log.contains("graded 1 submission(s)"), "{log}");
     check(&class.gradebook());
+    // Canvas's gradebook import layout, written out here.
+    assert_eq!(
+        fs::read_to_string(&canvas).unwrap(),
+        "Student,ID,SIS User ID,SIS Login ID,Section,Lab 3 (4821)\n\
+         \x20   Points Possible,,,,,3\n\
+         alice,,,alice,,2.5\n\
+         bob,,,bob,,2\n"
+    );
 
     // A changed adjustments file reaches a kept row's feedback too.
     fs::write(

@@ -145,6 +145,15 @@ pub(crate) struct GradeArgs {
     /// raw_score, score, max_score, …), rewritten as each submission finishes
     #[arg(long, value_name = "FILE")]
     pub(crate) nbgrader_csv: Option<PathBuf>,
+    /// Also write Canvas's gradebook import CSV (Student, ID, SIS User ID, SIS Login ID,
+    /// Section, a column per lab with the adjusted total; the student's folder name as SIS
+    /// Login ID), rewritten as the gradebook is
+    #[arg(long, value_name = "FILE")]
+    pub(crate) canvas_csv: Option<PathBuf>,
+    /// With --canvas-csv and one lab: the assignment's column as Canvas names it, `Name (id)`
+    /// (the id from the assignment's address), so the import fills that assignment
+    #[arg(long, value_name = "NAME (ID)", requires = "canvas_csv")]
+    pub(crate) canvas_assignment: Option<String>,
     /// Feedback files (Markdown and HTML), one folder per student
     #[arg(long, value_name = "DIR")]
     pub(crate) feedback: PathBuf,
@@ -211,6 +220,15 @@ pub(crate) struct GradeMergeArgs {
     /// Also write the merged grades in the layout of `nbgrader export`'s CSV
     #[arg(long, value_name = "FILE")]
     pub(crate) nbgrader_csv: Option<PathBuf>,
+    /// Also write Canvas's gradebook import CSV (Student, ID, SIS User ID, SIS Login ID,
+    /// Section, a column per lab with the adjusted total; the student's folder name as SIS
+    /// Login ID), rewritten as the gradebook is
+    #[arg(long, value_name = "FILE")]
+    pub(crate) canvas_csv: Option<PathBuf>,
+    /// With --canvas-csv and one lab: the assignment's column as Canvas names it, `Name (id)`
+    /// (the id from the assignment's address), so the import fills that assignment
+    #[arg(long, value_name = "NAME (ID)", requires = "canvas_csv")]
+    pub(crate) canvas_assignment: Option<String>,
     /// The merged feedback folder
     #[arg(long, value_name = "DIR")]
     pub(crate) feedback: PathBuf,
@@ -405,6 +423,8 @@ fn run_grade(args: &GradeArgs) -> Result<(), CliError> {
         lab: args.lab.clone(),
         gradebook: args.out.clone(),
         nbgrader_csv: args.nbgrader_csv.clone(),
+        canvas_csv: args.canvas_csv.clone(),
+        canvas_assignment: args.canvas_assignment.clone(),
         feedback: args.feedback.clone(),
         memory_mb: args.memory_mb,
         check_limit: Duration::from_secs(args.check_timeout),
@@ -542,6 +562,8 @@ fn run_grade_merge(args: &GradeMergeArgs) -> Result<(), CliError> {
         sources: args.sources.clone(),
         gradebook: args.out.clone(),
         nbgrader_csv: args.nbgrader_csv.clone(),
+        canvas_csv: args.canvas_csv.clone(),
+        canvas_assignment: args.canvas_assignment.clone(),
         feedback: args.feedback.clone(),
         adjustments: args.adjustments.clone(),
     };
@@ -573,6 +595,7 @@ fn output_flag(output: Output) -> &'static str {
         Output::Feedback => "--feedback",
         Output::Gradebook => "--output",
         Output::NbgraderCsv => "--nbgrader-csv",
+        Output::CanvasCsv => "--canvas-csv",
     }
 }
 

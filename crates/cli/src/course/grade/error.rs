@@ -52,6 +52,7 @@ pub(crate) enum Output {
     Feedback,
     Gradebook,
     NbgraderCsv,
+    CanvasCsv,
 }
 
 /// Why a grading session stopped.
@@ -120,6 +121,7 @@ impl fmt::Display for GradeError {
                     Output::Feedback => "the feedback",
                     Output::Gradebook => "the gradebook",
                     Output::NbgraderCsv => "the nbgrader gradebook",
+                    Output::CanvasCsv => "the Canvas gradebook",
                 };
                 write!(
                     f,

@@ -30,6 +30,9 @@ pub(crate) struct MergeOptions {
     pub(crate) sources: PathBuf,
     pub(crate) gradebook: PathBuf,
     pub(crate) nbgrader_csv: Option<PathBuf>,
+    /// Canvas's gradebook import CSV, and the assignment's name in Canvas (`Name (id)`).
+    pub(crate) canvas_csv: Option<PathBuf>,
+    pub(crate) canvas_assignment: Option<String>,
     pub(crate) feedback: PathBuf,
     /// The instructor's adjustments (else the gradebook's default file, when there is one).
     pub(crate) adjustments: Option<PathBuf>,
@@ -414,6 +417,10 @@ pub(crate) fn merge_shards(options: &MergeOptions) -> Result<Merged, MergeError>
     let books = Gradebooks {
         csv: options.gradebook.clone(),
         nbgrader_csv: options.nbgrader_csv.clone(),
+        canvas_csv: options
+            .canvas_csv
+            .clone()
+            .map(|p| (p, options.canvas_assignment.clone())),
         lab: first.manifest.lab.clone(),
         adjustments,
     };
@@ -453,6 +460,8 @@ mod tests {
             sources: out.join("no-sources"),
             gradebook: out.join("grades.csv"),
             nbgrader_csv: None,
+            canvas_csv: None,
+            canvas_assignment: None,
             feedback: out.join("feedback"),
             adjustments: None,
         }

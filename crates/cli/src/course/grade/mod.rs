@@ -20,6 +20,7 @@ pub(crate) mod class;
 pub(crate) mod csv_records;
 pub(crate) mod digest;
 pub(crate) mod error;
+pub(crate) mod export;
 pub(crate) mod feedback;
 pub(crate) mod gradebook;
 pub(crate) mod identify;

@@ -39,6 +39,9 @@ pub(crate) struct SessionOptions {
     pub(crate) lab: Option<String>,
     pub(crate) gradebook: PathBuf,
     pub(crate) nbgrader_csv: Option<PathBuf>,
+    /// Canvas's gradebook import CSV, and the assignment's name in Canvas (`Name (id)`).
+    pub(crate) canvas_csv: Option<PathBuf>,
+    pub(crate) canvas_assignment: Option<String>,
     pub(crate) feedback: PathBuf,
     /// Address space of each process running student code, MiB.
     pub(crate) memory_mb: u64,
@@ -358,6 +361,10 @@ fn grade_found(
     let books = Gradebooks {
         csv: options.gradebook.clone(),
         nbgrader_csv: options.nbgrader_csv.clone(),
+        canvas_csv: options
+            .canvas_csv
+            .clone()
+            .map(|p| (p, options.canvas_assignment.clone())),
         lab: options.lab.clone(),
         adjustments: context.adjustments.clone(),
     };
@@ -461,6 +468,8 @@ mod tests {
             lab: None,
             gradebook: dir.path().join("grades.csv"),
             nbgrader_csv: Some(dir.path().join("nbgrader.csv")),
+            canvas_csv: None,
+            canvas_assignment: None,
             feedback: dir.path().join("feedback"),
             memory_mb: 256,
             check_limit: Duration::from_secs(5),

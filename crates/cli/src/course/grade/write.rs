@@ -6,6 +6,7 @@
 
 use super::adjustments::Adjustments;
 use super::error::{GradeError, Output};
+use super::export::canvas::canvas_csv;
 use super::feedback::{feedback_html, feedback_markdown, feedback_path};
 use super::gradebook::gradebook_csv;
 use super::lab::Lab;
@@ -84,6 +85,8 @@ pub(crate) fn write_grade(
 pub(crate) struct Gradebooks {
     pub(crate) csv: PathBuf,
     pub(crate) nbgrader_csv: Option<PathBuf>,
+    /// Canvas's gradebook import CSV, and the name (and id) of the assignment in Canvas.
+    pub(crate) canvas_csv: Option<(PathBuf, Option<String>)>,
     /// Columns for this lab only (else for the labs the submissions turned out to be).
     pub(crate) lab: Option<String>,
     /// Applied to every row.
@@ -116,6 +119,10 @@ impl Gradebooks {
         )?;
         if let Some(path) = &self.nbgrader_csv {
             write(Output::NbgraderCsv, path, nbgrader_csv(&known).as_bytes())?;
+        }
+        if let Some((path, assignment)) = &self.canvas_csv {
+            let canvas = canvas_csv(&known, columns, assignment.as_deref());
+            write(Output::CanvasCsv, path, canvas.as_bytes())?;
         }
         Ok(())
     }
