@@ -154,6 +154,10 @@ pub(crate) struct GradeArgs {
     /// (the id from the assignment's address), so the import fills that assignment
     #[arg(long, value_name = "NAME (ID)", requires = "canvas_csv")]
     pub(crate) canvas_assignment: Option<String>,
+    /// Also write Gradescope's autograder results (results.json: the score and a test per
+    /// exercise), e.g. /autograder/results/results.json in an autograder's run_autograder
+    #[arg(long, value_name = "FILE")]
+    pub(crate) gradescope_results: Option<PathBuf>,
     /// Feedback files (Markdown and HTML), one folder per student
     #[arg(long, value_name = "DIR")]
     pub(crate) feedback: PathBuf,
@@ -229,6 +233,10 @@ pub(crate) struct GradeMergeArgs {
     /// (the id from the assignment's address), so the import fills that assignment
     #[arg(long, value_name = "NAME (ID)", requires = "canvas_csv")]
     pub(crate) canvas_assignment: Option<String>,
+    /// Also write Gradescope's autograder results (results.json: the score and a test per
+    /// exercise), e.g. /autograder/results/results.json in an autograder's run_autograder
+    #[arg(long, value_name = "FILE")]
+    pub(crate) gradescope_results: Option<PathBuf>,
     /// The merged feedback folder
     #[arg(long, value_name = "DIR")]
     pub(crate) feedback: PathBuf,
@@ -425,6 +433,7 @@ fn run_grade(args: &GradeArgs) -> Result<(), CliError> {
         nbgrader_csv: args.nbgrader_csv.clone(),
         canvas_csv: args.canvas_csv.clone(),
         canvas_assignment: args.canvas_assignment.clone(),
+        gradescope_results: args.gradescope_results.clone(),
         feedback: args.feedback.clone(),
         memory_mb: args.memory_mb,
         check_limit: Duration::from_secs(args.check_timeout),
@@ -564,6 +573,7 @@ fn run_grade_merge(args: &GradeMergeArgs) -> Result<(), CliError> {
         nbgrader_csv: args.nbgrader_csv.clone(),
         canvas_csv: args.canvas_csv.clone(),
         canvas_assignment: args.canvas_assignment.clone(),
+        gradescope_results: args.gradescope_results.clone(),
         feedback: args.feedback.clone(),
         adjustments: args.adjustments.clone(),
     };
@@ -596,6 +606,7 @@ fn output_flag(output: Output) -> &'static str {
         Output::Gradebook => "--output",
         Output::NbgraderCsv => "--nbgrader-csv",
         Output::CanvasCsv => "--canvas-csv",
+        Output::GradescopeResults => "--gradescope-results",
     }
 }
 

@@ -53,6 +53,7 @@ pub(crate) enum Output {
     Gradebook,
     NbgraderCsv,
     CanvasCsv,
+    GradescopeResults,
 }
 
 /// Why a grading session stopped.
@@ -122,6 +123,7 @@ impl fmt::Display for GradeError {
                     Output::Gradebook => "the gradebook",
                     Output::NbgraderCsv => "the nbgrader gradebook",
                     Output::CanvasCsv => "the Canvas gradebook",
+                    Output::GradescopeResults => "Gradescope's results",
                 };
                 write!(
                     f,

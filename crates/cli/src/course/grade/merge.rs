@@ -33,6 +33,8 @@ pub(crate) struct MergeOptions {
     /// Canvas's gradebook import CSV, and the assignment's name in Canvas (`Name (id)`).
     pub(crate) canvas_csv: Option<PathBuf>,
     pub(crate) canvas_assignment: Option<String>,
+    /// Gradescope's autograder results (`results.json`).
+    pub(crate) gradescope_results: Option<PathBuf>,
     pub(crate) feedback: PathBuf,
     /// The instructor's adjustments (else the gradebook's default file, when there is one).
     pub(crate) adjustments: Option<PathBuf>,
@@ -421,6 +423,7 @@ pub(crate) fn merge_shards(options: &MergeOptions) -> Result<Merged, MergeError>
             .canvas_csv
             .clone()
             .map(|p| (p, options.canvas_assignment.clone())),
+        gradescope_results: options.gradescope_results.clone(),
         lab: first.manifest.lab.clone(),
         adjustments,
     };
@@ -462,6 +465,7 @@ mod tests {
             nbgrader_csv: None,
             canvas_csv: None,
             canvas_assignment: None,
+            gradescope_results: None,
             feedback: out.join("feedback"),
             adjustments: None,
         }

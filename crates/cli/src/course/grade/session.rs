@@ -42,6 +42,8 @@ pub(crate) struct SessionOptions {
     /// Canvas's gradebook import CSV, and the assignment's name in Canvas (`Name (id)`).
     pub(crate) canvas_csv: Option<PathBuf>,
     pub(crate) canvas_assignment: Option<String>,
+    /// Gradescope's autograder results (`results.json`).
+    pub(crate) gradescope_results: Option<PathBuf>,
     pub(crate) feedback: PathBuf,
     /// Address space of each process running student code, MiB.
     pub(crate) memory_mb: u64,
@@ -365,6 +367,7 @@ fn grade_found(
             .canvas_csv
             .clone()
             .map(|p| (p, options.canvas_assignment.clone())),
+        gradescope_results: options.gradescope_results.clone(),
         lab: options.lab.clone(),
         adjustments: context.adjustments.clone(),
     };
@@ -470,6 +473,7 @@ mod tests {
             nbgrader_csv: Some(dir.path().join("nbgrader.csv")),
             canvas_csv: None,
             canvas_assignment: None,
+            gradescope_results: None,
             feedback: dir.path().join("feedback"),
             memory_mb: 256,
             check_limit: Duration::from_secs(5),

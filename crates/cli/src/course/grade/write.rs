@@ -7,6 +7,7 @@
 use super::adjustments::Adjustments;
 use super::error::{GradeError, Output};
 use super::export::canvas::canvas_csv;
+use super::export::gradescope::gradescope_results;
 use super::feedback::{feedback_html, feedback_markdown, feedback_path};
 use super::gradebook::gradebook_csv;
 use super::lab::Lab;
@@ -87,6 +88,8 @@ pub(crate) struct Gradebooks {
     pub(crate) nbgrader_csv: Option<PathBuf>,
     /// Canvas's gradebook import CSV, and the name (and id) of the assignment in Canvas.
     pub(crate) canvas_csv: Option<(PathBuf, Option<String>)>,
+    /// Gradescope's autograder results (`results.json`).
+    pub(crate) gradescope_results: Option<PathBuf>,
     /// Columns for this lab only (else for the labs the submissions turned out to be).
     pub(crate) lab: Option<String>,
     /// Applied to every row.
@@ -123,6 +126,10 @@ impl Gradebooks {
         if let Some((path, assignment)) = &self.canvas_csv {
             let canvas = canvas_csv(&known, columns, assignment.as_deref());
             write(Output::CanvasCsv, path, canvas.as_bytes())?;
+        }
+        if let Some(path) = &self.gradescope_results {
+            let results = gradescope_results(&known);
+            write(Output::GradescopeResults, path, results.as_bytes())?;
         }
         Ok(())
     }

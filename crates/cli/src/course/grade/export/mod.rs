@@ -2,3 +2,4 @@
 //! is written from the same adjusted grades as the main gradebook ([`super::write`]).
 
 pub(crate) mod canvas;
+pub(crate) mod gradescope;
