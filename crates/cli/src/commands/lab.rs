@@ -178,8 +178,9 @@ pub(crate) struct GradeArgs {
     /// Submissions graded at once (default: the number of cores)
     #[arg(long = "threads", alias = "jobs", value_name = "N")]
     pub(crate) jobs: Option<usize>,
-    /// Keep the grades of submissions already graded by an earlier run (unchanged files only);
-    /// what the grader's own trouble left not graded is graded again
+    /// Keep the grades of submissions already graded by an earlier run (unchanged files
+    /// graded under the same setup: grader version, points, tie rule, limits); what the
+    /// grader's own trouble left not graded is graded again
     #[arg(long)]
     pub(crate) resume: bool,
     /// Grade only shard K of N (1-based, e.g. 2/3): a stable slice of the students, the same
@@ -202,7 +203,7 @@ pub(crate) struct GradeArgs {
     pub(crate) no_sandbox: bool,
     /// Regrade only this student's submissions (found among the SUBMISSIONs given): their rows
     /// and feedback are updated, every other row of the gradebook is kept as it was. Grading
-    /// notebook files only (no folder) into a gradebook's --feedback does the same for them
+    /// notebook files only (no folder) with the class's --output does the same for them
     #[arg(long, value_name = "NAME", conflicts_with = "shard")]
     pub(crate) student: Option<String>,
     /// The instructor's adjustments, a CSV file with the columns student, exercise (or
