@@ -692,7 +692,8 @@ mod tests {
              ana,total,0.5,bonus\n\
              bo,merge_pair_in_word,-1,nothing to take\n",
         );
-        // bo's line is refused? No: bo is in the class; exercise adjustments need no lab.
+        // bo has two submissions: an exercise's adjustment needs no lab (each grade that has
+        // the exercise takes it), only `total` would.
         let adj = adj.unwrap();
         let ana = adj.apply(&grade("ana", "03-merge"));
         assert_eq!(ana.exercises[1].points, 1.0);
