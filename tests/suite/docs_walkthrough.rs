@@ -90,7 +90,8 @@ fn the_sample_class_gets_the_grades_the_guide_promises() {
     let mut lines = csv.lines();
     assert_eq!(
         lines.next().unwrap(),
-        "student,file,lab,most_frequent_pair,merge_pair_in_word,total,max,notes"
+        "student,file,lab,most_frequent_pair,merge_pair_in_word,total,max,notes,\
+         most_frequent_pair outcome,merge_pair_in_word outcome,tie rule,grader"
     );
     let rows: Vec<Vec<String>> = lines
         .map(|l| l.splitn(8, ',').map(str::to_owned).collect())

@@ -288,7 +288,8 @@ fn grading_honest_and_hostile_submissions_gives_each_its_grade_and_harms_nothing
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(
         lines[0],
-        "student,file,lab,most_frequent_pair,merge_pair_in_word,total,max,notes"
+        "student,file,lab,most_frequent_pair,merge_pair_in_word,total,max,notes,\
+         most_frequent_pair outcome,merge_pair_in_word outcome,tie rule,grader"
     );
     let row = |student: &str| -> Vec<String> {
         let line = lines
@@ -726,7 +727,9 @@ fn grading_notebook_07_scores_every_exercise() {
     assert_eq!(
         lines[0],
         "student,file,lab,byte_initialize,count_pairs_in_chunks,merge_ids,train_byte_bpe,\
-         decode_ids,recover_merges,total,max,notes"
+         decode_ids,recover_merges,total,max,notes,byte_initialize outcome,\
+         count_pairs_in_chunks outcome,merge_ids outcome,train_byte_bpe outcome,\
+         decode_ids outcome,recover_merges outcome,tie rule,grader"
     );
     let scores = |student: &str| -> Vec<String> {
         let line = lines

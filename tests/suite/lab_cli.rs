@@ -279,7 +279,10 @@ fn ungradable_submissions_get_zero_and_a_note_without_a_kernel() {
     );
     let csv = fs::read_to_string(&grades).unwrap();
     let rows: Vec<&str> = csv.lines().collect();
-    assert_eq!(rows[0], "student,file,lab,decode,total,max,notes");
+    assert_eq!(
+        rows[0],
+        "student,file,lab,decode,total,max,notes,decode outcome,tie rule,grader"
+    );
     assert_eq!(rows.len(), 4, "{csv}");
     let row = |student: &str| {
         rows.iter()
@@ -355,7 +358,7 @@ fn grading_an_empty_folder_writes_an_empty_gradebook() {
     assert!(stderr(&run).contains("no submissions were found"));
     assert_eq!(
         fs::read_to_string(&grades).unwrap(),
-        "student,file,lab,decode,total,max,notes\n"
+        "student,file,lab,decode,total,max,notes,decode outcome,tie rule,grader\n"
     );
 }
 

@@ -161,6 +161,19 @@ pub(crate) struct GradeArgs {
     /// raw_score, score, max_score, …), rewritten as each submission finishes
     #[arg(long, value_name = "FILE")]
     pub(crate) nbgrader_csv: Option<PathBuf>,
+    /// Also write Canvas's gradebook import CSV (Student, ID, SIS User ID, SIS Login ID,
+    /// Section, a column per lab with the adjusted total; the student's folder name as SIS
+    /// Login ID), rewritten as the gradebook is
+    #[arg(long, value_name = "FILE")]
+    pub(crate) canvas_csv: Option<PathBuf>,
+    /// With --canvas-csv and one lab: the assignment's column as Canvas names it, `Name (id)`
+    /// (the id from the assignment's address), so the import fills that assignment
+    #[arg(long, value_name = "NAME (ID)", requires = "canvas_csv")]
+    pub(crate) canvas_assignment: Option<String>,
+    /// Also write Gradescope's autograder results (results.json: the score and a test per
+    /// exercise), e.g. /autograder/results/results.json in an autograder's run_autograder
+    #[arg(long, value_name = "FILE")]
+    pub(crate) gradescope_results: Option<PathBuf>,
     /// Feedback files (Markdown and HTML), one folder per student
     #[arg(long, value_name = "DIR")]
     pub(crate) feedback: PathBuf,
@@ -181,8 +194,9 @@ pub(crate) struct GradeArgs {
     /// Submissions graded at once (default: the number of cores)
     #[arg(long = "threads", alias = "jobs", value_name = "N")]
     pub(crate) jobs: Option<usize>,
-    /// Keep the grades of submissions already graded by an earlier run (unchanged files only);
-    /// what the grader's own trouble left not graded is graded again
+    /// Keep the grades of submissions already graded by an earlier run (unchanged files
+    /// graded under the same setup: grader version, points, tie rule, limits); what the
+    /// grader's own trouble left not graded is graded again
     #[arg(long)]
     pub(crate) resume: bool,
     /// Grade only shard K of N (1-based, e.g. 2/3): a stable slice of the students, the same
@@ -203,6 +217,17 @@ pub(crate) struct GradeArgs {
     /// Student code can then read and write whatever your account can: trusted code only
     #[arg(long)]
     pub(crate) no_sandbox: bool,
+    /// Regrade only this student's submissions (found among the SUBMISSIONs given): their rows
+    /// and feedback are updated, every other row of the gradebook is kept as it was. Grading
+    /// notebook files only (no folder) with the class's --output does the same for them
+    #[arg(long, value_name = "NAME", conflicts_with = "shard")]
+    pub(crate) student: Option<String>,
+    /// The instructor's adjustments, a CSV file with the columns student, exercise (or
+    /// `total`), points (added; negative to take off), reason, and optionally lab; applied to
+    /// the gradebooks and shown in the feedback, never lost by a regrade (default:
+    /// <gradebook stem>.adjustments.csv beside --output, when it exists)
+    #[arg(long, value_name = "FILE")]
+    pub(crate) adjustments: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -216,12 +241,29 @@ pub(crate) struct GradeMergeArgs {
     /// Also write the merged grades in the layout of `nbgrader export`'s CSV
     #[arg(long, value_name = "FILE")]
     pub(crate) nbgrader_csv: Option<PathBuf>,
+    /// Also write Canvas's gradebook import CSV (Student, ID, SIS User ID, SIS Login ID,
+    /// Section, a column per lab with the adjusted total; the student's folder name as SIS
+    /// Login ID), rewritten as the gradebook is
+    #[arg(long, value_name = "FILE")]
+    pub(crate) canvas_csv: Option<PathBuf>,
+    /// With --canvas-csv and one lab: the assignment's column as Canvas names it, `Name (id)`
+    /// (the id from the assignment's address), so the import fills that assignment
+    #[arg(long, value_name = "NAME (ID)", requires = "canvas_csv")]
+    pub(crate) canvas_assignment: Option<String>,
+    /// Also write Gradescope's autograder results (results.json: the score and a test per
+    /// exercise), e.g. /autograder/results/results.json in an autograder's run_autograder
+    #[arg(long, value_name = "FILE")]
+    pub(crate) gradescope_results: Option<PathBuf>,
     /// The merged feedback folder
     #[arg(long, value_name = "DIR")]
     pub(crate) feedback: PathBuf,
     /// The instructor sources the shards graded against
     #[arg(long, value_name = "DIR", default_value = "instructor")]
     pub(crate) sources: PathBuf,
+    /// The instructor's adjustments, as for `lab grade` (default:
+    /// <gradebook stem>.adjustments.csv beside --output, when it exists)
+    #[arg(long, value_name = "FILE")]
+    pub(crate) adjustments: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -459,6 +501,9 @@ fn run_grade(args: &GradeArgs) -> Result<(), CliError> {
         lab: args.lab.clone(),
         gradebook: args.out.clone(),
         nbgrader_csv: args.nbgrader_csv.clone(),
+        canvas_csv: args.canvas_csv.clone(),
+        canvas_assignment: args.canvas_assignment.clone(),
+        gradescope_results: args.gradescope_results.clone(),
         feedback: args.feedback.clone(),
         memory_mb: args.memory_mb,
         check_limit: Duration::from_secs(args.check_timeout),
@@ -470,6 +515,8 @@ fn run_grade(args: &GradeArgs) -> Result<(), CliError> {
             .execute
             .then(|| Duration::from_secs(args.execute_timeout)),
         allow_unconfined: args.no_sandbox,
+        student: args.student.clone(),
+        adjustments: args.adjustments.clone(),
     };
     let mut bar = None;
     let summary =
@@ -494,9 +541,22 @@ fn show(event: Event, bar: &mut Option<indicatif::ProgressBar>) {
             kept,
             to_grade,
             not_graded_before,
+            setup_changed,
         } => eprintln!(
             "resuming: {kept} submission(s) already graded, {to_grade} to grade ({not_graded_before} \
-             of them left not graded by the grader's own trouble)"
+             of them left not graded by the grader's own trouble{})",
+            if setup_changed > 0 {
+                format!(
+                    ", {setup_changed} graded under another setup: the points, the tie rule, a \
+                     limit or the grader's version changed"
+                )
+            } else {
+                String::new()
+            }
+        ),
+        Event::Regrading { graded, class } => eprintln!(
+            "regrading {graded} of the class's {class} submission(s); the other rows are kept as \
+             they were"
         ),
         Event::Sharded { shard, holds, of } => {
             eprintln!("shard {shard}: grading {holds} of the {of} submission(s)")
@@ -581,9 +641,14 @@ fn run_grade_merge(args: &GradeMergeArgs) -> Result<(), CliError> {
         sources: args.sources.clone(),
         gradebook: args.out.clone(),
         nbgrader_csv: args.nbgrader_csv.clone(),
+        canvas_csv: args.canvas_csv.clone(),
+        canvas_assignment: args.canvas_assignment.clone(),
+        gradescope_results: args.gradescope_results.clone(),
         feedback: args.feedback.clone(),
+        adjustments: args.adjustments.clone(),
     };
     let merged = merge_shards(&options).map_err(|e| match e {
+        MergeError::Adjustments(_) => CliError::usage(adjustments_message(&e)),
         MergeError::Lab(_) => {
             CliError::runtime(format!("--sources {}: {e}", args.sources.display()))
         }
@@ -610,6 +675,8 @@ fn output_flag(output: Output) -> &'static str {
         Output::Feedback => "--feedback",
         Output::Gradebook => "--output",
         Output::NbgraderCsv => "--nbgrader-csv",
+        Output::CanvasCsv => "--canvas-csv",
+        Output::GradescopeResults => "--gradescope-results",
     }
 }
 
@@ -633,7 +700,16 @@ fn grade_error(e: GradeError, args: &GradeArgs) -> CliError {
         GradeError::Write { output, .. } => {
             CliError::runtime(format!("{}: {e}", output_flag(*output)))
         }
+        GradeError::Adjustments(_) => CliError::usage(adjustments_message(&e)),
+        GradeError::UnknownStudent { name, .. } => {
+            CliError::usage(format!("--student {name}: {e}"))
+        }
     }
+}
+
+/// A bad adjustments file, said with the flag that names it (nothing was written).
+fn adjustments_message(e: &dyn std::fmt::Display) -> String {
+    format!("--adjustments: {e} (nothing was written)")
 }
 
 fn run_doctor(args: &DoctorArgs) -> Result<(), CliError> {

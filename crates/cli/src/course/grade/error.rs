@@ -1,6 +1,7 @@
 //! What can stop a grading session (one submission's trouble never does: it is in that
 //! submission's grade), each naming the file or the setting at fault.
 
+use super::adjustments::AdjustmentsError;
 use crate::course::notebook::NotebookError;
 use bpe_lab::lab::check::Exercise;
 use std::fmt;
@@ -51,6 +52,8 @@ pub(crate) enum Output {
     Feedback,
     Gradebook,
     NbgraderCsv,
+    CanvasCsv,
+    GradescopeResults,
 }
 
 /// Why a grading session stopped.
@@ -70,6 +73,10 @@ pub(crate) enum GradeError {
     Execute { problem: String },
     /// The scratch directory for workers could not be made or prepared.
     Scratch { problem: String },
+    /// The instructor's adjustments file is wrong (checked before anything is written).
+    Adjustments(AdjustmentsError),
+    /// `--student` names no student of the submissions or the class.
+    UnknownStudent { name: String, known: Vec<String> },
     /// An output file could not be written.
     Write {
         output: Output,
@@ -100,6 +107,12 @@ impl fmt::Display for GradeError {
             GradeError::Scratch { problem } => {
                 write!(f, "no scratch directory for grading: {problem}")
             }
+            GradeError::Adjustments(e) => e.fmt(f),
+            GradeError::UnknownStudent { name, known } => write!(
+                f,
+                "no submission of {name:?} among the submissions given or in the class (students: {})",
+                known.join(", ")
+            ),
             GradeError::Write {
                 output,
                 path,
@@ -109,6 +122,8 @@ impl fmt::Display for GradeError {
                     Output::Feedback => "the feedback",
                     Output::Gradebook => "the gradebook",
                     Output::NbgraderCsv => "the nbgrader gradebook",
+                    Output::CanvasCsv => "the Canvas gradebook",
+                    Output::GradescopeResults => "Gradescope's results",
                 };
                 write!(
                     f,

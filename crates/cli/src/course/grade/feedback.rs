@@ -61,6 +61,7 @@ fn outline(g: &Grade) -> Vec<Block> {
         .collect();
     let unfinished = parts.iter().any(|p| p.whose == Whose::Grader);
     let mut blocks = header(g, unfinished);
+    blocks.extend(adjustments(g));
     for p in parts
         .iter()
         .filter(|p| p.whose == Whose::Grader && p.exercise.is_none())
@@ -88,7 +89,34 @@ fn outline(g: &Grade) -> Vec<Block> {
         blocks.push(Block::Heading(vec![text("Notes from the grader")]));
         blocks.push(Block::List(g.notes.iter().map(|n| n.to_string()).collect()));
     }
+    if let Some(setup) = &g.setup {
+        blocks.push(Block::Paragraph(vec![text(format!(
+            "Graded by bpe-lab {} with the tie rule {} ({}).",
+            setup.grader,
+            setup.tie_rule,
+            tie_rule_words(&setup.tie_rule)
+        ))]));
+    }
     blocks
+}
+
+/// What a tie rule's name means, for students who did not choose it.
+fn tie_rule_words(name: &str) -> &'static str {
+    match name {
+        "first-seen" => "of equally frequent pairs, the one seen first wins, as in the Python lab",
+        _ => "of equally frequent pairs, the smallest wins",
+    }
+}
+
+/// The instructor's adjustments, each with its reason, right under the score they changed.
+fn adjustments(g: &Grade) -> Vec<Block> {
+    if g.adjustments.is_empty() {
+        return Vec::new();
+    }
+    vec![
+        Block::Heading(vec![text("Adjusted by your instructor")]),
+        Block::List(g.adjustments.iter().map(|a| a.to_string()).collect()),
+    ]
 }
 
 /// The title and the score, which says when it is not final yet.
@@ -371,6 +399,9 @@ mod tests {
             seconds: 0.5,
             digest: String::new(),
             executed: None,
+            setup: None,
+            setup_digest: String::new(),
+            adjustments: Vec::new(),
         }
     }
 

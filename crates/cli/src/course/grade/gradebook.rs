@@ -1,8 +1,12 @@
 //! The gradebook as CSV: one row per submission, a column per exercise (of every lab, in lab
-//! order), total and maximum points, and the notes.
+//! order), total and maximum points, and the notes; then each exercise's outcome in words
+//! ([`super::outcome`]), the tie rule and the grader's version the grade was decided under.
+//! The new columns come after the notes, so tools reading the first ones by position still
+//! read them.
 
 use super::lab::Lab;
-use super::record::Grade;
+use super::outcome::outcome;
+use super::record::{ExerciseGrade, Grade};
 use std::fmt::Write as _;
 
 /// The gradebook of `grades`, with columns for `labs`' exercises.
@@ -16,16 +20,24 @@ pub(crate) fn gradebook_csv(grades: &[Grade], labs: &[Lab]) -> String {
         })
         .collect();
     let multiple = labs.len() > 1;
-    let mut out = String::from("student,file,lab");
-    for (lab, exercise) in &columns {
-        out.push(',');
-        out.push_str(&csv(&if multiple {
+    let name = |lab: &str, exercise: &str| {
+        if multiple {
             format!("{lab}/{exercise}")
         } else {
             exercise.to_string()
-        }));
+        }
+    };
+    let mut out = String::from("student,file,lab");
+    for (lab, exercise) in &columns {
+        out.push(',');
+        out.push_str(&csv(&name(lab, exercise)));
     }
-    out.push_str(",total,max,notes\n");
+    out.push_str(",total,max,notes");
+    for (lab, exercise) in &columns {
+        out.push(',');
+        out.push_str(&csv(&format!("{} outcome", name(lab, exercise))));
+    }
+    out.push_str(",tie rule,grader\n");
     for g in grades {
         row(&mut out, g, &columns);
     }
@@ -40,26 +52,43 @@ fn row(out: &mut String, g: &Grade, columns: &[(&str, &str)]) {
         csv(&g.file.display().to_string()),
         csv(g.lab.as_deref().unwrap_or(""))
     );
-    for (lab, exercise) in columns {
-        let cell = if g.lab.as_deref() == Some(lab) {
-            g.exercises
-                .iter()
-                .find(|e| e.exercise.name() == *exercise)
-                .map(|e| number(e.points))
-                .unwrap_or_default()
-        } else {
-            String::new()
-        };
-        out.push(',');
-        out.push_str(&cell);
+    let cells = |show: &dyn Fn(&ExerciseGrade) -> String| -> String {
+        columns
+            .iter()
+            .map(|(lab, exercise)| {
+                let cell = g
+                    .exercises
+                    .iter()
+                    .filter(|_| g.lab.as_deref() == Some(lab))
+                    .find(|e| e.exercise.name() == *exercise)
+                    .map(show)
+                    .unwrap_or_default();
+                format!(",{}", csv(&cell))
+            })
+            .collect()
+    };
+    out.push_str(&cells(&|e| number(e.points)));
+    let mut notes = g.notes_line();
+    for a in &g.adjustments {
+        if !notes.is_empty() {
+            notes.push_str("; ");
+        }
+        let _ = write!(notes, "adjusted: {a}");
     }
-    let _ = writeln!(
+    let _ = write!(
         out,
         ",{},{},{}",
         number(g.total),
         number(g.max),
-        csv(&g.notes_line())
+        csv(&notes)
     );
+    out.push_str(&cells(&outcome));
+    let (tie_rule, grader) = g
+        .setup
+        .as_ref()
+        .map(|s| (s.tie_rule.as_str(), s.grader.as_str()))
+        .unwrap_or_default();
+    let _ = writeln!(out, ",{},{}", csv(tie_rule), csv(grader));
 }
 
 /// Points as people write them: `2`, `0.5`.
@@ -138,8 +167,9 @@ mod tests {
         let csv = gradebook_csv(std::slice::from_ref(&g), &labs);
         assert_eq!(
             csv,
-            "student,file,lab,01-a/bpe_initialize,02-b/decode,total,max,notes\n\
-             ana,s/ana/02-b.ipynb,02-b,,1,1,1,cell 3 was left out of `decode`: it does not compile with it\n"
+            "student,file,lab,01-a/bpe_initialize,02-b/decode,total,max,notes,\
+             01-a/bpe_initialize outcome,02-b/decode outcome,tie rule,grader\n\
+             ana,s/ana/02-b.ipynb,02-b,,1,1,1,cell 3 was left out of `decode`: it does not compile with it,,passed,,\n"
         );
         g.total = 0.5;
         assert!(gradebook_csv(&[g], &labs[1..]).starts_with("student,file,lab,decode,total"));

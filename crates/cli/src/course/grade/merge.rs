@@ -4,8 +4,11 @@
 //! each shard's feedback folder holds its manifest ([`ShardManifest`]) and every grade as a
 //! typed record ([`super::resume`]), and the gradebooks are written again from those by the
 //! code a session writes them with ([`Gradebooks`]), so the columns are the whole class's.
-//! Everything is read and checked before anything is written; each file is written atomically.
+//! Everything is read and checked before anything is written (the instructor's adjustments
+//! too, against the whole class); each file is written atomically. The merged gradebook is a
+//! class like one run's ([`super::class`]): one student can be regraded into it afterwards.
 
+use super::adjustments::{Adjustments, AdjustmentsError, ClassView};
 use super::error::{GradeError, LabError, Output};
 use super::feedback::feedback_path;
 use super::lab::labs;
@@ -14,7 +17,7 @@ use super::record::Grade;
 use super::resume::saved_grade_path;
 use super::shard::{MANIFEST, Shard, ShardManifest, manifest_path};
 use super::submission::Submission;
-use super::write::{Gradebooks, write};
+use super::write::{Gradebooks, write, write_feedback};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -27,7 +30,14 @@ pub(crate) struct MergeOptions {
     pub(crate) sources: PathBuf,
     pub(crate) gradebook: PathBuf,
     pub(crate) nbgrader_csv: Option<PathBuf>,
+    /// Canvas's gradebook import CSV, and the assignment's name in Canvas (`Name (id)`).
+    pub(crate) canvas_csv: Option<PathBuf>,
+    pub(crate) canvas_assignment: Option<String>,
+    /// Gradescope's autograder results (`results.json`).
+    pub(crate) gradescope_results: Option<PathBuf>,
     pub(crate) feedback: PathBuf,
+    /// The instructor's adjustments (else the gradebook's default file, when there is one).
+    pub(crate) adjustments: Option<PathBuf>,
 }
 
 /// What a merge joined.
@@ -102,6 +112,8 @@ pub(crate) enum MergeError {
         graded: Vec<String>,
         found: Vec<String>,
     },
+    /// The instructor's adjustments file is wrong.
+    Adjustments(AdjustmentsError),
     /// A merged file could not be written.
     Write(GradeError),
 }
@@ -177,6 +189,7 @@ impl fmt::Display for MergeError {
                 manifest.display(),
                 graded.join(", ")
             ),
+            MergeError::Adjustments(e) => e.fmt(f),
             MergeError::Write(e) => e.fmt(f),
         }
     }
@@ -358,6 +371,31 @@ pub(crate) fn merge_shards(options: &MergeOptions) -> Result<Merged, MergeError>
             .expect("checked: every submission is in a shard");
         files.push(read_files(shard, submission)?);
     }
+    let graded: Vec<_> = labs
+        .iter()
+        .filter(|l| {
+            first
+                .manifest
+                .lab
+                .as_ref()
+                .is_none_or(|name| &l.name == name)
+        })
+        .cloned()
+        .collect();
+    let adjustments =
+        Adjustments::read(options.adjustments.as_deref(), &options.gradebook, &graded)
+            .map_err(MergeError::Adjustments)?;
+    adjustments
+        .check(&ClassView {
+            students: first
+                .manifest
+                .submissions
+                .iter()
+                .map(|s| s.student.as_str())
+                .collect(),
+            labs: &graded,
+        })
+        .map_err(MergeError::Adjustments)?;
     for f in &files {
         for (relative, bytes) in &f.copies {
             let path = options.feedback.join(relative);
@@ -373,11 +411,21 @@ pub(crate) fn merge_shards(options: &MergeOptions) -> Result<Merged, MergeError>
             write(Output::Feedback, &path, bytes).map_err(MergeError::Write)?;
         }
     }
+    // The shards' feedback pages show their own runs' adjustments: these are the merge's.
+    for f in &files {
+        write_feedback(&f.grade, &options.feedback, &adjustments).map_err(MergeError::Write)?;
+    }
     let grades: Vec<Option<Grade>> = files.into_iter().map(|f| Some(f.grade)).collect();
     let books = Gradebooks {
         csv: options.gradebook.clone(),
         nbgrader_csv: options.nbgrader_csv.clone(),
+        canvas_csv: options
+            .canvas_csv
+            .clone()
+            .map(|p| (p, options.canvas_assignment.clone())),
+        gradescope_results: options.gradescope_results.clone(),
         lab: first.manifest.lab.clone(),
+        adjustments,
     };
     books.write(&grades, &labs).map_err(MergeError::Write)?;
     Ok(Merged {
@@ -415,7 +463,11 @@ mod tests {
             sources: out.join("no-sources"),
             gradebook: out.join("grades.csv"),
             nbgrader_csv: None,
+            canvas_csv: None,
+            canvas_assignment: None,
+            gradescope_results: None,
             feedback: out.join("feedback"),
+            adjustments: None,
         }
     }
 

@@ -10,10 +10,17 @@
 //! writes as each grade finishes ([`write`]: [`feedback`], the [`gradebook`], the
 //! [`nbgrader_csv`]). Grades are typed records ([`record`], [`note`]), saved with serde; what
 //! was not graded and whose doing that was is read from them ([`not_graded`]). A class too
-//! large for one machine is graded in shards ([`shard`]) and joined again ([`merge`]).
+//! large for one machine is graded in shards ([`shard`]) and joined again ([`merge`]). A
+//! regrade of one student keeps the class's other rows ([`class`]); a saved grade records the
+//! grading setup it was decided under ([`setup`]); the instructor's adjustments live in a file
+//! of their own and are applied to every gradebook and feedback page written ([`adjustments`]).
 
+pub(crate) mod adjustments;
+pub(crate) mod class;
+pub(crate) mod csv_records;
 pub(crate) mod digest;
 pub(crate) mod error;
+pub(crate) mod export;
 pub(crate) mod feedback;
 pub(crate) mod gradebook;
 pub(crate) mod identify;
@@ -23,11 +30,13 @@ pub(crate) mod merge;
 pub(crate) mod nbgrader_csv;
 pub(crate) mod not_graded;
 pub(crate) mod note;
+pub(crate) mod outcome;
 pub(crate) mod queue;
 pub(crate) mod record;
 pub(crate) mod resume;
 pub(crate) mod scratch;
 pub(crate) mod session;
+pub(crate) mod setup;
 pub(crate) mod shard;
 pub(crate) mod submission;
 pub(crate) mod write;

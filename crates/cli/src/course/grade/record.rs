@@ -1,8 +1,10 @@
 //! A submission's grade as it is kept: per exercise the points, the verdict and what backs it;
 //! the notes; the file's digest. Saved as JSON beside the feedback ([`super::resume`]).
 
+use super::adjustments::Applied;
 use super::lab::Lab;
 use super::note::{GradeNote, Ungradable};
+use super::setup::GradingSetup;
 use crate::course::judge::{Details, Judged, Verdict};
 use bpe_lab::lab::check::Exercise;
 use serde::{Deserialize, Serialize};
@@ -57,6 +59,16 @@ pub(crate) struct Grade {
     /// grade, which a resumed run reads back — the notebook is already in the feedback folder.
     #[serde(skip)]
     pub(crate) executed: Option<Vec<u8>>,
+    /// The grading setup it was decided under (none in grades saved before it was recorded).
+    #[serde(default)]
+    pub(crate) setup: Option<GradingSetup>,
+    /// The setup's digest: `--resume` keeps the grade only while it is the run's.
+    #[serde(default)]
+    pub(crate) setup_digest: String,
+    /// The instructor's adjustments, applied for the gradebooks and the feedback; never saved
+    /// with the judge's grade — they live in their own file ([`super::adjustments`]).
+    #[serde(skip)]
+    pub(crate) adjustments: Vec<Applied>,
 }
 
 impl Grade {
@@ -73,6 +85,9 @@ impl Grade {
             seconds: 0.0,
             digest: String::new(),
             executed: None,
+            setup: None,
+            setup_digest: String::new(),
+            adjustments: Vec::new(),
         }
     }
 

@@ -1,11 +1,16 @@
 //! `--resume`: each grade is saved as JSON beside the feedback, by student and file name (so
-//! it is found before the notebook is read), and reused while the file's digest is the same.
-//! A saved grade that no longer reads (an older layout) is not reused: that file is graded
-//! again, and so is one that the grader's own trouble kept from being graded in full
+//! it is found before the notebook is read), and reused while the file's digest is the same
+//! and it was decided under the grading setup the run grades under ([`super::setup`]: the
+//! grader's version, the points, the tie rule, the limits). A saved grade that no longer reads
+//! (an older layout) is not reused: that file is graded again, and so is one that the grader's
+//! own trouble kept from being graded in full, or one graded under another setup
 //! ([`kept_grade`]).
 
+use super::class::same_file;
 use super::digest::digest;
+use super::lab::Lab;
 use super::record::Grade;
+use super::setup::RunSetup;
 use super::submission::{Submission, stem};
 use std::path::{Path, PathBuf};
 
@@ -16,20 +21,33 @@ pub(crate) fn saved_grade_path(submission: &Submission, feedback_dir: &Path) -> 
         .join(format!(".{}.grade.json", stem(&submission.file)))
 }
 
-/// The grade saved for `submission` by an earlier run, if the file has not changed since.
-pub(crate) fn saved_grade(submission: &Submission, feedback_dir: &Path) -> Option<Grade> {
+/// The grade saved for `submission` by an earlier run, whatever happened to the file since
+/// (a regrade of another student keeps this row as it was).
+pub(crate) fn read_saved(submission: &Submission, feedback_dir: &Path) -> Option<Grade> {
     let text = std::fs::read(saved_grade_path(submission, feedback_dir)).ok()?;
     let grade: Grade = serde_json::from_slice(&text).ok()?;
+    (grade.student == submission.student && same_file(&grade.file, &submission.file))
+        .then_some(grade)
+}
+
+/// The grade saved for `submission` by an earlier run, if the file has not changed since.
+pub(crate) fn saved_grade(submission: &Submission, feedback_dir: &Path) -> Option<Grade> {
+    let grade = read_saved(submission, feedback_dir)?;
     let bytes = std::fs::read(&submission.file).ok()?;
     (grade.file == submission.file && grade.digest == digest(&bytes)).then_some(grade)
+}
+
+/// Whether `grade` was decided under another setup than `run`'s (or under one not recorded).
+pub(crate) fn setup_changed(grade: &Grade, run: &RunSetup, labs: &[Lab]) -> bool {
+    grade.setup_digest != run.for_named(grade.lab.as_deref(), labs).digest()
 }
 
 /// What a resumed run keeps of a saved grade: all of it, or nothing when the grader's own
 /// trouble left any of it not graded — then the whole submission is graded again (its other
 /// exercises too: a worker is built per submission's scratch, and one fresh grade is simpler
-/// to trust than a patched one).
-pub(crate) fn kept_grade(saved: Option<Grade>) -> Option<Grade> {
-    saved.filter(|g| !g.has_graders_trouble())
+/// to trust than a patched one) — or when it was decided under another grading setup.
+pub(crate) fn kept_grade(saved: Option<Grade>, run: &RunSetup, labs: &[Lab]) -> Option<Grade> {
+    saved.filter(|g| !g.has_graders_trouble() && !setup_changed(g, run, labs))
 }
 
 /// The grade as it is saved.

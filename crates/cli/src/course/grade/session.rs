@@ -3,17 +3,20 @@
 //! grade written as it finishes. Whoever runs it (the command line) hears of its progress
 //! through [`Event`]s and prints them.
 
+use super::adjustments::{Adjustments, ClassView};
+use super::class::{Plan, PlanError, earlier_class, plan};
 use super::error::{GradeError, Output};
 use super::job::GradeOptions;
 use super::lab::{Lab, labs};
 use super::not_graded::Tally;
 use super::queue::{default_jobs, grade_queue};
 use super::record::Grade;
-use super::resume::{kept_grade, saved_grade};
+use super::resume::{kept_grade, read_saved, saved_grade, setup_changed};
 use super::scratch::scratch_root;
+use super::setup::RunSetup;
 use super::shard::{Shard, ShardManifest, manifest_path};
 use super::submission::{Submission, find_submissions};
-use super::write::{Gradebooks, write_grade};
+use super::write::{Gradebooks, write_feedback, write_grade};
 use crate::course::judge::JudgeOptions;
 use crate::course::process::sandbox::Sandbox;
 use crate::course::run_sandboxed::ExecuteOptions;
@@ -36,6 +39,11 @@ pub(crate) struct SessionOptions {
     pub(crate) lab: Option<String>,
     pub(crate) gradebook: PathBuf,
     pub(crate) nbgrader_csv: Option<PathBuf>,
+    /// Canvas's gradebook import CSV, and the assignment's name in Canvas (`Name (id)`).
+    pub(crate) canvas_csv: Option<PathBuf>,
+    pub(crate) canvas_assignment: Option<String>,
+    /// Gradescope's autograder results (`results.json`).
+    pub(crate) gradescope_results: Option<PathBuf>,
     pub(crate) feedback: PathBuf,
     /// Address space of each process running student code, MiB.
     pub(crate) memory_mb: u64,
@@ -52,6 +60,11 @@ pub(crate) struct SessionOptions {
     pub(crate) execute: Option<Duration>,
     /// Run student code unconfined when the sandbox cannot work here.
     pub(crate) allow_unconfined: bool,
+    /// Regrade only this student's submissions, keeping the class's other rows.
+    pub(crate) student: Option<String>,
+    /// The instructor's adjustments (else `<gradebook>.adjustments.csv` beside the gradebook,
+    /// when there is one).
+    pub(crate) adjustments: Option<PathBuf>,
 }
 
 /// What a session reports as it goes.
@@ -62,12 +75,17 @@ pub(crate) enum Event<'a> {
     /// A folder given held no notebooks.
     EmptyFolder(&'a Path),
     /// `--resume`: how many grades were kept, how many are graded (of which how many had
-    /// been left not graded by the grader's own trouble).
+    /// been left not graded by the grader's own trouble, and how many were graded under
+    /// another grading setup).
     Resuming {
         kept: usize,
         to_grade: usize,
         not_graded_before: usize,
+        setup_changed: usize,
     },
+    /// Part of a class is regraded: `graded` of its `class` submissions; the other rows are
+    /// kept as they were.
+    Regrading { graded: usize, class: usize },
     /// `--shard`: this run grades `holds` of the class's `of` submissions.
     Sharded {
         shard: Shard,
@@ -127,14 +145,55 @@ pub(crate) fn grade_all(
     for folder in &found.empty_folders {
         report(Event::EmptyFolder(folder));
     }
-    let submissions = match options.shard {
-        None => found.submissions,
+    let plan = match options.shard {
+        None => plan(
+            found.submissions,
+            &options.submissions,
+            options.student.as_deref(),
+            earlier_class(&options.gradebook, &options.feedback),
+            &labs,
+        )
+        .map_err(|PlanError::UnknownStudent { name, known }| {
+            GradeError::UnknownStudent { name, known }
+        })?,
+        Some(_) => Plan {
+            selected: (0..found.submissions.len()).collect(),
+            rows: found.submissions,
+            regrade: false,
+        },
+    };
+    // The adjustments are checked against the whole class (and the lab asked for) before
+    // anything is written.
+    let graded: Vec<Lab> = labs
+        .iter()
+        .filter(|l| options.lab.as_ref().is_none_or(|name| &l.name == name))
+        .cloned()
+        .collect();
+    let adjustments =
+        Adjustments::read(options.adjustments.as_deref(), &options.gradebook, &graded)
+            .map_err(GradeError::Adjustments)?;
+    adjustments
+        .check(&ClassView {
+            students: plan.rows.iter().map(|s| s.student.as_str()).collect(),
+            labs: &graded,
+        })
+        .map_err(GradeError::Adjustments)?;
+    let plan = match options.shard {
+        None => {
+            if plan.regrade {
+                report(Event::Regrading {
+                    graded: plan.selected.len(),
+                    class: plan.rows.len(),
+                });
+            }
+            plan
+        }
         Some(shard) => {
             let manifest = ShardManifest {
                 shard,
                 lab: options.lab.clone(),
                 labs: labs.iter().map(|l| l.name.clone()).collect(),
-                submissions: found.submissions,
+                submissions: plan.rows,
             };
             write_manifest(&manifest, &options.feedback)?;
             let held: Vec<Submission> = manifest.held().map(|(_, s)| s.clone()).collect();
@@ -143,14 +202,31 @@ pub(crate) fn grade_all(
                 holds: held.len(),
                 of: manifest.submissions.len(),
             });
-            held
+            Plan {
+                selected: (0..held.len()).collect(),
+                rows: held,
+                regrade: false,
+            }
         }
     };
     let started = Instant::now();
     let jobs = options.jobs.unwrap_or_else(default_jobs).clamp(1, 64);
-    let (graded, grades) = grade_found(options, &labs, &job, jobs, &submissions, &mut report)?;
+    let run = RunSetup {
+        memory_mb: options.memory_mb,
+        check_seconds: options.check_limit.as_secs_f64(),
+        compile_seconds: options.compile_limit.as_secs_f64(),
+    };
+    let (graded, grades) = grade_found(
+        options,
+        &labs,
+        &job,
+        jobs,
+        &plan,
+        &Context { run, adjustments },
+        &mut report,
+    )?;
     Ok(Summary {
-        submissions: submissions.len(),
+        submissions: plan.selected.len(),
         graded,
         jobs,
         seconds: started.elapsed().as_secs_f64(),
@@ -216,22 +292,32 @@ fn execute_options(
     Ok(Some(found))
 }
 
-/// Grades what `--resume` does not keep, writing each grade and the gradebooks as they come;
-/// returns how many were graded and every grade, in submission order.
+/// What every grade of a run is decided under and shown with.
+struct Context {
+    run: RunSetup,
+    adjustments: Adjustments,
+}
+
+/// Grades the plan's selected rows that `--resume` does not keep, writing each grade and the
+/// gradebooks as they come (the other rows of a regrade from their saved grades); returns how
+/// many were graded and every row's grade, in order.
 fn grade_found(
     options: &SessionOptions,
     labs: &[Lab],
     job: &GradeOptions,
     jobs: usize,
-    submissions: &[Submission],
+    plan: &Plan,
+    context: &Context,
     report: &mut impl FnMut(Event),
 ) -> Result<(usize, Vec<Grade>), GradeError> {
-    let saved: Vec<Option<Grade>> = submissions
+    let rows = &plan.rows;
+    let saved: Vec<Option<Grade>> = plan
+        .selected
         .iter()
-        .map(|s| {
+        .map(|&i| {
             options
                 .resume
-                .then(|| saved_grade(s, &options.feedback))
+                .then(|| saved_grade(&rows[i], &options.feedback))
                 .flatten()
         })
         .collect();
@@ -240,15 +326,35 @@ fn grade_found(
         .flatten()
         .filter(|g| g.has_graders_trouble())
         .count();
-    let mut grades: Vec<Option<Grade>> = saved.into_iter().map(kept_grade).collect();
-    let todo: Vec<usize> = (0..submissions.len())
-        .filter(|&i| grades[i].is_none())
+    let setup_changes = saved
+        .iter()
+        .flatten()
+        .filter(|g| !g.has_graders_trouble() && setup_changed(g, &context.run, labs))
+        .count();
+    // A regrade's other rows, and the old grade of each row to regrade until its new one
+    // comes, are the saved grades: the gradebook is whole at every moment.
+    let mut grades: Vec<Option<Grade>> = rows
+        .iter()
+        .map(|s| {
+            plan.regrade
+                .then(|| read_saved(s, &options.feedback))
+                .flatten()
+        })
         .collect();
+    let mut todo = Vec::new();
+    for (&i, saved) in plan.selected.iter().zip(saved) {
+        match kept_grade(saved, &context.run, labs) {
+            Some(kept) => grades[i] = Some(kept),
+            None => todo.push(i),
+        }
+    }
+    let kept: Vec<usize> = (0..rows.len()).filter(|i| !todo.contains(i)).collect();
     if options.resume {
         report(Event::Resuming {
-            kept: submissions.len() - todo.len(),
+            kept: plan.selected.len() - todo.len(),
             to_grade: todo.len(),
             not_graded_before,
+            setup_changed: setup_changes,
         });
     }
     report(Event::Started {
@@ -257,16 +363,25 @@ fn grade_found(
     let books = Gradebooks {
         csv: options.gradebook.clone(),
         nbgrader_csv: options.nbgrader_csv.clone(),
+        canvas_csv: options
+            .canvas_csv
+            .clone()
+            .map(|p| (p, options.canvas_assignment.clone())),
+        gradescope_results: options.gradescope_results.clone(),
         lab: options.lab.clone(),
+        adjustments: context.adjustments.clone(),
     };
-    let queued: Vec<&Submission> = todo.iter().map(|&i| &submissions[i]).collect();
+    let queued: Vec<&Submission> = todo.iter().map(|&i| &rows[i]).collect();
     let mut failure = None;
     let mut done = 0;
-    grade_queue(&queued, job, jobs, |k, grade| {
+    grade_queue(&queued, job, jobs, |k, mut grade| {
         let i = todo[k];
+        let setup = context.run.for_named(grade.lab.as_deref(), labs);
+        grade.setup_digest = setup.digest();
+        grade.setup = Some(setup);
         // After a write fails the session ends with that error; nothing more is written.
         let written = match failure {
-            None => write_grade(&grade, &submissions[i], &options.feedback),
+            None => write_grade(&grade, &rows[i], &options.feedback, &context.adjustments),
             Some(_) => Ok(()),
         };
         done += 1;
@@ -284,12 +399,17 @@ fn grade_found(
             failure.get_or_insert(e);
         }
     });
-    match failure {
-        Some(e) => Err(e),
-        None => books
-            .write(&grades, labs)
-            .map(|()| (todo.len(), grades.into_iter().flatten().collect())),
+    if let Some(e) = failure {
+        return Err(e);
     }
+    // The kept grades' feedback shows the adjustments as they are now (rewritten only where
+    // that changed it).
+    for g in kept.iter().filter_map(|&i| grades[i].as_ref()) {
+        write_feedback(g, &options.feedback, &context.adjustments)?;
+    }
+    books
+        .write(&grades, labs)
+        .map(|()| (todo.len(), grades.into_iter().flatten().collect()))
 }
 
 #[cfg(test)]
@@ -319,7 +439,9 @@ mod tests {
                     kept,
                     to_grade,
                     not_graded_before,
-                } => format!("resuming {kept} {to_grade} {not_graded_before}"),
+                    setup_changed,
+                } => format!("resuming {kept} {to_grade} {not_graded_before} {setup_changed}"),
+                Event::Regrading { graded, class } => format!("regrading {graded} of {class}"),
                 Event::Sharded { shard, holds, of } => format!("shard {shard} {holds} {of}"),
                 Event::Started { to_grade } => format!("started {to_grade}"),
                 Event::Graded { done, of, grade } => {
@@ -349,6 +471,9 @@ mod tests {
             lab: None,
             gradebook: dir.path().join("grades.csv"),
             nbgrader_csv: Some(dir.path().join("nbgrader.csv")),
+            canvas_csv: None,
+            canvas_assignment: None,
+            gradescope_results: None,
             feedback: dir.path().join("feedback"),
             memory_mb: 256,
             check_limit: Duration::from_secs(5),
@@ -358,6 +483,8 @@ mod tests {
             shard: None,
             execute: None,
             allow_unconfined: true,
+            student: None,
+            adjustments: None,
         };
         let (summary, events) = run(&options);
         let summary = summary.unwrap();
@@ -369,7 +496,9 @@ mod tests {
             "{events:?}"
         );
         let csv = std::fs::read_to_string(&options.gradebook).unwrap();
-        assert!(csv.starts_with("student,file,lab,decode,total,max,notes\nivan,"));
+        assert!(csv.starts_with(
+            "student,file,lab,decode,total,max,notes,decode outcome,tie rule,grader\nivan,"
+        ));
         assert!(
             csv.contains(",01-x,0,0,2,\"could not be graded: not JSON (line 1"),
             "{csv}"
@@ -379,7 +508,7 @@ mod tests {
         options.resume = true;
         let (summary, events) = run(&options);
         assert_eq!(summary.unwrap().graded, 0);
-        assert_eq!(events[1..], ["resuming 1 0 0", "started 0"]);
+        assert_eq!(events[1..], ["resuming 1 0 0 0", "started 0"]);
         assert_eq!(std::fs::read_to_string(&options.gradebook).unwrap(), csv);
         options.lab = Some("02-y".into());
         let (result, _) = run(&options);

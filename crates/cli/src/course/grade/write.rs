@@ -1,8 +1,13 @@
 //! What a session writes, each file atomically and the moment it is known: a grade's
 //! feedback (Markdown, HTML, the executed notebook) and its saved copy for `--resume`; the
-//! gradebook and the nbgrader CSV, rewritten after every grade.
+//! gradebook and the nbgrader CSV, rewritten after every grade. The saved copy is the judge's
+//! grade; the feedback and the gradebooks show it with the instructor's adjustments applied
+//! ([`super::adjustments`]).
 
+use super::adjustments::Adjustments;
 use super::error::{GradeError, Output};
+use super::export::canvas::canvas_csv;
+use super::export::gradescope::gradescope_results;
 use super::feedback::{feedback_html, feedback_markdown, feedback_path};
 use super::gradebook::gradebook_csv;
 use super::lab::Lab;
@@ -22,11 +27,21 @@ pub(crate) fn write(output: Output, path: &Path, bytes: &[u8]) -> Result<(), Gra
     })
 }
 
-/// A grade's feedback files and its saved copy, in `feedback_dir/<student>/`.
-pub(crate) fn write_grade(
+/// Writes `bytes` unless the file already holds exactly them (so a feedback file whose
+/// content did not change keeps its modification time).
+fn write_if_changed(output: Output, path: &Path, bytes: &[u8]) -> Result<(), GradeError> {
+    if std::fs::read(path).is_ok_and(|old| old == bytes) {
+        return Ok(());
+    }
+    write(output, path, bytes)
+}
+
+/// A grade's feedback pages (Markdown and HTML) with the adjustments applied, each written
+/// only when it changed.
+pub(crate) fn write_feedback(
     grade: &Grade,
-    submission: &Submission,
     feedback_dir: &Path,
+    adjustments: &Adjustments,
 ) -> Result<(), GradeError> {
     let path = feedback_path(grade, feedback_dir);
     if let Some(dir) = path.parent() {
@@ -36,9 +51,25 @@ pub(crate) fn write_grade(
             error,
         })?;
     }
-    write(Output::Feedback, &path, feedback_markdown(grade).as_bytes())?;
+    let adjusted = adjustments.apply(grade);
+    write_if_changed(
+        Output::Feedback,
+        &path,
+        feedback_markdown(&adjusted).as_bytes(),
+    )?;
     let html = path.with_extension("html");
-    write(Output::Feedback, &html, feedback_html(grade).as_bytes())?;
+    write_if_changed(Output::Feedback, &html, feedback_html(&adjusted).as_bytes())
+}
+
+/// A grade's feedback files and its saved copy, in `feedback_dir/<student>/`.
+pub(crate) fn write_grade(
+    grade: &Grade,
+    submission: &Submission,
+    feedback_dir: &Path,
+    adjustments: &Adjustments,
+) -> Result<(), GradeError> {
+    write_feedback(grade, feedback_dir, adjustments)?;
+    let path = feedback_path(grade, feedback_dir);
     if let Some(notebook) = &grade.executed {
         write(
             Output::Feedback,
@@ -55,14 +86,24 @@ pub(crate) fn write_grade(
 pub(crate) struct Gradebooks {
     pub(crate) csv: PathBuf,
     pub(crate) nbgrader_csv: Option<PathBuf>,
+    /// Canvas's gradebook import CSV, and the name (and id) of the assignment in Canvas.
+    pub(crate) canvas_csv: Option<(PathBuf, Option<String>)>,
+    /// Gradescope's autograder results (`results.json`).
+    pub(crate) gradescope_results: Option<PathBuf>,
     /// Columns for this lab only (else for the labs the submissions turned out to be).
     pub(crate) lab: Option<String>,
+    /// Applied to every row.
+    pub(crate) adjustments: Adjustments,
 }
 
 impl Gradebooks {
     /// The gradebooks of the grades known so far, in submission order.
     pub(crate) fn write(&self, grades: &[Option<Grade>], labs: &[Lab]) -> Result<(), GradeError> {
-        let known: Vec<Grade> = grades.iter().flatten().cloned().collect();
+        let known: Vec<Grade> = grades
+            .iter()
+            .flatten()
+            .map(|g| self.adjustments.apply(g))
+            .collect();
         let graded: Vec<Lab> = labs
             .iter()
             .filter(|l| match &self.lab {
@@ -81,6 +122,14 @@ impl Gradebooks {
         )?;
         if let Some(path) = &self.nbgrader_csv {
             write(Output::NbgraderCsv, path, nbgrader_csv(&known).as_bytes())?;
+        }
+        if let Some((path, assignment)) = &self.canvas_csv {
+            let canvas = canvas_csv(&known, columns, assignment.as_deref());
+            write(Output::CanvasCsv, path, canvas.as_bytes())?;
+        }
+        if let Some(path) = &self.gradescope_results {
+            let results = gradescope_results(&known);
+            write(Output::GradescopeResults, path, results.as_bytes())?;
         }
         Ok(())
     }

@@ -1,0 +1,5 @@
+//! Gradebooks in the formats learning-management systems import, one format per file. Each
+//! is written from the same adjusted grades as the main gradebook ([`super::write`]).
+
+pub(crate) mod canvas;
+pub(crate) mod gradescope;
