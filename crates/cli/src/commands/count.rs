@@ -78,7 +78,7 @@ pub(crate) fn run(args: &CountArgs) -> Result<(), CliError> {
     .map_err(dataset_error)?;
     let output = OutputFlag::new("--output", Some(&args.output));
     for file in &files {
-        output.not_input("INPUT", Some(file))?;
+        output.not_input("INPUT", "an input", Some(file))?;
     }
     output.check()?;
 

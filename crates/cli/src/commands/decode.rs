@@ -70,8 +70,8 @@ pub(crate) struct DecodeArgs {
 pub(crate) fn run(args: &DecodeArgs) -> Result<(), CliError> {
     let path = args.tokenizer.as_deref();
     let output = OutputFlag::new("--output", args.output.as_deref());
-    output.not_input("--input", args.input.as_deref())?;
-    output.not_input("--tokenizer", path)?;
+    output.not_input("--input", "the ids", args.input.as_deref())?;
+    output.not_input("--tokenizer", "the tokenizer file", path)?;
     if args.encoding.is_some() || path.is_some_and(crate::commands::bytelevel::is_byte_level_file) {
         if args.json {
             return Err(CliError::usage(

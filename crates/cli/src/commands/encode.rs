@@ -102,8 +102,8 @@ pub(crate) enum UnitArg {
 pub(crate) fn run(args: &EncodeArgs) -> Result<(), CliError> {
     let path = args.tokenizer.as_deref();
     let output = OutputFlag::new("--output", args.output.as_deref());
-    output.not_input("--input", args.input.as_deref())?;
-    output.not_input("--tokenizer", path)?;
+    output.not_input("--input", "the text", args.input.as_deref())?;
+    output.not_input("--tokenizer", "the tokenizer file", path)?;
     let threads = crate::commands::flags::threads(args.threads);
     if args.byte_level.encoding.is_some()
         || path.is_some_and(crate::commands::bytelevel::is_byte_level_file)

@@ -72,7 +72,7 @@ pub(crate) enum ExportFormat {
 pub(crate) fn run(args: &ExportArgs) -> Result<(), CliError> {
     let path = args.tokenizer.as_deref();
     let output = OutputFlag::new("--output", Some(&args.output));
-    output.not_input("--tokenizer", path)?;
+    output.not_input("--tokenizer", "the tokenizer file", path)?;
     if args.encoding.is_some() || path.is_some_and(crate::commands::bytelevel::is_byte_level_file) {
         use crate::commands::bytelevel::{ByteLevelExport, export};
         if args.split.is_some() {

@@ -46,12 +46,18 @@ impl OutputFlag {
     }
 
     /// Refuses, before anything is read or written, an output that would replace the input
-    /// `input_flag` names: the same regular file by device and inode, through links too.
-    pub(crate) fn not_input(&self, input_flag: &str, input: Option<&Path>) -> Result<(), CliError> {
+    /// `input_flag` names (`what` it is, for the message: "the corpus"): the same regular file
+    /// by device and inode, through links too.
+    pub(crate) fn not_input(
+        &self,
+        input_flag: &str,
+        what: &str,
+        input: Option<&Path>,
+    ) -> Result<(), CliError> {
         match input {
             Some(input) if self.output.replaces(input) => Err(CliError::usage(format!(
-                "{} {} is the same file as {input_flag} '{}'; writing there would replace the \
-                 input: choose another output",
+                "{} {} is {what} ({input_flag} '{}'): writing there would replace it; choose \
+                 another output",
                 self.flag,
                 self.output,
                 input.display()

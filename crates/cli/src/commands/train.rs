@@ -257,8 +257,12 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), CliError> {
 /// when it and the `--json` summary would both be standard output.
 pub(crate) fn output_of(args: &TrainArgs) -> Result<OutputFlag, CliError> {
     let output = OutputFlag::new("--output", Some(&args.output));
-    output.not_input("--input", args.input.as_deref())?;
-    output.not_input("--word-counts", args.word_counts.as_deref())?;
+    output.not_input("--input", "the corpus", args.input.as_deref())?;
+    output.not_input(
+        "--word-counts",
+        "the word table",
+        args.word_counts.as_deref(),
+    )?;
     if output.is_stdout() && args.tokenizer.json {
         return Err(CliError::usage(
             "--output - and --json would both write to standard output: write the tokenizer \
