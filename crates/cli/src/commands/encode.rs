@@ -102,7 +102,7 @@ pub(crate) enum UnitArg {
 pub(crate) fn run(args: &EncodeArgs) -> Result<(), CliError> {
     let path = args.tokenizer.as_deref();
     let output = OutputFlag::new("--output", args.output.as_deref());
-    output.not_input("--input", "the text", args.input.as_deref())?;
+    output.not_input("--input", "the text to encode", args.input.as_deref())?;
     output.not_input("--tokenizer", "the tokenizer file", path)?;
     let threads = crate::commands::flags::threads(args.threads);
     if args.byte_level.encoding.is_some()

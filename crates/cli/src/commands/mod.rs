@@ -48,8 +48,8 @@ Examples:
 Run `bpe-lab help <COMMAND>` for each command.";
 
 const EXIT_STATUS: &str = "\
-Outputs: `-` is standard output for every output flag and standard input for every input flag.
-A regular file is replaced atomically (a symbolic link's target, keeping the link); a device,
+Outputs: `-` is standard output for every output flag, and standard input for every --input
+(and count-tokens' FILE). A regular file is replaced atomically (a symbolic link's target, keeping the link); a device,
 FIFO or pipe is written through, never replaced; an output that is one of the inputs is
 refused. --threads is capped at the machine's cores.
 
