@@ -802,4 +802,38 @@ mod tests {
         write_ids(&[0, 7, 10, 4294967295, 100257], &mut out);
         assert_eq!(out, b"0 7 10 4294967295 100257");
     }
+
+    /// A worker (its cache reserves a few MB) is made only for a part there is: a huge thread
+    /// count on a small input costs one, where reserving one per thread up front ran out of
+    /// memory.
+    #[test]
+    fn a_small_input_costs_one_worker_whatever_the_threads() {
+        use crate::bpe::TieBreak;
+        use crate::bpe::bytelevel::SplitPattern;
+        let text = "low lower lowest low";
+        let tokenizer =
+            ByteLevelTokenizer::train(text, SplitPattern::Cl100k, 4, TieBreak::default(), &[])
+                .unwrap();
+        let encode = |threads| {
+            let options = EncodeOptions {
+                threads,
+                ..EncodeOptions::default()
+            };
+            let mut out = Vec::new();
+            tokenizer
+                .encode_stream(&mut text.as_bytes(), &mut out, &options)
+                .unwrap();
+            let parts = tokenizer
+                .encode_in_parts(
+                    text,
+                    &AllowedSpecial::None,
+                    DisallowedSpecial::Error,
+                    4,
+                    threads,
+                )
+                .unwrap();
+            (out, parts)
+        };
+        assert_eq!(encode(1_000_000), encode(1));
+    }
 }
