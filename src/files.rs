@@ -1,11 +1,12 @@
 //! Small file helpers every layer shares, so that every output is written the same safe way
-//! and every file problem is worded the same way: atomic writes ([`write_atomically`], the one
-//! home of that rule), the check that an output can be written before long work starts, I/O
-//! errors in plain words, and (in submodules) the line rule of text corpora, where a text stops
-//! being UTF-8, and JSON messages.
+//! and every file problem is worded the same way: the one output rule ([`write_atomically`] for
+//! a path, [`Output`] when `-` may mean standard output), the check that an output can be
+//! written before long work starts, I/O errors in plain words, and (in submodules) the line rule
+//! of text corpora, where a text stops being UTF-8, and JSON messages.
 
 mod json;
 pub mod lines;
+mod output;
 mod utf8;
 
 use std::fmt;
@@ -15,18 +16,78 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 pub use json::{json_kind, json_message};
+pub use output::Output;
 pub use utf8::InvalidUtf8;
 
-/// Writes `path` atomically with what `write` produces: into a new temporary file in the same
-/// directory (a rename is only atomic within one file system), flushed to disk, then renamed
-/// over `path`, and the directory synced so the rename itself survives a crash. Readers see the
-/// old file or the complete new one, never a part. On failure the temporary file is removed and
-/// `path` is left as it was. A replaced file keeps its permissions; a new one gets the usual
-/// ones for a new file. The directory must exist.
+/// Writes `path` with what `write` produces, by the one output rule:
+///
+/// - a regular file, or a path that does not exist yet, is replaced atomically: the bytes go
+///   into a new temporary file in the same directory (a rename is only atomic within one file
+///   system), flushed to disk, then renamed over `path`, and the directory synced so the rename
+///   itself survives a crash. Readers see the old file or the complete new one, never a part.
+///   On failure the temporary file is removed and `path` is left as it was. A replaced file
+///   keeps its permissions; a new one gets the usual ones for a new file. The directory must
+///   exist.
+/// - a symbolic link is followed: the file it points to is replaced as above (in that file's
+///   directory), and the link stays a link.
+/// - anything else that exists (a character or block device such as `/dev/full`, a FIFO, a
+///   shell's `>(…)` or `/proc/self/fd/N`) is opened and written through: replacing it would
+///   destroy a device or a pipe someone is reading. Such a write cannot be atomic.
 pub fn write_atomically(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> io::Result<()> {
+    match Destination::of(path)? {
+        Destination::Replace(target) => replace(&target, write),
+        Destination::Through => write_through(path, write),
+    }
+}
+
+/// What writing a path does to it, by [`write_atomically`]'s rule.
+#[derive(Debug, PartialEq, Eq)]
+enum Destination {
+    /// Replace this regular (or new) file atomically: the path itself, or where its links lead.
+    Replace(PathBuf),
+    /// Open the path and write into it: a device, a FIFO, a pipe.
+    Through,
+}
+
+impl Destination {
+    fn of(path: &Path) -> io::Result<Destination> {
+        match fs::metadata(path) {
+            // `metadata` follows links: a link to a regular file replaces the file it leads to.
+            Ok(meta) if meta.is_file() => Ok(Destination::Replace(follow_links(path)?)),
+            // A directory is refused by the rename, in the OS's words.
+            Ok(meta) if meta.is_dir() => Ok(Destination::Replace(path.to_owned())),
+            Ok(_) => Ok(Destination::Through),
+            // Not there (or a link to nothing): a new file where the links end.
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                Ok(Destination::Replace(follow_links(path)?))
+            }
+            Err(_) => Ok(Destination::Replace(path.to_owned())),
+        }
+    }
+}
+
+/// Where `path`'s chain of symbolic links ends (the path itself when it is no link); the end
+/// need not exist. A chain longer than the kernel follows is refused as the kernel refuses it.
+fn follow_links(path: &Path) -> io::Result<PathBuf> {
+    let mut at = path.to_owned();
+    for _ in 0..40 {
+        match fs::symlink_metadata(&at) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let target = fs::read_link(&at)?;
+                // A relative target is relative to the link's directory.
+                at = parent_dir(&at).join(target);
+            }
+            _ => return Ok(at),
+        }
+    }
+    Err(io::Error::other("too many levels of symbolic links"))
+}
+
+/// Replaces the regular (or new) file `path` atomically (see [`write_atomically`]).
+fn replace(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
     let (temp, file) = create_temp_beside(path)?;
     let result = (|| {
         let mut out = BufWriter::new(&file);
@@ -49,6 +110,18 @@ pub fn write_atomically(
         let _ = dir.sync_all();
     }
     Ok(())
+}
+
+/// Writes into what `path` is (a device, a FIFO, a pipe) without replacing it. Nothing is
+/// synced: a device or a pipe has no file to sync.
+fn write_through(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
+    let file = fs::OpenOptions::new().write(true).open(path)?;
+    let mut out = BufWriter::new(file);
+    write(&mut out)?;
+    out.flush()
 }
 
 /// A new hidden file beside `path`, named after it so a leftover is recognisable.
@@ -134,7 +207,8 @@ impl fmt::Display for NotWritable {
 impl std::error::Error for NotWritable {}
 
 /// Checks, before any long work, that `path` can be written by [`write_atomically`]: it is not a
-/// directory, its directory exists and accepts a new file. Leaves nothing behind (the only
+/// directory, and the directory of the file that would be replaced (where its links lead)
+/// exists and accepts a new file; a device or FIFO passes as it is. Leaves nothing behind (the only
 /// reliable test of "may I create a file here" is creating one, and removing it).
 pub fn check_writable(path: &Path) -> Result<(), NotWritable> {
     let fail = |why| {
@@ -149,6 +223,17 @@ pub fn check_writable(path: &Path) -> Result<(), NotWritable> {
     if path.is_dir() {
         return fail(Unwritable::IsDirectory);
     }
+    let target = match Destination::of(path) {
+        // A device or a FIFO is written through: its directory need not take a new file, and
+        // opening a FIFO now would wait for its reader.
+        Ok(Destination::Through) => return Ok(()),
+        Ok(Destination::Replace(target)) => target,
+        Err(error) => {
+            let dir = parent_dir(path).to_owned();
+            return fail(Unwritable::CannotCreate { dir, error });
+        }
+    };
+    let path = target.as_path();
     let dir = parent_dir(path);
     match fs::metadata(dir) {
         Ok(meta) if meta.is_dir() => {}
@@ -174,10 +259,26 @@ pub fn check_writable(path: &Path) -> Result<(), NotWritable> {
     }
 }
 
-/// Whether `a` and `b` name the same existing file (so writing `b` would replace `a`): the
-/// check that keeps a command from overwriting its input with its output.
+/// Whether `a` and `b` name the same existing regular file, through links (hard or symbolic)
+/// too, so that writing `b` would replace the file `a` reads: the check that keeps a command
+/// from overwriting its input with its output. A device or FIFO is never "the same file":
+/// writing it replaces nothing (reading and writing one terminal is fine).
 pub fn same_file(a: &Path, b: &Path) -> bool {
-    matches!((a.canonicalize(), b.canonicalize()), (Ok(a), Ok(b)) if a == b)
+    let (Ok(meta_a), Ok(meta_b)) = (fs::metadata(a), fs::metadata(b)) else {
+        return false;
+    };
+    if !(meta_a.is_file() && meta_b.is_file()) {
+        return false;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        meta_a.dev() == meta_b.dev() && meta_a.ino() == meta_b.ino()
+    }
+    #[cfg(not(unix))]
+    {
+        matches!((a.canonicalize(), b.canonicalize()), (Ok(a), Ok(b)) if a == b)
+    }
 }
 
 /// The reason behind an I/O error in plain words; the OS text for the rarer kinds.
@@ -248,5 +349,79 @@ mod tests {
             check_writable(Path::new("")).unwrap_err().why,
             Unwritable::EmptyPath
         ));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symlink_stays_and_its_target_is_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let (target, link) = (dir.path().join("target"), dir.path().join("link"));
+        fs::write(&target, "old").unwrap();
+        std::os::unix::fs::symlink("target", &link).unwrap();
+        check_writable(&link).unwrap();
+        write_atomically(&link, |w| w.write_all(b"new")).unwrap();
+        assert!(
+            fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(fs::read_to_string(&target).unwrap(), "new");
+        // A link to nothing yet: the file is made where it points.
+        let dangling = dir.path().join("dangling");
+        std::os::unix::fs::symlink("made", &dangling).unwrap();
+        write_atomically(&dangling, |w| w.write_all(b"made")).unwrap();
+        assert!(
+            fs::symlink_metadata(&dangling)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(fs::read_to_string(dir.path().join("made")).unwrap(), "made");
+        assert_eq!(count(dir.path()), 4);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_written_through() {
+        use std::io::Read;
+        use std::os::unix::fs::FileTypeExt;
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if !made.is_ok_and(|s| s.success()) {
+            return; // no mkfifo here: nothing to test
+        }
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || {
+                let mut text = String::new();
+                fs::File::open(fifo)
+                    .unwrap()
+                    .read_to_string(&mut text)
+                    .unwrap();
+                text
+            })
+        };
+        check_writable(&fifo).unwrap();
+        write_atomically(&fifo, |w| w.write_all(b"through")).unwrap();
+        assert_eq!(reader.join().unwrap(), "through");
+        assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
+        assert_eq!(count(dir.path()), 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn same_file_sees_through_links_but_not_devices() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("a");
+        fs::write(&file, "a").unwrap();
+        let (soft, hard) = (dir.path().join("soft"), dir.path().join("hard"));
+        std::os::unix::fs::symlink(&file, &soft).unwrap();
+        fs::hard_link(&file, &hard).unwrap();
+        assert!(same_file(&file, &soft));
+        assert!(same_file(&soft, &hard));
+        assert!(!same_file(&file, &dir.path().join("missing")));
+        assert!(!same_file(Path::new("/dev/null"), Path::new("/dev/null")));
     }
 }

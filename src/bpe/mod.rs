@@ -24,6 +24,7 @@ mod tie_break;
 pub mod train;
 pub mod words;
 
+pub use count::available_threads;
 /// The oracle under its former name, kept only for code written before the rename
 /// (`bpe_lab::bpe::reference::train_bpe_naive`); nothing in this repository uses it.
 #[doc(hidden)]

@@ -288,7 +288,8 @@ impl ByteLevelTokenizer {
         let mut cuts = vec![0];
         cuts.extend(self.part_cuts(text, 0, text.len(), parts.max(1), &acting));
         cuts.push(text.len());
-        let mut encoders: Vec<ChunkEncoder> = (0..threads.max(1))
+        // One encoder (its buffers and cache: a few MB) per thread that has a part to take.
+        let mut encoders: Vec<ChunkEncoder> = (0..threads.clamp(1, cuts.len() - 1))
             .map(|_| ChunkEncoder::new(self.ranks()))
             .collect();
         let results = on_threads(&cuts, &mut encoders, |start, end, encoder| {
@@ -315,13 +316,9 @@ impl ByteLevelTokenizer {
     ) -> Result<StreamEncoded, StreamError> {
         let acting =
             Acting::new(self, &options.allowed, options.others).map_err(StreamError::Encode)?;
-        let threads = options.threads.max(1);
-        let mut encoders: Vec<Worker> = (0..threads)
-            .map(|_| Worker {
-                encoder: ChunkEncoder::new(self.ranks()),
-                ids: Vec::new(),
-            })
-            .collect();
+        // Workers are made when a block has parts for them (see `encode_block`), so a small
+        // input costs one, whatever `threads` says.
+        let mut encoders: Vec<Worker> = Vec::new();
         let pool = BufferPool::default();
         // Cuts are known for the built-in patterns; a user's pattern reads everything first.
         let streams = self.splitter().can_cut();
@@ -435,17 +432,18 @@ impl ByteLevelTokenizer {
     /// The output of `text[..end]` (a block), in parts, each handed to `deliver` in order as
     /// (bytes, ids, lines), or the error that encoding it met; stops at `deliver`'s first error.
     #[allow(clippy::too_many_arguments)]
-    fn encode_block(
-        &self,
+    fn encode_block<'s>(
+        &'s self,
         text: &str,
         end: usize,
         acting: &Acting,
         options: &EncodeOptions,
-        encoders: &mut [Worker],
+        encoders: &mut Vec<Worker<'s>>,
         pool: &BufferPool,
         deliver: impl FnMut(Result<(Vec<u8>, u64, u64), ByteLevelError>) -> Result<(), StreamError>,
     ) -> Result<(), StreamError> {
-        let parts = (end / PART_BYTES).max(1) * encoders.len().max(1);
+        let threads = options.threads.max(1);
+        let parts = (end / PART_BYTES).max(1) * threads;
         let mut cuts = vec![0];
         match options.unit {
             EncodeUnit::Text => cuts.extend(self.part_cuts(text, 0, end, parts, acting)),
@@ -504,7 +502,16 @@ impl ByteLevelTokenizer {
                 }
             }
         };
-        in_order(&cuts, encoders, work, deliver)
+        // A worker per thread that has a part to take, made the first time one is needed: the
+        // memory follows the input's size, not `threads` (each worker's cache starts at a few MB).
+        let needed = threads.min(cuts.len() - 1).max(1);
+        while encoders.len() < needed {
+            encoders.push(Worker {
+                encoder: ChunkEncoder::new(self.ranks()),
+                ids: Vec::new(),
+            });
+        }
+        in_order(&cuts, &mut encoders[..needed], work, deliver)
     }
 
     /// Ids as text, for one part of a whole text: ids separated by spaces; tokens as JSON
@@ -794,5 +801,39 @@ mod tests {
         let mut out = Vec::new();
         write_ids(&[0, 7, 10, 4294967295, 100257], &mut out);
         assert_eq!(out, b"0 7 10 4294967295 100257");
+    }
+
+    /// A worker (its cache reserves a few MB) is made only for a part there is: a huge thread
+    /// count on a small input costs one, where reserving one per thread up front ran out of
+    /// memory.
+    #[test]
+    fn a_small_input_costs_one_worker_whatever_the_threads() {
+        use crate::bpe::TieBreak;
+        use crate::bpe::bytelevel::SplitPattern;
+        let text = "low lower lowest low";
+        let tokenizer =
+            ByteLevelTokenizer::train(text, SplitPattern::Cl100k, 4, TieBreak::default(), &[])
+                .unwrap();
+        let encode = |threads| {
+            let options = EncodeOptions {
+                threads,
+                ..EncodeOptions::default()
+            };
+            let mut out = Vec::new();
+            tokenizer
+                .encode_stream(&mut text.as_bytes(), &mut out, &options)
+                .unwrap();
+            let parts = tokenizer
+                .encode_in_parts(
+                    text,
+                    &AllowedSpecial::None,
+                    DisallowedSpecial::Error,
+                    4,
+                    threads,
+                )
+                .unwrap();
+            (out, parts)
+        };
+        assert_eq!(encode(1_000_000), encode(1));
     }
 }

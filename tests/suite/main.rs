@@ -15,6 +15,7 @@ mod bytelevel_cli;
 mod bytelevel_encode;
 mod bytelevel_parity;
 mod cli;
+mod cli_outputs;
 mod corpus_formats;
 mod count_cli;
 mod count_routes;

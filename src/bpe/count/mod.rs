@@ -185,7 +185,9 @@ fn split_at_newlines(text: &str, parts: usize) -> Vec<&str> {
     chunks
 }
 
-pub(crate) fn available_threads() -> usize {
+/// How many threads this machine runs at once (its cores, as the OS grants them to this
+/// process; 1 when unknown): what "one thread per core" means everywhere.
+pub fn available_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 

@@ -2,7 +2,7 @@
 //! [`bpe_lab::tokenizer::bytelevel`] options, results printed. A byte-level tokenizer file is
 //! recognized by its `"format"`, so `encode`, `decode` and `export` take either kind with `-t`.
 
-use std::io::{self, Read, Write};
+use std::io::Read;
 use std::path::Path;
 use std::time::Instant;
 
@@ -11,12 +11,15 @@ use bpe_lab::tokenizer::OpenAiEncoding;
 use bpe_lab::tokenizer::bytelevel::{
     AllowedSpecial, ByteLevelError, ByteLevelTokenizer, DisallowedSpecial,
 };
-use bpe_lab::tokenizer::bytelevel_file::is_byte_level_file_content;
+use bpe_lab::tokenizer::bytelevel_file::{
+    ByteLevelFileError, ByteLevelFileProblem, is_byte_level_file_content,
+};
 use bpe_lab::tokenizer::{EncodeOptions, EncodeOutput, EncodeUnit, StreamError};
 use clap::Args;
 
 use crate::commands::error::CliError;
-use crate::commands::tokenizer_file::{TextInput, is_broken_pipe};
+use crate::commands::output::{OutputFlag, path_json, print_line};
+use crate::commands::tokenizer_file::TextInput;
 
 /// `encode`'s byte-level flags (flattened into `EncodeArgs`).
 #[derive(Debug, Args)]
@@ -72,16 +75,6 @@ fn read_all(source: &TextInput) -> Result<Vec<u8>, CliError> {
     Ok(bytes)
 }
 
-fn write_stdout(bytes: &[u8]) -> Result<(), CliError> {
-    match io::stdout().lock().write_all(bytes) {
-        Err(e) if is_broken_pipe(&e) => Ok(()),
-        Err(e) => Err(CliError::runtime(format!(
-            "cannot write standard output: {e}"
-        ))),
-        Ok(()) => Ok(()),
-    }
-}
-
 /// `bpe-lab train --byte-level`: the flags that apply to lab tokenizers only are refused.
 pub(crate) fn train(args: &crate::commands::train::TrainArgs) -> Result<(), CliError> {
     let started = Instant::now();
@@ -107,13 +100,8 @@ pub(crate) fn train(args: &crate::commands::train::TrainArgs) -> Result<(), CliE
              ranks: the 256 bytes, the merges in order, then the special tokens",
         ));
     }
-    if bpe_lab::files::same_file(input, &args.output) {
-        return Err(CliError::usage(format!(
-            "--output '{}' is the input file; writing there would replace the corpus",
-            args.output.display()
-        )));
-    }
-    bpe_lab::files::check_writable(&args.output)?;
+    let output = crate::commands::train::output_of(args)?;
+    output.check()?;
     let pattern = match (&args.byte_level.pattern, &args.byte_level.regex) {
         (_, Some(regex)) => SplitPattern::from_regex(regex),
         (Some(pattern), None) => pattern.clone(),
@@ -126,10 +114,13 @@ pub(crate) fn train(args: &crate::commands::train::TrainArgs) -> Result<(), CliE
     let merges = args.merges_for(256 + specials.len())?;
     // Through the one corpus reader: a text file whole, JSON, JSON Lines, CSV or Parquet as
     // their paragraphs, one per line.
-    let text = bpe_lab::dataset::CorpusReader::new()
-        .text_column(&args.field)
-        .text(input)
-        .map_err(|e| CliError::runtime(e.to_string()))?;
+    let text = match TextInput::new(Some(input)) {
+        TextInput::Stdin => crate::commands::train::read_stdin()?,
+        TextInput::File(_) => bpe_lab::dataset::CorpusReader::new()
+            .text_column(&args.field)
+            .text(input)
+            .map_err(|e| CliError::runtime(e.to_string()))?,
+    };
     let (tokenizer, report) = ByteLevelTokenizer::train_reporting(
         &text,
         pattern,
@@ -146,9 +137,11 @@ pub(crate) fn train(args: &crate::commands::train::TrainArgs) -> Result<(), CliE
         };
         CliError::runtime(format!("cannot train on '{}'{flag}: {e}", input.display()))
     })?;
-    tokenizer
-        .save(&args.output)
-        .map_err(|e| CliError::runtime(e.to_string()))?;
+    let json = tokenizer.to_json().map_err(|problem| {
+        let path = args.output.clone();
+        CliError::runtime(ByteLevelFileError { path, problem }.to_string())
+    })?;
+    output.write_bytes(json.as_bytes())?;
     eprintln!(
         "byte-level tokenizer ({} tie-break, pattern {}): {} from {} distinct chunks ({} in \
          all) in '{}' in {:.2?}; wrote {} ({} tokens and {} special)",
@@ -162,13 +155,13 @@ pub(crate) fn train(args: &crate::commands::train::TrainArgs) -> Result<(), CliE
         report.total_chunks,
         input.display(),
         started.elapsed(),
-        args.output.display(),
+        output,
         tokenizer.ranks().len(),
         tokenizer.specials().len(),
     );
     if args.tokenizer.json {
         let summary = serde_json::json!({
-            "output": args.output,
+            "output": path_json(&args.output),
             "merges_learned": report.merges_learned,
             "merges_requested": merges,
             "stop_reason": bpe_lab::tokenizer::file::stop_reason_name(report.stop),
@@ -177,7 +170,7 @@ pub(crate) fn train(args: &crate::commands::train::TrainArgs) -> Result<(), CliE
             "total_chunks": report.total_chunks,
             "seconds": started.elapsed().as_secs_f64(),
         });
-        println!("{summary}");
+        print_line(&summary.to_string())?;
     }
     Ok(())
 }
@@ -187,7 +180,7 @@ pub(crate) struct EncodeRun<'a> {
     pub(crate) tokenizer: Option<&'a Path>,
     pub(crate) flags: &'a ByteLevelEncodeArgs,
     pub(crate) input: Option<&'a Path>,
-    pub(crate) output: Option<&'a Path>,
+    pub(crate) output: &'a OutputFlag,
     pub(crate) format: EncodeOutput,
     pub(crate) unit: EncodeUnit,
     pub(crate) threads: usize,
@@ -226,37 +219,15 @@ pub(crate) fn encode(run: EncodeRun) -> Result<(), CliError> {
             ))
         }
         StreamError::Encode(e) => CliError::runtime(format!("cannot encode {source}: {e}")),
-        StreamError::Write(e) => CliError::runtime(format!("cannot write the ids: {e}")),
+        StreamError::Write(e) => run.output.failed(&e),
     };
-    match run.output {
-        Some(path) => {
-            bpe_lab::files::check_writable(path)?;
-            let mut failure = None;
-            let written = bpe_lab::files::write_atomically(path, |out| {
-                tokenizer
-                    .encode_stream(&mut reader, out, &options)
-                    .map(|_| ())
-                    .map_err(|e| {
-                        failure = Some(e);
-                        io::Error::other("encoding failed")
-                    })
-            });
-            match (failure, written) {
-                (Some(e), _) => Err(fail(e)),
-                (None, Err(e)) => Err(CliError::io("cannot write", path, &e)),
-                (None, Ok(())) => Ok(()),
-            }
-        }
-        None => {
-            let stdout = io::stdout();
-            let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
-            match tokenizer.encode_stream(&mut reader, &mut out, &options) {
-                Ok(_) => Ok(()),
-                Err(StreamError::Write(e)) if is_broken_pipe(&e) => Ok(()),
-                Err(e) => Err(fail(e)),
-            }
-        }
-    }
+    run.output.check()?;
+    run.output.write(|out| {
+        tokenizer
+            .encode_stream(&mut reader, out, &options)
+            .map(|_| ())
+            .map_err(fail)
+    })
 }
 
 /// `bpe-lab decode` with a byte-level tokenizer or `--encoding`: whitespace-separated ids in,
@@ -266,8 +237,10 @@ pub(crate) fn decode(
     encoding: Option<OpenAiEncoding>,
     input: Option<&Path>,
     lines: bool,
+    output: &OutputFlag,
 ) -> Result<(), CliError> {
     let tokenizer = chosen(encoding, tokenizer)?;
+    output.check()?;
     let source = TextInput::new(input);
     let bytes = read_all(&source)?;
     let text = String::from_utf8_lossy(&bytes);
@@ -309,7 +282,7 @@ pub(crate) fn decode(
             out.push(b'\n');
         }
     }
-    write_stdout(&out)
+    output.write_bytes(&out)
 }
 
 /// The formats a byte-level tokenizer exports to.
@@ -326,30 +299,40 @@ pub(crate) fn export(
     tokenizer: Option<&Path>,
     encoding: Option<OpenAiEncoding>,
     format: ByteLevelExport,
-    output: &Path,
+    output: &OutputFlag,
 ) -> Result<(), CliError> {
     let tokenizer = chosen(encoding, tokenizer)?;
-    bpe_lab::files::check_writable(output)?;
     match format {
         ByteLevelExport::Tiktoken => {
+            let Some(path) = output.path() else {
+                return Err(CliError::usage(
+                    "--format tiktoken writes two files (the ranks, and <FILE>.json beside \
+                     them): give --output a file name, not -",
+                ));
+            };
+            output.check()?;
             let sidecar = tokenizer
-                .export_tiktoken(output)
-                .map_err(|e| CliError::runtime(e.to_string()))?;
+                .export_tiktoken(path)
+                .map_err(|e| match &e.problem {
+                    ByteLevelFileProblem::Io(io) if e.path == path => output.failed(io),
+                    _ => CliError::runtime(e.to_string()),
+                })?;
             eprintln!(
-                "wrote {} ({} ranks) and {} (name, pat_str, special_tokens for \
+                "wrote {output} ({} ranks) and {} (name, pat_str, special_tokens for \
                  tiktoken.Encoding)",
-                output.display(),
                 tokenizer.ranks().len(),
                 sidecar.display()
             );
         }
         ByteLevelExport::Hf => {
-            tokenizer
-                .export_hf(output)
+            output.check()?;
+            let json = tokenizer
+                .to_hf_json()
                 .map_err(|e| CliError::runtime(format!("cannot export: {e}")))?;
+            let text = serde_json::to_string(&json).expect("a JSON value serializes");
+            output.write_bytes(text.as_bytes())?;
             eprintln!(
-                "wrote {} (Hugging Face tokenizers, ByteLevel: {} tokens)",
-                output.display(),
+                "wrote {output} (Hugging Face tokenizers, ByteLevel: {} tokens)",
                 tokenizer.ranks().len()
             );
         }

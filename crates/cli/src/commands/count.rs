@@ -10,9 +10,8 @@ use bpe_lab::dataset::{
 use clap::Args;
 use serde_json::json;
 
-use bpe_lab::files::{check_writable, same_file, write_atomically};
-
 use crate::commands::error::CliError;
+use crate::commands::output::{OutputFlag, path_json, print_line};
 use crate::commands::progress;
 
 pub(crate) const LONG_ABOUT: &str = "\
@@ -77,14 +76,11 @@ pub(crate) fn run(args: &CountArgs) -> Result<(), CliError> {
         expand_inputs(&args.inputs, |p| Format::from_path(p).is_some())
     }
     .map_err(dataset_error)?;
-    if let Some(file) = files.iter().find(|f| same_file(f, &args.output)) {
-        return Err(CliError::usage(format!(
-            "--output '{}' is the input '{}'; writing there would replace it",
-            args.output.display(),
-            file.display()
-        )));
+    let output = OutputFlag::new("--output", Some(&args.output));
+    for file in &files {
+        output.not_input("INPUT", "an input", Some(file))?;
     }
-    check_writable(&args.output)?;
+    output.check()?;
 
     let bytes: u64 = files.iter().map(|f| file_size(f)).sum();
     let bar = progress::bytes_bar(bytes, if args.merge { "merging" } else { "counting" });
@@ -96,8 +92,7 @@ pub(crate) fn run(args: &CountArgs) -> Result<(), CliError> {
     bar.finish_and_clear();
     let table = counted.map_err(dataset_error)?;
     check_not_empty(&table, &files, args.merge)?;
-    write_atomically(&args.output, |out| table.write(format, out))
-        .map_err(|e| CliError::io("cannot write", &args.output, &e))?;
+    output.write(|out| table.write(format, out).map_err(|e| output.failed(&e)))?;
 
     let seconds = started.elapsed().as_secs_f64();
     let plural = if files.len() == 1 { "" } else { "s" };
@@ -109,18 +104,18 @@ pub(crate) fn run(args: &CountArgs) -> Result<(), CliError> {
         files.len(),
         bytes as f64 / 1e6,
         bytes as f64 / 1e6 / seconds.max(1e-9),
-        args.output.display()
+        output
     );
     if args.json {
         let summary = json!({
-            "output": args.output,
+            "output": path_json(&args.output),
             "files": files.len(),
             "bytes": bytes,
             "total_words": table.total(),
             "distinct_words": table.len(),
             "seconds": seconds,
         });
-        println!("{summary}");
+        print_line(&summary.to_string())?;
     }
     Ok(())
 }

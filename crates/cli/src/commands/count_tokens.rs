@@ -11,6 +11,7 @@ use bpe_lab::tokenizer::{
 use clap::Args;
 
 use crate::commands::error::CliError;
+use crate::commands::output::{print, print_line};
 use crate::commands::tokenizer_file::TextInput;
 
 pub(crate) const LONG_ABOUT: &str = "\
@@ -51,7 +52,7 @@ pub(crate) struct CountTokensArgs {
     #[arg(long)]
     pub(crate) allow_special: bool,
 
-    /// Threads to encode on (0: one per core)
+    /// Threads to encode on (0: one per core; at most one per core)
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub(crate) threads: usize,
 
@@ -78,10 +79,7 @@ pub(crate) fn run(args: &CountTokensArgs) -> Result<(), CliError> {
             .map_err(|e| CliError::runtime(format!("--tokenizer {e}")))?;
         tokenizers.push((path.display().to_string(), tokenizer));
     }
-    let threads = match args.threads {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
-    };
+    let threads = crate::commands::flags::threads(args.threads);
     let options = EncodeOptions {
         allowed: if args.allow_special {
             AllowedSpecial::All
@@ -153,11 +151,7 @@ pub(crate) fn run(args: &CountTokensArgs) -> Result<(), CliError> {
             .iter()
             .map(|(f, c)| serde_json::json!({"file": f, "tokens": per(c)}))
             .collect();
-        println!(
-            "{}",
-            serde_json::json!({"files": files, "total": per(&totals)})
-        );
-        return Ok(());
+        return print_line(&serde_json::json!({"files": files, "total": per(&totals)}).to_string());
     }
     let width = rows
         .iter()
@@ -169,14 +163,14 @@ pub(crate) fn run(args: &CountTokensArgs) -> Result<(), CliError> {
     for (name, _) in &tokenizers {
         header.push_str(&format!("  {name:>12}"));
     }
-    println!("{}", header.trim_end());
-    let show = |label: &str, counts: &[u64]| {
-        let mut line = format!("{label:width$}");
+    let mut table = format!("{}\n", header.trim_end());
+    let mut show = |label: &str, counts: &[u64]| {
+        table.push_str(&format!("{label:width$}"));
         for (c, (name, _)) in counts.iter().zip(&tokenizers) {
             let w = name.chars().count().max(12);
-            line.push_str(&format!("  {c:>w$}"));
+            table.push_str(&format!("  {c:>w$}"));
         }
-        println!("{line}");
+        table.push('\n');
     };
     for (file, counts) in &rows {
         show(file, counts);
@@ -184,5 +178,5 @@ pub(crate) fn run(args: &CountTokensArgs) -> Result<(), CliError> {
     if rows.len() > 1 {
         show("total", &totals);
     }
-    Ok(())
+    print(&table)
 }

@@ -6,6 +6,7 @@ use clap::Args;
 use serde_json::json;
 
 use crate::commands::error::CliError;
+use crate::commands::output::{print, print_line};
 
 const LONG_ABOUT: &str = "\
 Load the Africa Galore dataset the way the notebooks do, and say which copy was used.
@@ -48,11 +49,10 @@ pub(crate) fn run(args: &DatasetArgs) -> Result<(), CliError> {
     let data = loader.load().map_err(|e| load_error(&e, args.refresh))?;
     let summary = data.summary();
     if args.json {
-        println!("{}", report_json(&data, &summary));
+        print_line(&report_json(&data, &summary).to_string())
     } else {
-        print!("{}", report_text(&data, &summary));
+        print(&report_text(&data, &summary))
     }
-    Ok(())
 }
 
 fn load_error(err: &DatasetError, refresh: bool) -> CliError {

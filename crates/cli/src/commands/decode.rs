@@ -1,14 +1,15 @@
 //! `bpe-lab decode`: lines of token ids in, one line of text out per line. The work is
 //! `bpe_lab::tokenizer::Tokenizer::decode_lines`; this file maps the flags and reports.
 
-use std::io::{self, BufReader, BufWriter};
+use std::io::BufReader;
 use std::path::PathBuf;
 
 use bpe_lab::tokenizer::DecodeLinesError;
 use clap::Args;
 
 use crate::commands::error::CliError;
-use crate::commands::tokenizer_file::{self, TextInput, is_broken_pipe};
+use crate::commands::output::OutputFlag;
+use crate::commands::tokenizer_file::{self, TextInput};
 
 pub(crate) const LONG_ABOUT: &str = "\
 Turn token ids back into text, with the tokenizer that made them (-t, as `encode` takes it) or
@@ -50,9 +51,15 @@ pub(crate) struct DecodeArgs {
     #[arg(long, value_enum, value_name = "UNIT")]
     pub(crate) unit: Option<crate::commands::encode::UnitArg>,
 
-    /// Token ids, separated by spaces, one text per line [default: standard input]
+    /// Token ids, separated by spaces, one text per line (`-`: standard input) [default:
+    /// standard input]
     #[arg(short, long, value_name = "FILE")]
     pub(crate) input: Option<PathBuf>,
+
+    /// Write the text to FILE: a regular file is replaced whole or not at all, a device or FIFO
+    /// written through; `-` is standard output [default: standard output]
+    #[arg(short, long, value_name = "FILE")]
+    pub(crate) output: Option<PathBuf>,
 
     /// Print one JSON object per line, {"text": "..."} (keeps one line per input line even
     /// when a text holds a newline)
@@ -62,6 +69,9 @@ pub(crate) struct DecodeArgs {
 
 pub(crate) fn run(args: &DecodeArgs) -> Result<(), CliError> {
     let path = args.tokenizer.as_deref();
+    let output = OutputFlag::new("--output", args.output.as_deref());
+    output.not_input("--input", "the ids", args.input.as_deref())?;
+    output.not_input("--tokenizer", "the tokenizer file", path)?;
     if args.encoding.is_some() || path.is_some_and(crate::commands::bytelevel::is_byte_level_file) {
         if args.json {
             return Err(CliError::usage(
@@ -75,6 +85,7 @@ pub(crate) fn run(args: &DecodeArgs) -> Result<(), CliError> {
             args.encoding,
             args.input.as_deref(),
             lines,
+            &output,
         );
     }
     if args.unit == Some(crate::commands::encode::UnitArg::Text) {
@@ -85,17 +96,17 @@ pub(crate) fn run(args: &DecodeArgs) -> Result<(), CliError> {
     }
     let tokenizer = tokenizer_file::load(path.expect("clap requires --tokenizer here"))?;
     let input = TextInput::new(args.input.as_deref());
+    output.check()?;
     let mut reader = BufReader::with_capacity(1 << 16, input.open()?);
-    let stdout = io::stdout();
-    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let name = input.to_string();
-    match tokenizer.decode_lines(&mut reader, &name, &mut out, args.json) {
-        Ok(_) => Ok(()),
-        Err(DecodeLinesError::Write(e)) if is_broken_pipe(&e) => Ok(()),
-        Err(DecodeLinesError::Write(e)) => Err(CliError::runtime(format!(
-            "cannot write to standard output: {e}"
-        ))),
-        Err(DecodeLinesError::Read(e)) => Err(input.read_error(&e)),
-        Err(e) => Err(CliError::runtime(e.to_string())),
-    }
+    output.write(|out| {
+        tokenizer
+            .decode_lines(&mut reader, &name, out, args.json)
+            .map(|_| ())
+            .map_err(|e| match e {
+                DecodeLinesError::Write(e) => output.failed(&e),
+                DecodeLinesError::Read(e) => input.read_error(&e),
+                e => CliError::runtime(e.to_string()),
+            })
+    })
 }

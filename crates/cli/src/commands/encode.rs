@@ -2,14 +2,14 @@
 //! blocks, on every core, with the tokenizer's word cache) is
 //! `bpe_lab::tokenizer::Tokenizer::encode_lines`; this file maps the flags and reports.
 
-use std::io;
 use std::path::PathBuf;
 
 use bpe_lab::tokenizer::{EncodeLinesError, EncodeOutput, EncodeUnit, LineOutput};
 use clap::Args;
 
 use crate::commands::error::CliError;
-use crate::commands::tokenizer_file::{self, SplitArg, TextInput, is_broken_pipe};
+use crate::commands::output::OutputFlag;
+use crate::commands::tokenizer_file::{self, SplitArg, TextInput};
 
 pub(crate) const LONG_ABOUT: &str = "\
 Encode text with a tokenizer: a lab tokenizer (-t, a file written by `train`) or a byte-level
@@ -55,11 +55,12 @@ pub(crate) struct EncodeArgs {
     #[arg(short, long, value_name = "FILE", required_unless_present = "encoding")]
     pub(crate) tokenizer: Option<PathBuf>,
 
-    /// UTF-8 text to encode [default: standard input]
+    /// UTF-8 text to encode (`-`: standard input) [default: standard input]
     #[arg(short, long, value_name = "FILE")]
     pub(crate) input: Option<PathBuf>,
 
-    /// Write the output to FILE (whole or not at all) [default: standard output]
+    /// Write the output to FILE: a regular file is replaced whole or not at all, a device or
+    /// FIFO written through; `-` is standard output [default: standard output]
     #[arg(short, long, value_name = "FILE")]
     pub(crate) output: Option<PathBuf>,
 
@@ -81,7 +82,7 @@ pub(crate) struct EncodeArgs {
     #[arg(long, value_enum, value_name = "RULE")]
     pub(crate) split: Option<SplitArg>,
 
-    /// Threads to encode on (0: one per core; small inputs use one)
+    /// Threads to encode on (0: one per core; at most one per core; small inputs use one)
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub(crate) threads: usize,
 
@@ -100,10 +101,10 @@ pub(crate) enum UnitArg {
 
 pub(crate) fn run(args: &EncodeArgs) -> Result<(), CliError> {
     let path = args.tokenizer.as_deref();
-    let threads = match args.threads {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
-    };
+    let output = OutputFlag::new("--output", args.output.as_deref());
+    output.not_input("--input", "the text to encode", args.input.as_deref())?;
+    output.not_input("--tokenizer", "the tokenizer file", path)?;
+    let threads = crate::commands::flags::threads(args.threads);
     if args.byte_level.encoding.is_some()
         || path.is_some_and(crate::commands::bytelevel::is_byte_level_file)
     {
@@ -117,7 +118,7 @@ pub(crate) fn run(args: &EncodeArgs) -> Result<(), CliError> {
             tokenizer: path,
             flags: &args.byte_level,
             input: args.input.as_deref(),
-            output: args.output.as_deref(),
+            output: &output,
             format: match (args.json, args.ids) {
                 (true, _) => EncodeOutput::Json,
                 (false, true) => EncodeOutput::Ids,
@@ -146,52 +147,27 @@ pub(crate) fn run(args: &EncodeArgs) -> Result<(), CliError> {
     if let Some(split) = args.split {
         tokenizer.set_split(split.into());
     }
-    let output = match (args.json, args.ids) {
+    let format = match (args.json, args.ids) {
         (true, _) => LineOutput::Json,
         (false, true) => LineOutput::Ids,
         (false, false) => LineOutput::Tokens,
     };
     let input = TextInput::new(args.input.as_deref());
+    output.check()?;
     let mut reader = input.open()?;
-    let mut encode = |out: &mut dyn io::Write| {
-        tokenizer.encode_lines(&mut reader, &input.to_string(), out, output, threads)
-    };
-    let encoded = match args.output.as_deref() {
-        None => {
-            let stdout = io::stdout();
-            let mut out = stdout.lock();
-            encode(&mut out)
-        }
-        Some(file) => {
-            bpe_lab::files::check_writable(file)?;
-            let mut result = None;
-            let written = bpe_lab::files::write_atomically(file, |out| {
-                let r = encode(out);
-                let ok = r.is_ok();
-                result = Some(r);
-                if ok {
-                    Ok(())
-                } else {
-                    Err(io::Error::other("encoding failed"))
-                }
-            });
-            match (result, written) {
-                (Some(Ok(_)), Err(e)) => return Err(CliError::io("cannot write", file, &e)),
-                (Some(r), _) => r,
-                (None, Err(e)) => return Err(CliError::io("cannot write", file, &e)),
-                (None, Ok(())) => unreachable!("the writer ran"),
-            }
-        }
-    };
-    let done = match encoded {
-        Ok(done) => done,
-        Err(EncodeLinesError::Write(e)) if is_broken_pipe(&e) => return Ok(()),
-        Err(EncodeLinesError::Write(e)) => {
-            return Err(CliError::runtime(format!("cannot write the output: {e}")));
-        }
-        Err(EncodeLinesError::Read(e)) => return Err(input.read_error(&e)),
-        Err(EncodeLinesError::InvalidUtf8(bad)) => return Err(CliError::runtime(bad.to_string())),
-    };
+    let mut done = None;
+    output.write(|out| {
+        let encoded = tokenizer
+            .encode_lines(&mut reader, &input.to_string(), out, format, threads)
+            .map_err(|e| match e {
+                EncodeLinesError::Write(e) => output.failed(&e),
+                EncodeLinesError::Read(e) => input.read_error(&e),
+                EncodeLinesError::InvalidUtf8(bad) => CliError::runtime(bad.to_string()),
+            })?;
+        done = Some(encoded);
+        Ok(())
+    })?;
+    let done = done.expect("the encoder ran");
     if done.unknown > 0 {
         let unk = tokenizer.vocab().unk_token();
         eprintln!(

@@ -7,11 +7,24 @@ use std::process::ExitCode;
 
 use bpe_lab::files::{NotWritable, Unwritable, describe_io_error};
 
-/// A failure reported to the user as `error: <message>`.
+/// A failure reported to the user as `error: <message>`; or the reader of standard output
+/// gone, which ends the command quietly with status 0 ([`CliError::is_closed_pipe`]).
 #[derive(Debug)]
 pub struct CliError {
     message: String,
-    usage: bool,
+    kind: Kind,
+}
+
+/// What a [`CliError`] is, which decides its exit status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// The work failed (exit 1).
+    Runtime,
+    /// The command line is wrong (exit 2).
+    Usage,
+    /// Standard output was closed by its reader (`bpe-lab … | head`): stop, say nothing,
+    /// exit 0, as Unix tools do.
+    ClosedPipe,
 }
 
 impl CliError {
@@ -19,7 +32,7 @@ impl CliError {
     pub(crate) fn runtime(message: impl Into<String>) -> Self {
         CliError {
             message: message.into(),
-            usage: false,
+            kind: Kind::Runtime,
         }
     }
 
@@ -27,8 +40,21 @@ impl CliError {
     pub(crate) fn usage(message: impl Into<String>) -> Self {
         CliError {
             message: message.into(),
-            usage: true,
+            kind: Kind::Usage,
         }
+    }
+
+    /// Standard output's reader went away: the work stops here, quietly.
+    pub(crate) fn closed_pipe() -> Self {
+        CliError {
+            message: "standard output was closed".to_owned(),
+            kind: Kind::ClosedPipe,
+        }
+    }
+
+    /// Whether this is [`CliError::closed_pipe`], which ends the command with success.
+    pub fn is_closed_pipe(&self) -> bool {
+        self.kind == Kind::ClosedPipe
     }
 
     /// `what 'path': reason`, with the reason worded for people rather than as an OS code.
@@ -41,7 +67,11 @@ impl CliError {
     }
 
     pub fn exit_code(&self) -> ExitCode {
-        ExitCode::from(if self.usage { 2 } else { 1 })
+        ExitCode::from(match self.kind {
+            Kind::ClosedPipe => 0,
+            Kind::Runtime => 1,
+            Kind::Usage => 2,
+        })
     }
 }
 

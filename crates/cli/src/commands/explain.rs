@@ -1,6 +1,6 @@
 //! `bpe-lab explain`: training on a small corpus, round by round, as seed 000's table shows it.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use bpe_lab::dataset::CorpusReader;
 use bpe_lab::tokenizer::explain::{self, MAX_ROUNDS};
@@ -8,6 +8,7 @@ use clap::{ArgGroup, Args};
 
 use crate::commands::error::CliError;
 use crate::commands::flags::tie_break_parser;
+use crate::commands::output::{print, print_line};
 use crate::commands::train::corpus_error;
 
 pub(crate) const LONG_ABOUT: &str = "\
@@ -35,8 +36,8 @@ pub(crate) struct ExplainArgs {
     #[arg(short, long, value_name = "N", value_parser = rounds)]
     pub(crate) merges: usize,
 
-    /// The corpus, read as `train` reads it: text (one paragraph per line), .json, .jsonl, .csv
-    /// or .parquet
+    /// The corpus, read as `train` reads it: text (one paragraph per line; `-`: standard
+    /// input), .json, .jsonl, .csv or .parquet
     #[arg(short, long, value_name = "FILE")]
     pub(crate) input: Option<PathBuf>,
 
@@ -75,6 +76,13 @@ fn rounds(value: &str) -> Result<usize, String> {
 
 pub(crate) fn run(args: &ExplainArgs) -> Result<(), CliError> {
     let (paragraphs, source) = match &args.input {
+        Some(path) if path == Path::new("-") => {
+            let text = crate::commands::train::read_stdin()?;
+            let paragraphs = bpe_lab::files::lines::paragraphs(&text)
+                .map(str::to_owned)
+                .collect();
+            (paragraphs, "standard input".to_owned())
+        }
         Some(path) => (
             CorpusReader::new()
                 .text_column(&args.field)
@@ -92,9 +100,8 @@ pub(crate) fn run(args: &ExplainArgs) -> Result<(), CliError> {
     }
     let explanation = explain::explain(corpus, args.merges, args.tie_break);
     if args.json {
-        println!("{}", explanation.to_json());
+        print_line(&explanation.to_json().to_string())
     } else {
-        print!("{explanation}");
+        print(&explanation.to_string())
     }
-    Ok(())
 }

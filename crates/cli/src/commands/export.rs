@@ -2,10 +2,10 @@
 
 use std::path::PathBuf;
 
-use bpe_lab::tokenizer::FileProblem;
 use clap::{Args, ValueEnum};
 
 use crate::commands::error::CliError;
+use crate::commands::output::OutputFlag;
 use crate::commands::tokenizer_file::{self, SplitArg};
 
 pub(crate) const LONG_ABOUT: &str = "\
@@ -53,7 +53,8 @@ pub(crate) struct ExportArgs {
     #[arg(long, value_enum, value_name = "RULE")]
     pub(crate) split: Option<SplitArg>,
 
-    /// Where to write the exported file (replaced atomically)
+    /// Where to write the exported file (a regular file is replaced atomically; `-` is
+    /// standard output)
     #[arg(short, long, value_name = "FILE")]
     pub(crate) output: PathBuf,
 }
@@ -70,14 +71,8 @@ pub(crate) enum ExportFormat {
 
 pub(crate) fn run(args: &ExportArgs) -> Result<(), CliError> {
     let path = args.tokenizer.as_deref();
-    if let Some(path) = path
-        && (args.output == path || bpe_lab::files::same_file(path, &args.output))
-    {
-        return Err(CliError::usage(format!(
-            "--output '{}' is the tokenizer file; writing there would replace it",
-            args.output.display()
-        )));
-    }
+    let output = OutputFlag::new("--output", Some(&args.output));
+    output.not_input("--tokenizer", "the tokenizer file", path)?;
     if args.encoding.is_some() || path.is_some_and(crate::commands::bytelevel::is_byte_level_file) {
         use crate::commands::bytelevel::{ByteLevelExport, export};
         if args.split.is_some() {
@@ -90,32 +85,28 @@ pub(crate) fn run(args: &ExportArgs) -> Result<(), CliError> {
             ExportFormat::Hf => ByteLevelExport::Hf,
             ExportFormat::Tiktoken => ByteLevelExport::Tiktoken,
         };
-        return export(path, args.encoding, format, &args.output);
+        return export(path, args.encoding, format, &output);
     }
     let path = path.expect("clap requires --tokenizer here");
     let mut tokenizer = tokenizer_file::load(path)?;
     if let Some(split) = args.split {
         tokenizer.set_split(split.into());
     }
-    bpe_lab::files::check_writable(&args.output)?;
-    let saved = match args.format {
-        ExportFormat::Tiktoken => {
-            return Err(CliError::usage(
-                "--format tiktoken needs a byte-level tokenizer (bpe-lab train --byte-level)",
-            ));
-        }
-        ExportFormat::Hf => tokenizer.save_hf(&args.output),
-    };
-    saved.map_err(|e| match e.problem {
-        FileProblem::Export(why) => CliError::runtime(format!(
+    output.check()?;
+    if args.format == ExportFormat::Tiktoken {
+        return Err(CliError::usage(
+            "--format tiktoken needs a byte-level tokenizer (bpe-lab train --byte-level)",
+        ));
+    }
+    let json = tokenizer.to_hf_json().map_err(|why| {
+        CliError::runtime(format!(
             "cannot export '{}' to Hugging Face format: {why}",
             path.display()
-        )),
-        _ => tokenizer_file::from_file_error(&e, "cannot write"),
+        ))
     })?;
+    output.write_bytes(json.as_bytes())?;
     eprintln!(
-        "wrote {} (Hugging Face tokenizers format: {} tokens, {} merges, split on {})",
-        args.output.display(),
+        "wrote {output} (Hugging Face tokenizers format: {} tokens, {} merges, split on {})",
         tokenizer.vocab().len(),
         tokenizer.merges().len(),
         tokenizer.split()

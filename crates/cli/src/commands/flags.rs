@@ -28,3 +28,20 @@ pub(crate) fn tie_break_parser() -> impl clap::builder::TypedValueParser<Value =
 pub(crate) fn pattern_parser(value: &str) -> Result<SplitPattern, String> {
     value.parse().map_err(|e: UnknownPatternName| e.to_string())
 }
+
+/// `--threads`: 0 is one per core; more than the machine's cores is capped at them, said once
+/// on stderr (more threads than cores only cost memory and switching).
+pub(crate) fn threads(asked: usize) -> usize {
+    let cores = bpe_lab::bpe::available_threads();
+    match asked {
+        0 => cores,
+        n if n > cores => {
+            eprintln!(
+                "note: --threads {n} is more than the {cores} core{} this machine has; using {cores}",
+                if cores == 1 { "" } else { "s" }
+            );
+            cores
+        }
+        n => n,
+    }
+}

@@ -15,6 +15,7 @@ mod explain;
 mod export;
 mod flags;
 mod lab;
+mod output;
 mod progress;
 mod tokenizer_file;
 mod train;
@@ -47,8 +48,15 @@ Examples:
 Run `bpe-lab help <COMMAND>` for each command.";
 
 const EXIT_STATUS: &str = "\
+Outputs: `-` is standard output for every output flag, and standard input for every --input
+(and count-tokens' FILE). A regular file is replaced atomically (a symbolic link's target, keeping the link); a device,
+FIFO or pipe is written through, never replaced; an output that is one of the inputs is
+refused. --threads is capped at the machine's cores.
+
 Exit status: 0 on success, 1 when the work fails (missing, unreadable or non-UTF-8 input,
-empty corpus, output that cannot be written), 2 when the command line is wrong.";
+empty corpus, output that cannot be written or full), 2 when the command line is wrong. When
+standard output is closed by its reader (`bpe-lab ... | head`), the command stops quietly with
+status 0.";
 
 #[derive(Debug, Parser)]
 #[command(
@@ -110,7 +118,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
     ) {
         bpe_lab::allocator::purge_later();
     }
-    match cli.command {
+    let done = match cli.command {
         Command::Train(args) if args.byte_level.byte_level => bytelevel::train(&args),
         Command::Train(args) => train::run(&args),
         #[cfg(feature = "columnar")]
@@ -123,6 +131,11 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         #[cfg(feature = "dataset")]
         Command::Dataset(args) => dataset::run(&args),
         Command::Lab(args) => lab::run(&args),
+    };
+    match done {
+        // The reader of standard output went away: nothing more to say to anyone.
+        Err(e) if e.is_closed_pipe() => Ok(()),
+        done => done,
     }
 }
 

@@ -112,9 +112,3 @@ impl fmt::Display for TextInput {
         }
     }
 }
-
-/// Whether an output error means the reader went away (`bpe-lab encode … | head`): then the
-/// command stops quietly, as Unix tools do.
-pub(crate) fn is_broken_pipe(err: &io::Error) -> bool {
-    err.kind() == io::ErrorKind::BrokenPipe
-}

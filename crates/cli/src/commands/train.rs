@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use bpe_lab::bpe::bytelevel::SplitPattern;
 use bpe_lab::dataset::{CorpusReader, DatasetError};
-use bpe_lab::files::{check_writable, same_file, write_atomically};
+use bpe_lab::files::InvalidUtf8;
 use bpe_lab::tokenizer::file::stop_reason_name;
 use bpe_lab::tokenizer::{DEFAULT_UNK_TOKEN, Tokenizer, TokenizerConfig, TrainingSettings};
 use bpe_lab::{StopReason, WordCounts};
@@ -17,6 +17,7 @@ use serde_json::json;
 
 use crate::commands::error::CliError;
 use crate::commands::flags::{at_least_one, tie_break_parser};
+use crate::commands::output::{OutputFlag, path_json, print_line};
 use crate::commands::progress;
 use crate::commands::tokenizer_file::VocabOrderArg;
 
@@ -74,8 +75,8 @@ Exit status: 0 on success, 1 when the work fails, 2 when the command line is wro
 
 #[derive(Debug, Args)]
 pub(crate) struct TrainArgs {
-    /// Corpus to learn from: text (one paragraph per line), .json, .jsonl, .csv or .parquet;
-    /// without it, the Africa Galore dataset (downloaded and cached, or the bundled stand-in)
+    /// Corpus to learn from: text (one paragraph per line; `-`: standard input), .json, .jsonl,
+    /// .csv or .parquet; without it, the Africa Galore dataset (downloaded and cached, or the bundled stand-in)
     #[arg(short, long, value_name = "FILE")]
     pub(crate) input: Option<PathBuf>,
 
@@ -106,7 +107,8 @@ pub(crate) struct TrainArgs {
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = at_least_one)]
     pub(crate) min_frequency: u64,
 
-    /// Where to write the tokenizer as JSON (replaced atomically)
+    /// Where to write the tokenizer as JSON (a regular file is replaced atomically; `-` is
+    /// standard output)
     #[arg(short, long, value_name = "FILE")]
     pub(crate) output: PathBuf,
 
@@ -192,20 +194,16 @@ impl TrainArgs {
 
 pub(crate) fn run(args: &TrainArgs) -> Result<(), CliError> {
     let started = Instant::now();
-    for input in [&args.input, &args.word_counts].into_iter().flatten() {
-        if same_file(input, &args.output) {
-            return Err(CliError::usage(format!(
-                "--output '{}' is the input file; writing there would replace the corpus",
-                args.output.display()
-            )));
-        }
-    }
+    let output = output_of(args)?;
     let config = args.config()?;
     // Before the long part, so a typo in the output path costs nothing.
-    check_writable(&args.output)?;
+    output.check()?;
 
     let (words, corpus_name) = match (&args.word_counts, &args.input) {
         (Some(table), _) => (read_table(table)?, format!("'{}'", table.display())),
+        (None, Some(path)) if path == Path::new("-") => {
+            (read_stdin_words()?, "standard input".to_owned())
+        }
         (None, Some(path)) => (
             read_file(path, &args.field)?,
             format!("'{}'", path.display()),
@@ -226,8 +224,7 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), CliError> {
     let tokenizer = trained.map_err(|e| {
         CliError::runtime(format!("cannot build a tokenizer from {corpus_name}: {e}"))
     })?;
-    write_atomically(&args.output, |out| tokenizer.write_json(out))
-        .map_err(|e| CliError::io("cannot write", &args.output, &e))?;
+    output.write(|out| tokenizer.write_json(out).map_err(|e| output.failed(&e)))?;
 
     let stop = tokenizer
         .training()
@@ -237,12 +234,12 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), CliError> {
         "{} from {distinct} distinct words ({total} in all) in {:.2?}; wrote {} ({} tokens)",
         learned(tokenizer.merges().len(), merges, stop, args),
         started.elapsed(),
-        args.output.display(),
+        output,
         tokenizer.vocab().len()
     );
     if args.tokenizer.json {
         let summary = json!({
-            "output": args.output,
+            "output": path_json(&args.output),
             "merges_learned": tokenizer.merges().len(),
             "merges_requested": merges,
             "stop_reason": stop_reason_name(stop),
@@ -251,9 +248,57 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), CliError> {
             "total_words": total,
             "seconds": started.elapsed().as_secs_f64(),
         });
-        println!("{summary}");
+        print_line(&summary.to_string())?;
     }
     Ok(())
+}
+
+/// `--output` of `train` (either kind): refused when it is the corpus or the word table, or
+/// when it and the `--json` summary would both be standard output.
+pub(crate) fn output_of(args: &TrainArgs) -> Result<OutputFlag, CliError> {
+    let output = OutputFlag::new("--output", Some(&args.output));
+    output.not_input("--input", "the corpus", args.input.as_deref())?;
+    output.not_input(
+        "--word-counts",
+        "the word table",
+        args.word_counts.as_deref(),
+    )?;
+    if output.is_stdout() && args.tokenizer.json {
+        return Err(CliError::usage(
+            "--output - and --json would both write to standard output: write the tokenizer \
+             to a file, or leave out --json",
+        ));
+    }
+    Ok(output)
+}
+
+/// The corpus from standard input (`--input -`), whole: UTF-8 text, a byte-order mark dropped.
+pub(crate) fn read_stdin() -> Result<String, CliError> {
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)
+        .map_err(|e| CliError::runtime(format!("cannot read standard input: {e}")))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let error = e.utf8_error();
+        CliError::runtime(
+            InvalidUtf8::locate("standard input", e.as_bytes(), 0, 1, error).to_string(),
+        )
+    })?;
+    Ok(match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_owned(),
+        None => text,
+    })
+}
+
+/// The words of a text corpus on standard input (one paragraph per line), as a text file's.
+fn read_stdin_words() -> Result<WordCounts, CliError> {
+    let words = WordCounts::from_lines(&read_stdin()?);
+    if words.is_empty() {
+        return Err(CliError::runtime(
+            "standard input contains no words: it is empty or has only blank lines (expected \
+             UTF-8 text, one paragraph per line)",
+        ));
+    }
+    Ok(words)
 }
 
 /// The first half of the summary line: how many merges, and why fewer if so.
