@@ -28,6 +28,7 @@ mod execute_sandbox;
 mod executor_run;
 mod fixed_api;
 mod grade_judge;
+mod grade_jupyters;
 mod grade_resume;
 mod grade_shard;
 mod grade_stress;

@@ -8,6 +8,7 @@
 //! Python package that drives Jupyter and reports each cell ([`results`] reads the checks'
 //! results out of it).
 
+pub(crate) mod cell_match;
 pub(crate) mod doctor;
 pub mod executor;
 pub(crate) mod exercise_name;
@@ -17,6 +18,7 @@ pub(crate) mod nbgrader_course;
 pub(crate) mod notebook;
 pub mod process;
 pub mod release;
+pub(crate) mod release_record;
 pub(crate) mod restore;
 pub(crate) mod results;
 pub mod run_local;

@@ -13,6 +13,7 @@ use super::notebook::{Notebook, NotebookError, metadata_mut, set_source, source}
 use super::release::{STUB, lab_name, sources, student_version};
 use bpe_lab::files::{describe_io_error, write_atomically};
 use serde_json::json;
+use std::borrow::Cow;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -96,6 +97,48 @@ pub(crate) fn write_course_from(
 
 /// How the notebooks find the crate (`:dep bpe-lab = { path = ".." … }`).
 const RELATIVE_CRATE: &str = "path = \"..\"";
+
+/// `text` with the crate's path in its `:dep bpe-lab = { path = "…" … }` lines put back to the
+/// released `".."`: the one thing [`nbgrader_source`] varies in a protected cell, so a cell of an
+/// nbgrader-made notebook compares equal to the cell `lab release` wrote (and a student's
+/// untouched setup cell is not taken for an edit).
+pub(crate) fn with_relative_crate(text: &str) -> Cow<'_, str> {
+    if !text.contains(":dep bpe-lab") {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        match crate_path_span(line) {
+            Some((start, end)) => {
+                out.push_str(&line[..start]);
+                out.push_str(RELATIVE_CRATE);
+                out.push_str(&line[end..]);
+            }
+            None => out.push_str(line),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Where `path = "…"` (the quoted path with its escapes, as `{:?}` writes it) sits in a
+/// `:dep bpe-lab` line, as a byte range.
+fn crate_path_span(line: &str) -> Option<(usize, usize)> {
+    if !line.trim_start().starts_with(":dep bpe-lab") {
+        return None;
+    }
+    let start = line.find("path = \"")?;
+    let quoted = start + "path = \"".len();
+    let mut escaped = false;
+    for (i, c) in line[quoted..].char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            '"' => return Some((start, quoted + i + 1)),
+            _ => {}
+        }
+    }
+    None
+}
 
 /// evcxr answers a failed cell without the `ename`, `evalue` and `traceback` of Jupyter's
 /// error reply, and nbgrader 0.9's executor reads them (a `KeyError` that fails the whole
@@ -225,5 +268,78 @@ mod tests {
             assert!(meta(i).get("checksum").is_none());
             assert_eq!(meta(i)["task"], false);
         }
+        // The path is what the release varies, and only the path: compared, the cells agree.
+        assert_eq!(
+            with_relative_crate(&source(&cells[0])),
+            source(&nb.cells()[0])
+        );
+    }
+
+    /// The guide's nbgrader flow: `nbgrader generate_assignment` makes the student version
+    /// from this course's source, with the crate's absolute path in the setup cell. Graded, an
+    /// untouched one is accused of nothing, and an edit is still one.
+    #[test]
+    fn an_untouched_nbgrader_released_notebook_is_accused_of_nothing() {
+        use crate::course::grade::lab::Lab;
+        use crate::course::release::strip_solutions;
+        use crate::course::restore::{Restoration, restore};
+        let path = Path::new(env!("BPE_LAB_REPO")).join("instructor/03-merge.ipynb");
+        let lab = Lab::read(&path).unwrap();
+        let course_source = nbgrader_source(
+            &Notebook::read(&path).unwrap(),
+            &path,
+            Path::new("/srv/course/bpe-lab"),
+        )
+        .unwrap();
+        // What generate_assignment does to it: solutions cleared to the stub, its own
+        // checksums (MD5) on protected cells.
+        let mut student = course_source.clone();
+        for cell in student.cells_mut() {
+            let meta = &mut cell["metadata"]["nbgrader"];
+            if meta["solution"] == true {
+                let text = strip_solutions(&source(cell)).unwrap();
+                set_source(cell, &text);
+            } else {
+                meta["checksum"] = json!("0123456789abcdef0123456789abcdef");
+            }
+        }
+        let setup = student
+            .cells()
+            .iter()
+            .position(|c| c["metadata"]["bpe_lab"]["role"] == "setup")
+            .unwrap();
+        assert!(source(&student.cells()[setup]).contains("/srv/course/bpe-lab"));
+        let (_, notes) = restore(&student, &lab.released, &lab.releases);
+        assert_eq!(notes, []);
+        // Also when nbgrader's copy had lost the notebook's name for its release.
+        let mut unnamed = student.clone();
+        unnamed.json["metadata"]["bpe_lab"] = json!({});
+        assert_eq!(restore(&unnamed, &lab.released, &lab.releases).1, []);
+        student.cells_mut()[setup]["source"] =
+            json!(":dep bpe-lab = { path = \"/mine\" }\n:dep rand = \"0.8\"");
+        assert_eq!(
+            restore(&student, &lab.released, &lab.releases).1,
+            [Restoration::Reverted {
+                cell: "03-setup".into()
+            }]
+        );
+    }
+
+    #[test]
+    fn only_the_crate_path_is_put_back() {
+        let odd =
+            ":dep bpe-lab = { path = \"/a \\\"b\\\" c\", features = [\"x\"] }\nlet path = \"/x\";";
+        assert_eq!(
+            with_relative_crate(odd),
+            ":dep bpe-lab = { path = \"..\", features = [\"x\"] }\nlet path = \"/x\";"
+        );
+        assert_eq!(
+            with_relative_crate(":dep other = { path = \"/o\" }"),
+            ":dep other = { path = \"/o\" }"
+        );
+        assert!(matches!(
+            with_relative_crate("let a = 1;"),
+            Cow::Borrowed(_)
+        ));
     }
 }
