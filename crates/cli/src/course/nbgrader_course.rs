@@ -11,6 +11,7 @@
 
 use super::notebook::{Notebook, NotebookError, metadata_mut, set_source, source};
 use super::release::{STUB, lab_name, sources, student_version};
+use super::release_record::ReleaseRecord;
 use bpe_lab::files::{describe_io_error, write_atomically};
 use serde_json::json;
 use std::borrow::Cow;
@@ -219,6 +220,14 @@ pub(crate) fn write_course(
     for path in sources {
         let nb = Notebook::read(path)?;
         converted.push((lab_name(path), nbgrader_source(&nb, path, crate_dir)?));
+    }
+    // The students' notebooks come from nbgrader, not `lab release`: keep their release too,
+    // so grading still knows it after the sources change (the crate's path aside, it is the
+    // release `lab release` would make).
+    for path in sources {
+        let student = student_version(&Notebook::read(path)?, path)?;
+        let lab = student.lab().map_or_else(|| lab_name(path), str::to_owned);
+        ReleaseRecord::of(&lab, &student).keep(path.parent().unwrap_or(Path::new(".")))?;
     }
     let fail = |path: &Path, e: std::io::Error| NotebookError {
         path: path.to_owned(),

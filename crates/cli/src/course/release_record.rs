@@ -181,6 +181,7 @@ pub(crate) struct Releases {
 
 impl Releases {
     /// Only today's release (no record kept).
+    #[cfg(test)]
     pub(crate) fn current_only(current: ReleaseRecord) -> Releases {
         Releases {
             current,
