@@ -9,6 +9,7 @@
 //! results out of it).
 
 pub(crate) mod cell_match;
+pub(crate) mod crate_path;
 pub(crate) mod doctor;
 pub mod executor;
 pub(crate) mod exercise_name;

@@ -9,12 +9,12 @@
 //! the source). The crate is found by an absolute path, since an assignment folder is not next
 //! to the crate as `notebooks/` is.
 
+use super::crate_path::RELATIVE_CRATE;
 use super::notebook::{Notebook, NotebookError, metadata_mut, set_source, source};
 use super::release::{STUB, lab_name, sources, student_version};
 use super::release_record::ReleaseRecord;
 use bpe_lab::files::{describe_io_error, write_atomically};
 use serde_json::json;
-use std::borrow::Cow;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -94,51 +94,6 @@ pub(crate) fn write_course_from(
         });
     }
     Ok(write_course(&paths, crate_dir, course)?)
-}
-
-/// How the notebooks find the crate (`:dep bpe-lab = { path = ".." … }`).
-const RELATIVE_CRATE: &str = "path = \"..\"";
-
-/// `text` with the crate's path in its `:dep bpe-lab = { path = "…" … }` lines put back to the
-/// released `".."`: the one thing [`nbgrader_source`] varies in a protected cell, so a cell of an
-/// nbgrader-made notebook compares equal to the cell `lab release` wrote (and a student's
-/// untouched setup cell is not taken for an edit).
-pub(crate) fn with_relative_crate(text: &str) -> Cow<'_, str> {
-    if !text.contains(":dep bpe-lab") {
-        return Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len());
-    for line in text.split_inclusive('\n') {
-        match crate_path_span(line) {
-            Some((start, end)) => {
-                out.push_str(&line[..start]);
-                out.push_str(RELATIVE_CRATE);
-                out.push_str(&line[end..]);
-            }
-            None => out.push_str(line),
-        }
-    }
-    Cow::Owned(out)
-}
-
-/// Where `path = "…"` (the quoted path with its escapes, as `{:?}` writes it) sits in a
-/// `:dep bpe-lab` line, as a byte range.
-fn crate_path_span(line: &str) -> Option<(usize, usize)> {
-    if !line.trim_start().starts_with(":dep bpe-lab") {
-        return None;
-    }
-    let start = line.find("path = \"")?;
-    let quoted = start + "path = \"".len();
-    let mut escaped = false;
-    for (i, c) in line[quoted..].char_indices() {
-        match c {
-            _ if escaped => escaped = false,
-            '\\' => escaped = true,
-            '"' => return Some((start, quoted + i + 1)),
-            _ => {}
-        }
-    }
-    None
 }
 
 /// evcxr answers a failed cell without the `ename`, `evalue` and `traceback` of Jupyter's
@@ -279,7 +234,7 @@ mod tests {
         }
         // The path is what the release varies, and only the path: compared, the cells agree.
         assert_eq!(
-            with_relative_crate(&source(&cells[0])),
+            crate::course::crate_path::with_relative_crate(&source(&cells[0])),
             source(&nb.cells()[0])
         );
     }
@@ -332,23 +287,5 @@ mod tests {
                 cell: "03-setup".into()
             }]
         );
-    }
-
-    #[test]
-    fn only_the_crate_path_is_put_back() {
-        let odd =
-            ":dep bpe-lab = { path = \"/a \\\"b\\\" c\", features = [\"x\"] }\nlet path = \"/x\";";
-        assert_eq!(
-            with_relative_crate(odd),
-            ":dep bpe-lab = { path = \"..\", features = [\"x\"] }\nlet path = \"/x\";"
-        );
-        assert_eq!(
-            with_relative_crate(":dep other = { path = \"/o\" }"),
-            ":dep other = { path = \"/o\" }"
-        );
-        assert!(matches!(
-            with_relative_crate("let a = 1;"),
-            Cow::Borrowed(_)
-        ));
     }
 }

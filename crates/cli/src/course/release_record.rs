@@ -9,11 +9,11 @@
 //! instructor sources it came from, so the instructor's repository commits them with the
 //! sources and grading finds every release ever handed out.
 
-use super::nbgrader_course::with_relative_crate;
+use super::crate_path::with_relative_crate;
 use super::notebook::{Notebook, NotebookError, grade_id, is_locked, source};
-use super::release::checksum;
 use bpe_lab::files::{describe_io_error, write_atomically};
 use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 
 /// The folder, inside the instructor sources folder, that keeps the releases.
@@ -108,7 +108,10 @@ fn digest(cells: &[ProtectedCell]) -> String {
         })
         .collect();
     let json = serde_json::to_string(&canonical).expect("strings serialize");
-    checksum(&json)[..16].to_owned()
+    Sha256::digest(json.as_bytes())[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// A protected cell's source as releases are compared: what a release itself varies (the
