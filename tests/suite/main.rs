@@ -29,6 +29,7 @@ mod execute_sandbox;
 mod executor_run;
 mod fixed_api;
 mod grade_judge;
+mod grade_jupyters;
 mod grade_regrade;
 mod grade_resume;
 mod grade_shard;

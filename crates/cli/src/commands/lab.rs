@@ -405,6 +405,12 @@ fn run_release(args: &ReleaseArgs) -> Result<(), CliError> {
             r.source.display(),
             r.student.display()
         );
+        if let Some(record) = &r.kept {
+            eprintln!(
+                "kept      release {} (commit it with the sources)",
+                record.display()
+            );
+        }
     }
     Ok(())
 }

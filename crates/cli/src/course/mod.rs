@@ -8,6 +8,8 @@
 //! Python package that drives Jupyter and reports each cell ([`results`] reads the checks'
 //! results out of it).
 
+pub(crate) mod cell_match;
+pub(crate) mod crate_path;
 pub(crate) mod doctor;
 pub(crate) mod doctor_grading;
 pub mod executor;
@@ -20,6 +22,7 @@ pub(crate) mod nbgrader_course;
 pub(crate) mod notebook;
 pub mod process;
 pub mod release;
+pub(crate) mod release_record;
 pub(crate) mod restore;
 pub(crate) mod results;
 pub mod run_local;

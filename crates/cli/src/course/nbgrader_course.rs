@@ -9,8 +9,10 @@
 //! the source). The crate is found by an absolute path, since an assignment folder is not next
 //! to the crate as `notebooks/` is.
 
+use super::crate_path::RELATIVE_CRATE;
 use super::notebook::{Notebook, NotebookError, metadata_mut, set_source, source};
 use super::release::{STUB, lab_name, sources, student_version};
+use super::release_record::ReleaseRecord;
 use bpe_lab::files::{describe_io_error, write_atomically};
 use serde_json::json;
 use std::fmt;
@@ -94,9 +96,6 @@ pub(crate) fn write_course_from(
     Ok(write_course(&paths, crate_dir, course)?)
 }
 
-/// How the notebooks find the crate (`:dep bpe-lab = { path = ".." … }`).
-const RELATIVE_CRATE: &str = "path = \"..\"";
-
 /// evcxr answers a failed cell without the `ename`, `evalue` and `traceback` of Jupyter's
 /// error reply, and nbgrader 0.9's executor reads them (a `KeyError` that fails the whole
 /// submission): the configuration fills them in from the cell's error output first.
@@ -177,6 +176,14 @@ pub(crate) fn write_course(
         let nb = Notebook::read(path)?;
         converted.push((lab_name(path), nbgrader_source(&nb, path, crate_dir)?));
     }
+    // The students' notebooks come from nbgrader, not `lab release`: keep their release too,
+    // so grading still knows it after the sources change (the crate's path aside, it is the
+    // release `lab release` would make).
+    for path in sources {
+        let student = student_version(&Notebook::read(path)?, path)?;
+        let lab = student.lab().map_or_else(|| lab_name(path), str::to_owned);
+        ReleaseRecord::of(&lab, &student).keep(path.parent().unwrap_or(Path::new(".")))?;
+    }
     let fail = |path: &Path, e: std::io::Error| NotebookError {
         path: path.to_owned(),
         problem: bpe_lab::files::describe_io_error(&e),
@@ -225,5 +232,60 @@ mod tests {
             assert!(meta(i).get("checksum").is_none());
             assert_eq!(meta(i)["task"], false);
         }
+        // The path is what the release varies, and only the path: compared, the cells agree.
+        assert_eq!(
+            crate::course::crate_path::with_relative_crate(&source(&cells[0])),
+            source(&nb.cells()[0])
+        );
+    }
+
+    /// The guide's nbgrader flow: `nbgrader generate_assignment` makes the student version
+    /// from this course's source, with the crate's absolute path in the setup cell. Graded, an
+    /// untouched one is accused of nothing, and an edit is still one.
+    #[test]
+    fn an_untouched_nbgrader_released_notebook_is_accused_of_nothing() {
+        use crate::course::grade::lab::Lab;
+        use crate::course::release::strip_solutions;
+        use crate::course::restore::{Restoration, restore};
+        let path = Path::new(env!("BPE_LAB_REPO")).join("instructor/03-merge.ipynb");
+        let lab = Lab::read(&path).unwrap();
+        let course_source = nbgrader_source(
+            &Notebook::read(&path).unwrap(),
+            &path,
+            Path::new("/srv/course/bpe-lab"),
+        )
+        .unwrap();
+        // What generate_assignment does to it: solutions cleared to the stub, its own
+        // checksums (MD5) on protected cells.
+        let mut student = course_source.clone();
+        for cell in student.cells_mut() {
+            let meta = &mut cell["metadata"]["nbgrader"];
+            if meta["solution"] == true {
+                let text = strip_solutions(&source(cell)).unwrap();
+                set_source(cell, &text);
+            } else {
+                meta["checksum"] = json!("0123456789abcdef0123456789abcdef");
+            }
+        }
+        let setup = student
+            .cells()
+            .iter()
+            .position(|c| c["metadata"]["bpe_lab"]["role"] == "setup")
+            .unwrap();
+        assert!(source(&student.cells()[setup]).contains("/srv/course/bpe-lab"));
+        let (_, notes) = restore(&student, &lab.released, &lab.releases);
+        assert_eq!(notes, []);
+        // Also when nbgrader's copy had lost the notebook's name for its release.
+        let mut unnamed = student.clone();
+        unnamed.json["metadata"]["bpe_lab"] = json!({});
+        assert_eq!(restore(&unnamed, &lab.released, &lab.releases).1, []);
+        student.cells_mut()[setup]["source"] =
+            json!(":dep bpe-lab = { path = \"/mine\" }\n:dep rand = \"0.8\"");
+        assert_eq!(
+            restore(&student, &lab.released, &lab.releases).1,
+            [Restoration::Reverted {
+                cell: "03-setup".into()
+            }]
+        );
     }
 }

@@ -139,6 +139,13 @@ pub(crate) fn cell_id(cell: &Value) -> Option<&str> {
     cell.get("id").and_then(Value::as_str)
 }
 
+/// The name the release gave a cell (`metadata.nbgrader.grade_id`). Every Jupyter keeps cell
+/// metadata where some regenerate or drop cell ids, so this, not the id, says which released
+/// cell a submitted one is.
+pub(crate) fn grade_id(cell: &Value) -> Option<&str> {
+    cell["metadata"]["nbgrader"]["grade_id"].as_str()
+}
+
 pub(crate) fn is_code(cell: &Value) -> bool {
     cell.get("cell_type").and_then(Value::as_str) == Some("code")
 }

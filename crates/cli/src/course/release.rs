@@ -1,12 +1,15 @@
 //! Student versions from the instructor sources: solutions replaced by `todo!()`, outputs
 //! cleared, and every cell marked as nbgrader marks it (`grade_id`, `locked`, `points`,
 //! `solution`, and a checksum of each protected cell) so grading can restore what a student
-//! changed.
+//! changed. Each student version names its release (`metadata.bpe_lab.release`), and a graded
+//! release keeps its protected cells beside the sources ([`super::release_record`]) so that
+//! grading compares a student's cells with the release they received.
 
 use super::notebook::{
     BEGIN_SOLUTION, END_SOLUTION, Notebook, NotebookError, Role, cell_id, clear_outputs, is_locked,
     metadata_mut, role, set_source, source,
 };
+use super::release_record::ReleaseRecord;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use std::collections::HashSet;
@@ -192,6 +195,10 @@ pub(crate) fn student_edition(
             .map_err(|problem| fail(format!("cell {} ({id}): {problem}", index + 1)))?;
         mark(cell, nbgrader);
     }
+    // Named after its protected cells, once they are final: a change to any of them is a new
+    // release, and nothing else is.
+    let release = ReleaseRecord::of(&lab, &nb).release;
+    nb.json["metadata"]["bpe_lab"]["release"] = json!(release);
     Ok(nb)
 }
 
@@ -334,6 +341,8 @@ pub(crate) struct Released {
     pub(crate) student: PathBuf,
     /// Whether the file on disk changed (false: it was already up to date).
     pub(crate) changed: bool,
+    /// The release record kept now (a graded release not kept before), if any.
+    pub(crate) kept: Option<PathBuf>,
 }
 
 /// The student file for a source: same name in `out_dir`.
@@ -383,6 +392,14 @@ pub(crate) fn release_edition(
     })?;
     let mut released = Vec::new();
     for (path, student) in planned {
+        // The record first: a student version is never out without the record grading needs.
+        let kept = match edition {
+            Edition::Graded => {
+                let record = record_of(&student, &path);
+                record.keep(source_dir)?.then(|| record.path(source_dir))
+            }
+            Edition::SelfStudy => None,
+        };
         let target = student_path(&path, out_dir);
         let text = rendered(&student);
         let changed = std::fs::read_to_string(&target).ok().as_deref() != Some(text.as_str());
@@ -393,9 +410,19 @@ pub(crate) fn release_edition(
             source: path,
             student: target,
             changed,
+            kept,
         });
     }
     Ok(released)
+}
+
+/// The release record of `student`, released from the source at `path`.
+fn record_of(student: &Notebook, path: &Path) -> ReleaseRecord {
+    let lab = student
+        .lab()
+        .map(str::to_owned)
+        .unwrap_or_else(|| lab_name(path));
+    ReleaseRecord::of(&lab, student)
 }
 
 /// The edition the student file at `path` is ([`edition_in`]); `None` when there is no such
@@ -431,6 +458,8 @@ pub(crate) enum Staleness {
     Differs,
     /// It cannot be read (missing, most often): the reason in words.
     Unreadable(String),
+    /// Its release's record is not kept where grading looks for it (this file).
+    Unrecorded(PathBuf),
 }
 
 impl fmt::Display for Stale {
@@ -439,6 +468,11 @@ impl fmt::Display for Stale {
         match &self.why {
             Staleness::Differs => f.write_str("differs from its source"),
             Staleness::Unreadable(why) => f.write_str(why),
+            Staleness::Unrecorded(record) => write!(
+                f,
+                "its release is not kept in {} (grading compares protected cells with it)",
+                record.display()
+            ),
         }
     }
 }
@@ -457,11 +491,16 @@ pub(crate) fn stale_edition(
 ) -> Result<Vec<Stale>, NotebookError> {
     let mut out = Vec::new();
     for path in sources(source_dir)? {
-        let expected = rendered(&student_edition(&Notebook::read(&path)?, &path, edition)?);
+        let version = student_edition(&Notebook::read(&path)?, &path, edition)?;
+        let expected = rendered(&version);
         let student = student_path(&path, out_dir);
+        let record = record_of(&version, &path).path(source_dir);
         let why = match std::fs::read_to_string(&student) {
-            Ok(text) if text == expected => continue,
-            Ok(_) => Staleness::Differs,
+            Ok(text) if text != expected => Staleness::Differs,
+            Ok(_) if edition == Edition::Graded && !record.is_file() => {
+                Staleness::Unrecorded(record)
+            }
+            Ok(_) => continue,
             Err(e) => Staleness::Unreadable(bpe_lab::files::describe_io_error(&e)),
         };
         out.push(Stale { student, why });

@@ -127,9 +127,13 @@ mod tests {
 
     fn lab(name: &str, exercises: &[Exercise]) -> Lab {
         let nb = Notebook::parse(br#"{"nbformat": 4, "cells": []}"#, Path::new("x")).unwrap();
+        let releases = crate::course::release_record::Releases::current_only(
+            crate::course::release_record::ReleaseRecord::of(name, &nb),
+        );
         Lab {
             name: name.to_owned(),
             released: nb,
+            releases,
             exercises: exercises
                 .iter()
                 .map(|&exercise| LabExercise {

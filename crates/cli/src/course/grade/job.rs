@@ -66,7 +66,7 @@ fn steps(
     if edition_in(&nb) == Some(Edition::SelfStudy) {
         grade.note(GradeNote::SelfStudyEdition);
     }
-    let (restored, changes) = restore(&nb, &lab.released);
+    let (restored, changes) = restore(&nb, &lab.released, &lab.releases);
     changes
         .into_iter()
         .for_each(|c| grade.note(GradeNote::Restored(c)));
@@ -87,13 +87,14 @@ fn expected_lab<'a>(submission: &Submission, options: &'a GradeOptions) -> Optio
     options.labs.iter().find(|l| l.name == name)
 }
 
-/// The lab the notebook is, which must be the one expected when one is.
+/// The lab the notebook is (`--lab` when the notebook does not say), which must be the one
+/// expected when one is.
 fn identified<'a>(
     nb: &Notebook,
     options: &'a GradeOptions,
     expected: Option<&Lab>,
 ) -> Result<&'a Lab, Ungradable> {
-    let lab = identify(nb, &options.labs)?;
+    let lab = identify(nb, &options.labs, options.expected_lab.as_deref())?;
     match expected {
         Some(expected) if expected.name != lab.name => Err(Ungradable::WrongLab {
             found: lab.name.clone(),

@@ -1,9 +1,11 @@
-//! The labs grading knows: each instructor source's released (student) version and its
-//! exercises, read once, with every exercise name checked against the grader's checks.
+//! The labs grading knows: each instructor source's released (student) version, its
+//! exercises, and every release of it kept beside the sources (`releases/<lab>/`), read once,
+//! with every exercise name checked against the grader's checks.
 
 use super::error::LabError;
 use crate::course::notebook::{Notebook, Role, cell_id, role};
 use crate::course::release::{lab_name, sources, student_version};
+use crate::course::release_record::{ReleaseRecord, Releases, kept};
 use bpe_lab::lab::check::Exercise;
 use std::path::Path;
 
@@ -23,6 +25,8 @@ pub(crate) struct Lab {
     pub(crate) released: Notebook,
     /// In notebook order.
     pub(crate) exercises: Vec<LabExercise>,
+    /// Today's release and the ones kept: what a student may have received.
+    pub(crate) releases: Releases,
 }
 
 impl Lab {
@@ -55,10 +59,15 @@ impl Lab {
             .lab()
             .map(str::to_owned)
             .unwrap_or_else(|| lab_name(path));
+        let releases = Releases {
+            current: ReleaseRecord::of(&name, &released),
+            kept: kept(path.parent().unwrap_or(Path::new(".")), &name)?,
+        };
         Ok(Lab {
             name,
             released,
             exercises,
+            releases,
         })
     }
 }
