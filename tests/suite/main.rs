@@ -27,6 +27,7 @@ mod docs_walkthrough;
 mod execute_sandbox;
 mod executor_run;
 mod fixed_api;
+mod grade_intake;
 mod grade_judge;
 mod grade_resume;
 mod grade_shard;

@@ -1,6 +1,7 @@
 //! What can stop a grading session (one submission's trouble never does: it is in that
 //! submission's grade), each naming the file or the setting at fault.
 
+use super::intake::error::IntakeError;
 use crate::course::notebook::NotebookError;
 use bpe_lab::lab::check::Exercise;
 use std::fmt;
@@ -60,6 +61,13 @@ pub(crate) enum GradeError {
     Lab(LabError),
     /// The sources hold no lab notebook.
     NoLabs { sources: PathBuf },
+    /// The sources folder does not exist (`looked_in`: where it was looked for).
+    NoSources {
+        sources: PathBuf,
+        looked_in: PathBuf,
+    },
+    /// What was given to grade cannot be taken (an instructor's mistake: nothing was written).
+    Intake(IntakeError),
     /// The lab asked for is not among the sources' labs.
     UnknownLab { name: String, known: Vec<String> },
     /// No sandbox, and running unconfined was not allowed.
@@ -89,6 +97,14 @@ impl fmt::Display for GradeError {
                     sources.display()
                 )
             }
+            GradeError::NoSources { sources, looked_in } => write!(
+                f,
+                "{}: no such folder (looked in {}); run from the bpe-lab checkout, or name the \
+                 instructor sources (the notebooks with solutions) with --sources DIR",
+                sources.display(),
+                looked_in.display()
+            ),
+            GradeError::Intake(e) => e.fmt(f),
             GradeError::UnknownLab { name, known } => {
                 write!(f, "no lab {name} (known: {})", known.join(", "))
             }
@@ -122,6 +138,12 @@ impl fmt::Display for GradeError {
 }
 
 impl std::error::Error for GradeError {}
+
+impl From<IntakeError> for GradeError {
+    fn from(e: IntakeError) -> GradeError {
+        GradeError::Intake(e)
+    }
+}
 
 impl From<LabError> for GradeError {
     fn from(e: LabError) -> GradeError {

@@ -2,7 +2,7 @@
 //! order), total and maximum points, and the notes.
 
 use super::lab::Lab;
-use super::record::Grade;
+use super::record::{Grade, Outcome};
 use std::fmt::Write as _;
 
 /// The gradebook of `grades`, with columns for `labs`' exercises.
@@ -53,13 +53,12 @@ fn row(out: &mut String, g: &Grade, columns: &[(&str, &str)]) {
         out.push(',');
         out.push_str(&cell);
     }
-    let _ = writeln!(
-        out,
-        ",{},{},{}",
-        number(g.total),
-        number(g.max),
-        csv(&g.notes_line())
-    );
+    // Who handed nothing in has no total: "no submission" is not a zero.
+    let (total, max) = match g.outcome() {
+        Outcome::NoSubmission => (String::new(), String::new()),
+        _ => (number(g.total), number(g.max)),
+    };
+    let _ = writeln!(out, ",{total},{max},{}", csv(&g.notes_line()));
 }
 
 /// Points as people write them: `2`, `0.5`.

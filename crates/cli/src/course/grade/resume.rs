@@ -20,7 +20,7 @@ pub(crate) fn saved_grade_path(submission: &Submission, feedback_dir: &Path) -> 
 pub(crate) fn saved_grade(submission: &Submission, feedback_dir: &Path) -> Option<Grade> {
     let text = std::fs::read(saved_grade_path(submission, feedback_dir)).ok()?;
     let grade: Grade = serde_json::from_slice(&text).ok()?;
-    let bytes = std::fs::read(&submission.file).ok()?;
+    let bytes = submission.read().ok()?;
     (grade.file == submission.file && grade.digest == digest(&bytes)).then_some(grade)
 }
 
@@ -107,6 +107,7 @@ mod tests {
         let submission = Submission {
             student: "ana".into(),
             file: file.clone(),
+            ..Submission::default()
         };
         let path = saved_grade_path(&submission, &feedback);
         assert_eq!(path, feedback.join("ana/.03-merge.grade.json"));

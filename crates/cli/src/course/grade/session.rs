@@ -4,6 +4,7 @@
 //! through [`Event`]s and prints them.
 
 use super::error::{GradeError, Output};
+use super::intake::{Intake, IntakeOptions, collect};
 use super::job::GradeOptions;
 use super::lab::{Lab, labs};
 use super::not_graded::Tally;
@@ -12,7 +13,7 @@ use super::record::Grade;
 use super::resume::{kept_grade, saved_grade};
 use super::scratch::scratch_root;
 use super::shard::{Shard, ShardManifest, manifest_path};
-use super::submission::{Submission, find_submissions};
+use super::submission::Submission;
 use super::write::{Gradebooks, write_grade};
 use crate::course::judge::JudgeOptions;
 use crate::course::process::sandbox::Sandbox;
@@ -52,6 +53,10 @@ pub(crate) struct SessionOptions {
     pub(crate) execute: Option<Duration>,
     /// Run student code unconfined when the sandbox cannot work here.
     pub(crate) allow_unconfined: bool,
+    /// The class list: every student on it gets a row (`--roster`).
+    pub(crate) roster: Option<PathBuf>,
+    /// Whose a file is, by a regular expression with a `student` group (`--name-pattern`).
+    pub(crate) name_pattern: Option<String>,
 }
 
 /// What a session reports as it goes.
@@ -59,8 +64,8 @@ pub(crate) struct SessionOptions {
 pub(crate) enum Event<'a> {
     /// Student code will run unconfined.
     Unconfined,
-    /// A folder given held no notebooks.
-    EmptyFolder(&'a Path),
+    /// What was found to grade: files set aside, the LMSs recognized, the roster.
+    Collected(&'a Intake),
     /// `--resume`: how many grades were kept, how many are graded (of which how many had
     /// been left not graded by the grader's own trouble).
     Resuming {
@@ -103,6 +108,17 @@ pub(crate) fn grade_all(
     mut report: impl FnMut(Event),
 ) -> Result<Summary, GradeError> {
     let labs = labs_for(options)?;
+    // Before anything else, so an instructor's mistake stops the run with nothing written.
+    let lab_names: Vec<String> = labs.iter().map(|l| l.name.clone()).collect();
+    let intake = collect(&IntakeOptions {
+        paths: &options.submissions,
+        name_pattern: options.name_pattern.as_deref(),
+        roster: options.roster.as_deref(),
+        feedback: &options.feedback,
+        lab: options.lab.as_deref(),
+        labs: &lab_names,
+    })?;
+    report(Event::Collected(&intake));
     let sandbox = Sandbox::detect(options.allow_unconfined).map_err(|e| GradeError::Sandbox {
         problem: e.to_string(),
     })?;
@@ -123,18 +139,20 @@ pub(crate) fn grade_all(
         scratch_root: root.path().to_owned(),
         execute,
     };
-    let found = find_submissions(&options.submissions);
-    for folder in &found.empty_folders {
-        report(Event::EmptyFolder(folder));
-    }
     let submissions = match options.shard {
-        None => found.submissions,
+        None => intake.submissions,
         Some(shard) => {
             let manifest = ShardManifest {
                 shard,
                 lab: options.lab.clone(),
                 labs: labs.iter().map(|l| l.name.clone()).collect(),
-                submissions: found.submissions,
+                // A shard's rows are joined from the grades it saved; who handed nothing in
+                // has none (grade-merge reads no roster), so they stay out of shards.
+                submissions: intake
+                    .submissions
+                    .into_iter()
+                    .filter(|s| !s.is_absent())
+                    .collect(),
             };
             write_manifest(&manifest, &options.feedback)?;
             let held: Vec<Submission> = manifest.held().map(|(_, s)| s.clone()).collect();
@@ -177,6 +195,12 @@ fn write_manifest(manifest: &ShardManifest, feedback: &Path) -> Result<(), Grade
 
 /// The sources' labs; the lab asked for must be one of them.
 fn labs_for(options: &SessionOptions) -> Result<Vec<Lab>, GradeError> {
+    if !options.sources.is_dir() {
+        return Err(GradeError::NoSources {
+            sources: options.sources.clone(),
+            looked_in: std::path::absolute(&options.sources).unwrap_or_default(),
+        });
+    }
     let labs = labs(&options.sources)?;
     if labs.is_empty() {
         return Err(GradeError::NoLabs {
@@ -241,12 +265,19 @@ fn grade_found(
         .filter(|g| g.has_graders_trouble())
         .count();
     let mut grades: Vec<Option<Grade>> = saved.into_iter().map(kept_grade).collect();
+    // Who handed nothing in has a row and nothing to grade or write.
+    for (grade, s) in grades.iter_mut().zip(submissions) {
+        if s.is_absent() {
+            *grade = Some(Grade::no_submission(&s.student, s.name.clone()));
+        }
+    }
     let todo: Vec<usize> = (0..submissions.len())
         .filter(|&i| grades[i].is_none())
         .collect();
+    let absent = submissions.iter().filter(|s| s.is_absent()).count();
     if options.resume {
         report(Event::Resuming {
-            kept: submissions.len() - todo.len(),
+            kept: submissions.len() - todo.len() - absent,
             to_grade: todo.len(),
             not_graded_before,
         });
@@ -314,7 +345,7 @@ mod tests {
         let result = grade_all(options, |event| {
             events.push(match event {
                 Event::Unconfined => return,
-                Event::EmptyFolder(dir) => format!("empty {}", dir.display()),
+                Event::Collected(intake) => format!("collected {}", intake.submissions.len()),
                 Event::Resuming {
                     kept,
                     to_grade,
@@ -344,7 +375,7 @@ mod tests {
         let empty = dir.path().join("empty");
         std::fs::create_dir_all(&empty).unwrap();
         let mut options = SessionOptions {
-            submissions: vec![subs, empty.clone()],
+            submissions: vec![subs.clone(), empty.clone()],
             sources: dir.path().join("src"),
             lab: None,
             gradebook: dir.path().join("grades.csv"),
@@ -358,11 +389,21 @@ mod tests {
             shard: None,
             execute: None,
             allow_unconfined: true,
+            roster: None,
+            name_pattern: None,
         };
+        // A folder with no notebook is the instructor's mistake: nothing is graded or written.
+        let (result, events) = run(&options);
+        assert!(
+            matches!(result, Err(GradeError::Intake(_))),
+            "{result:?} {events:?}"
+        );
+        assert!(!options.gradebook.exists() && !options.feedback.exists());
+        options.submissions = vec![subs];
         let (summary, events) = run(&options);
         let summary = summary.unwrap();
         assert_eq!((summary.submissions, summary.graded), (1, 1));
-        assert_eq!(events[0], format!("empty {}", empty.display()));
+        assert_eq!(events[0], "collected 1");
         assert_eq!(events[1], "started 1");
         assert!(
             events[2].starts_with("graded 1/1 ivan could not be graded: not JSON"),
