@@ -338,17 +338,14 @@ fn grading_refuses_sources_whose_check_names_no_exercise_of_the_grader() {
 }
 
 #[test]
-fn grading_an_empty_folder_writes_an_empty_gradebook() {
+fn grading_an_empty_folder_is_refused_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     write_source(&dir.path().join("src"), "01-double");
-    let grades = dir.path().join("grades.csv");
     let run = grade_empty_folder(dir.path());
-    assert_success(&run);
-    assert!(stderr(&run).contains("no submissions were found"));
-    assert_eq!(
-        fs::read_to_string(&grades).unwrap(),
-        "student,file,lab,decode,total,max,notes\n"
-    );
+    assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
+    assert!(stderr(&run).contains("no notebooks (*.ipynb)"));
+    assert!(!dir.path().join("grades.csv").exists());
+    assert!(!dir.path().join("fb").exists());
 }
 
 #[test]
