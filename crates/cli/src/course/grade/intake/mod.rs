@@ -159,7 +159,7 @@ pub(crate) fn collect(options: &IntakeOptions) -> Result<Intake, IntakeError> {
     }
     intake.submissions = choose(found, options);
     if let Some(roster) = roster {
-        intake.roster = Some(apply_roster(&roster, &mut intake.submissions, options));
+        intake.roster = Some(apply_roster(&roster, &mut intake.submissions));
     }
     Ok(intake)
 }
@@ -255,7 +255,7 @@ fn choose(found: Vec<Found>, options: &IntakeOptions) -> Vec<Submission> {
         let first = submissions.len();
         if notebooks.is_empty() {
             // Only files that are no notebook: the latest is graded, and says what it is.
-            submissions.push(latest_of(others, options));
+            submissions.push(latest_of(others));
             continue;
         }
         let mut labs: Vec<(Option<String>, Vec<Found>)> = Vec::new();
@@ -267,7 +267,7 @@ fn choose(found: Vec<Found>, options: &IntakeOptions) -> Vec<Submission> {
             }
         }
         for (_, files) in labs {
-            submissions.push(latest_of(files, options));
+            submissions.push(latest_of(files));
         }
         if !others.is_empty() {
             let files = others.iter().map(|f| file_name(&f.item)).collect();
@@ -287,7 +287,7 @@ fn file_name(item: &Item) -> String {
 }
 
 /// The latest of one student's `files` for one lab, as a submission that names the others.
-fn latest_of(mut files: Vec<Found>, _options: &IntakeOptions) -> Submission {
+fn latest_of(mut files: Vec<Found>) -> Submission {
     let candidates: Vec<Candidate> = files
         .iter()
         .map(|f| Candidate {
@@ -323,11 +323,7 @@ fn latest_of(mut files: Vec<Found>, _options: &IntakeOptions) -> Submission {
 
 /// Puts the roster's keys and names on the submissions of its students, flags the others, and
 /// adds a "no submission" for each student listed with none, in roster order.
-fn apply_roster(
-    roster: &Roster,
-    submissions: &mut Vec<Submission>,
-    _options: &IntakeOptions,
-) -> RosterUse {
+fn apply_roster(roster: &Roster, submissions: &mut Vec<Submission>) -> RosterUse {
     let mut on_roster: Vec<(usize, Submission)> = Vec::new();
     let mut not_on_roster = Vec::new();
     for mut s in submissions.drain(..) {
