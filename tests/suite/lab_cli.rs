@@ -254,14 +254,11 @@ fn ungradable_submissions_get_zero_and_a_note_without_a_kernel() {
         subs.join("heidi/01-double.ipynb"),
     )
     .unwrap();
-    let empty = dir.path().join("empty");
-    fs::create_dir_all(&empty).unwrap();
     let (grades, feedback) = (dir.path().join("grades.csv"), dir.path().join("feedback"));
     let run = bpe_lab(&[
         "lab",
         "grade",
         path_str(&subs),
-        path_str(&empty),
         "--sources",
         path_str(&sources),
         "--out",
@@ -272,11 +269,6 @@ fn ungradable_submissions_get_zero_and_a_note_without_a_kernel() {
         "--no-sandbox",
     ]);
     assert_success(&run);
-    assert!(
-        stderr(&run).contains("no notebooks (*.ipynb) found"),
-        "{}",
-        stderr(&run)
-    );
     let csv = fs::read_to_string(&grades).unwrap();
     let rows: Vec<&str> = csv.lines().collect();
     assert_eq!(
@@ -349,17 +341,14 @@ fn grading_refuses_sources_whose_check_names_no_exercise_of_the_grader() {
 }
 
 #[test]
-fn grading_an_empty_folder_writes_an_empty_gradebook() {
+fn grading_an_empty_folder_is_refused_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     write_source(&dir.path().join("src"), "01-double");
-    let grades = dir.path().join("grades.csv");
     let run = grade_empty_folder(dir.path());
-    assert_success(&run);
-    assert!(stderr(&run).contains("no submissions were found"));
-    assert_eq!(
-        fs::read_to_string(&grades).unwrap(),
-        "student,file,lab,decode,total,max,notes,decode outcome,tie rule,grader\n"
-    );
+    assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
+    assert!(stderr(&run).contains("no notebooks (*.ipynb)"));
+    assert!(!dir.path().join("grades.csv").exists());
+    assert!(!dir.path().join("fb").exists());
 }
 
 #[test]

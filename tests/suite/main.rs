@@ -28,6 +28,7 @@ mod docs_walkthrough;
 mod execute_sandbox;
 mod executor_run;
 mod fixed_api;
+mod grade_intake;
 mod grade_judge;
 mod grade_jupyters;
 mod grade_regrade;

@@ -4,6 +4,7 @@
 use super::error::CliError;
 use super::progress;
 use crate::course::doctor::diagnose;
+use crate::course::grade::intake::{Intake, error::IntakeError};
 use crate::course::grade::{
     Event, GradeError, MergeError, MergeOptions, Output, SessionOptions, Shard, Summary, Tally,
     Whose, grade_all, merge_shards,
@@ -151,7 +152,8 @@ pub(crate) struct VerifyArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct GradeArgs {
-    /// Submitted notebooks, or folders of them (one sub-folder per student)
+    /// Submitted notebooks, folders of them (one sub-folder per student), or an LMS's zip
+    /// download as it comes (Moodle, Canvas, Blackboard, nbgrader names are read)
     #[arg(required = true, value_name = "SUBMISSION")]
     pub(crate) submissions: Vec<PathBuf>,
     /// The gradebook to write (rewritten, atomically, as each submission finishes)
@@ -228,6 +230,17 @@ pub(crate) struct GradeArgs {
     /// <gradebook stem>.adjustments.csv beside --output, when it exists)
     #[arg(long, value_name = "FILE")]
     pub(crate) adjustments: Option<PathBuf>,
+    /// The class list, a CSV file with a header (columns such as ID/Username, Name, Email):
+    /// every student on it gets a row, "no submission" when nothing came; submissions of
+    /// students not on it are graded and flagged
+    #[arg(long, value_name = "FILE")]
+    pub(crate) roster: Option<PathBuf>,
+    /// Whose each file is, when the LMS's names are not read: a regular expression matched
+    /// against each file's path under the SUBMISSION given, with a named group `student` and
+    /// optionally `timestamp` (as nbgrader's zip_collect), e.g.
+    /// '^(?P<student>[^_]+)_(?P<timestamp>[0-9-]+)_'
+    #[arg(long, value_name = "REGEX")]
+    pub(crate) name_pattern: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -523,6 +536,8 @@ fn run_grade(args: &GradeArgs) -> Result<(), CliError> {
         allow_unconfined: args.no_sandbox,
         student: args.student.clone(),
         adjustments: args.adjustments.clone(),
+        roster: args.roster.clone(),
+        name_pattern: args.name_pattern.clone(),
     };
     let mut bar = None;
     let summary =
@@ -540,9 +555,7 @@ fn show(event: Event, bar: &mut Option<indicatif::ProgressBar>) {
         Event::Unconfined => eprintln!(
             "warning: --no-sandbox: student code runs unconfined, with your account's rights"
         ),
-        Event::EmptyFolder(dir) => {
-            eprintln!("note: {}: no notebooks (*.ipynb) found", dir.display())
-        }
+        Event::Collected(intake) => show_intake(intake),
         Event::Resuming {
             kept,
             to_grade,
@@ -571,8 +584,12 @@ fn show(event: Event, bar: &mut Option<indicatif::ProgressBar>) {
         Event::Graded { done, of, grade } => {
             let notes = grade.notes_line();
             let line = format!(
-                "[{done}/{of}] {} {}: {} / {} ({:.1} s){}",
+                "[{done}/{of}] {}{} {}: {} / {} ({:.1} s){}",
                 grade.student,
+                grade
+                    .name
+                    .as_ref()
+                    .map_or_else(String::new, |n| format!(" ({n})")),
                 grade.file.display(),
                 grade.total,
                 grade.max,
@@ -609,9 +626,39 @@ fn show_summary(summary: &Summary, args: &GradeArgs) {
     show_not_graded(&summary.tally);
 }
 
+/// What the intake found: the LMSs recognized, what was set aside, how the roster was used.
+fn show_intake(intake: &Intake) {
+    if !intake.formats.is_empty() {
+        eprintln!("read the file names of: {}", intake.formats.join(", "));
+    }
+    if !intake.skipped.is_empty() {
+        let files: usize = intake.skipped.iter().map(|s| s.files).sum();
+        eprintln!("skipped {files} file(s) that are no student's submission:");
+        for s in &intake.skipped {
+            let count = if s.files > 1 {
+                format!(" ({} files)", s.files)
+            } else {
+                String::new()
+            };
+            eprintln!("  {}{count}: {}", s.shown.display(), s.why);
+        }
+    }
+    if let Some(r) = &intake.roster {
+        eprintln!(
+            "roster {}: {} student(s), keyed by its column {:?}; {} handed nothing in, {}              submission(s) from students not on it",
+            r.path.display(),
+            r.students,
+            r.key_column,
+            r.absent,
+            r.not_on_roster
+        );
+    }
+}
+
 /// What the gradebook holds that is not graded, split by whose doing it was: a grading run and
 /// a merge end with the same table.
 fn show_not_graded(tally: &Tally) {
+    eprintln!("rows: {}", tally.outcomes_line());
     let count = |whose| tally.parts(whose).count();
     let parts = |whose| {
         for p in tally.parts(whose) {
@@ -689,9 +736,16 @@ fn output_flag(output: Output) -> &'static str {
 /// A session's error, named by the flag that set what failed.
 fn grade_error(e: GradeError, args: &GradeArgs) -> CliError {
     match &e {
-        GradeError::Lab(_) | GradeError::NoLabs { .. } => {
+        GradeError::Lab(_) => {
             CliError::runtime(format!("--sources {}: {e}", args.sources.display()))
         }
+        GradeError::NoLabs { .. } => CliError::usage(format!(
+            "--sources {}: {e}; name the instructor sources (the notebooks with solutions) \
+             with --sources DIR",
+            args.sources.display()
+        )),
+        GradeError::NoSources { .. } => CliError::usage(format!("--sources {e}")),
+        GradeError::Intake(intake) => intake_error(intake),
         GradeError::UnknownLab { name, known } => CliError::usage(format!(
             "--lab {name}: no such lab (known: {})",
             known.join(", ")
@@ -716,6 +770,22 @@ fn grade_error(e: GradeError, args: &GradeArgs) -> CliError {
 /// A bad adjustments file, said with the flag that names it (nothing was written).
 fn adjustments_message(e: &dyn std::fmt::Display) -> String {
     format!("--adjustments: {e} (nothing was written)")
+}
+
+/// What was given to grade cannot be taken: named by the flag or argument at fault. Each is
+/// the instructor's to fix (exit 2), except a file the machine cannot read (exit 1).
+fn intake_error(e: &IntakeError) -> CliError {
+    let message = match e {
+        IntakeError::NamePattern(_) => format!("--name-pattern {e}"),
+        IntakeError::Roster(_) => format!("--roster {e}"),
+        IntakeError::FeedbackInSubmissions { .. } => format!("--feedback {e}"),
+        _ => format!("SUBMISSION {e}"),
+    };
+    if e.is_io() {
+        CliError::runtime(message)
+    } else {
+        CliError::usage(message)
+    }
 }
 
 fn run_doctor(args: &DoctorArgs) -> Result<(), CliError> {

@@ -486,15 +486,12 @@ mod tests {
     use crate::course::grade::lab::LabExercise;
     use crate::course::grade::record::ExerciseGrade;
     use crate::course::judge::Verdict;
-    use crate::course::notebook::Notebook;
     use bpe_lab::lab::check::Status;
 
     fn lab(name: &str, exercises: &[(Exercise, f64)]) -> Lab {
-        let nb = Notebook::parse(br#"{"nbformat": 4, "cells": []}"#, Path::new("x")).unwrap();
-        Lab {
-            name: name.to_owned(),
-            released: nb,
-            exercises: exercises
+        Lab::bare(
+            name,
+            exercises
                 .iter()
                 .map(|&(exercise, points)| LabExercise {
                     exercise,
@@ -502,7 +499,7 @@ mod tests {
                     check_id: String::new(),
                 })
                 .collect(),
-        }
+        )
     }
 
     fn labs() -> Vec<Lab> {

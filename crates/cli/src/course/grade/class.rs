@@ -40,6 +40,7 @@ pub(crate) fn earlier_class(gradebook: &Path, feedback_dir: &Path) -> Option<Vec
                 .map(|r| Submission {
                     student: r.fields[0].clone(),
                     file: PathBuf::from(&r.fields[1]),
+                    ..Submission::default()
                 })
                 .collect(),
         );
@@ -78,6 +79,7 @@ fn saved_class(feedback_dir: &Path) -> Option<Vec<Submission>> {
                 found.push(Submission {
                     student: grade.student,
                     file: grade.file,
+                    ..Submission::default()
                 });
             }
         }
@@ -198,21 +200,17 @@ pub(crate) fn plan(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::course::notebook::Notebook;
 
     fn sub(student: &str, file: &str) -> Submission {
         Submission {
             student: student.into(),
             file: PathBuf::from(file),
+            ..Submission::default()
         }
     }
 
     fn lab(name: &str) -> Lab {
-        Lab {
-            name: name.into(),
-            released: Notebook::parse(br#"{"nbformat": 4, "cells": []}"#, Path::new("x")).unwrap(),
-            exercises: Vec::new(),
-        }
+        Lab::bare(name, Vec::new())
     }
 
     #[test]

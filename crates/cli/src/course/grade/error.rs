@@ -2,6 +2,7 @@
 //! submission's grade), each naming the file or the setting at fault.
 
 use super::adjustments::AdjustmentsError;
+use super::intake::error::IntakeError;
 use crate::course::notebook::NotebookError;
 use bpe_lab::lab::check::Exercise;
 use std::fmt;
@@ -63,6 +64,13 @@ pub(crate) enum GradeError {
     Lab(LabError),
     /// The sources hold no lab notebook.
     NoLabs { sources: PathBuf },
+    /// The sources folder does not exist (`looked_in`: where it was looked for).
+    NoSources {
+        sources: PathBuf,
+        looked_in: PathBuf,
+    },
+    /// What was given to grade cannot be taken (an instructor's mistake: nothing was written).
+    Intake(IntakeError),
     /// The lab asked for is not among the sources' labs.
     UnknownLab { name: String, known: Vec<String> },
     /// No sandbox, and running unconfined was not allowed.
@@ -96,6 +104,14 @@ impl fmt::Display for GradeError {
                     sources.display()
                 )
             }
+            GradeError::NoSources { sources, looked_in } => write!(
+                f,
+                "{}: no such folder (looked in {}); run from the bpe-lab checkout, or name the \
+                 instructor sources (the notebooks with solutions) with --sources DIR",
+                sources.display(),
+                looked_in.display()
+            ),
+            GradeError::Intake(e) => e.fmt(f),
             GradeError::UnknownLab { name, known } => {
                 write!(f, "no lab {name} (known: {})", known.join(", "))
             }
@@ -137,6 +153,12 @@ impl fmt::Display for GradeError {
 }
 
 impl std::error::Error for GradeError {}
+
+impl From<IntakeError> for GradeError {
+    fn from(e: IntakeError) -> GradeError {
+        GradeError::Intake(e)
+    }
+}
 
 impl From<LabError> for GradeError {
     fn from(e: LabError) -> GradeError {

@@ -381,6 +381,7 @@ mod tests {
         failed.printed = "debug | line\n".into();
         Grade {
             student: "ana".into(),
+            name: None,
             file: PathBuf::from("s/ana/03-merge.ipynb"),
             lab: Some("03-merge".into()),
             exercises: vec![

@@ -6,7 +6,7 @@
 
 use super::lab::Lab;
 use super::outcome::outcome;
-use super::record::{ExerciseGrade, Grade};
+use super::record::{ExerciseGrade, Grade, Outcome};
 use std::fmt::Write as _;
 
 /// The gradebook of `grades`, with columns for `labs`' exercises.
@@ -75,13 +75,12 @@ fn row(out: &mut String, g: &Grade, columns: &[(&str, &str)]) {
         }
         let _ = write!(notes, "adjusted: {a}");
     }
-    let _ = write!(
-        out,
-        ",{},{},{}",
-        number(g.total),
-        number(g.max),
-        csv(&notes)
-    );
+    // Who handed nothing in has no total: "no submission" is not a zero.
+    let (total, max) = match g.outcome() {
+        Outcome::NoSubmission => (String::new(), String::new()),
+        _ => (number(g.total), number(g.max)),
+    };
+    let _ = write!(out, ",{total},{max},{}", csv(&notes));
     out.push_str(&cells(&outcome));
     let (tie_rule, grader) = g
         .setup

@@ -5,6 +5,7 @@
 
 use super::digest::digest;
 use super::identify::identify;
+use super::intake::{sniff::what_it_is, text};
 use super::lab::Lab;
 use super::note::{GradeNote, Ungradable};
 use super::record::Grade;
@@ -37,6 +38,10 @@ pub(crate) struct GradeOptions {
 pub(crate) fn grade_one(submission: &Submission, options: &GradeOptions, slot: usize) -> Grade {
     let started = Instant::now();
     let mut grade = Grade::empty(&submission.student, submission.file.clone());
+    grade.name = submission.name.clone();
+    for note in &submission.notes {
+        grade.note(GradeNote::Intake(note.clone()));
+    }
     if let Err(why) = steps(submission, options, slot, &mut grade) {
         grade.not_graded(why);
     }
@@ -55,12 +60,21 @@ fn steps(
     if let Some(lab) = expected {
         grade.against(lab);
     }
-    let bytes = std::fs::read(&submission.file).map_err(|e| Ungradable::Unreadable {
-        error: bpe_lab::files::describe_io_error(&e),
-    })?;
+    let bytes = submission.read()?;
     grade.digest = digest(&bytes);
-    let nb = Notebook::parse(&bytes, &submission.file)
-        .map_err(|e| Ungradable::NotANotebook { problem: e.problem })?;
+    // Bytes to text before the notebook is parsed: a byte-order mark, UTF-16 or a stray
+    // Latin-1 byte does not lose the submission.
+    let decoded = text::decode(&bytes);
+    let nb = Notebook::parse(decoded.text.as_bytes(), &submission.file).map_err(|e| {
+        Ungradable::NotANotebook {
+            problem: what_it_is(&bytes).map_or(e.problem, |kind| format!("not a notebook: {kind}")),
+        }
+    })?;
+    if decoded.replaced {
+        grade.note(GradeNote::NotUtf8 {
+            places: text::replaced_places(&nb.json),
+        });
+    }
     let lab = identified(&nb, options, expected)?;
     grade.against(lab);
     if edition_in(&nb) == Some(Edition::SelfStudy) {

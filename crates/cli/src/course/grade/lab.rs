@@ -30,6 +30,25 @@ pub(crate) struct Lab {
 }
 
 impl Lab {
+    /// A lab with an empty notebook and these exercises, for tests of what is built on labs.
+    #[cfg(test)]
+    pub(crate) fn bare(name: &str, exercises: Vec<LabExercise>) -> Lab {
+        let released = Notebook::parse(
+            br#"{"nbformat": 4, "cells": []}"#,
+            std::path::Path::new("x"),
+        )
+        .expect("an empty notebook parses");
+        let releases = crate::course::release_record::Releases::current_only(
+            crate::course::release_record::ReleaseRecord::of(name, &released),
+        );
+        Lab {
+            name: name.to_owned(),
+            released,
+            exercises,
+            releases,
+        }
+    }
+
     pub(crate) fn max_points(&self) -> f64 {
         self.exercises.iter().map(|e| e.points).sum()
     }

@@ -449,6 +449,7 @@ mod tests {
                 .map(|s| Submission {
                     student: (*s).into(),
                     file: PathBuf::from(format!("subs/{s}/01-x.ipynb")),
+                    ..Submission::default()
                 })
                 .collect(),
         };

@@ -4,8 +4,8 @@
 //! ([`super::judge`]). No student code runs in the grader's process, and one broken or hostile
 //! submission never stops the others.
 //!
-//! The session ([`session`]) runs, in order: the labs ([`lab`]), the submissions
-//! ([`submission`]), what `--resume` keeps ([`resume`]), the queue of jobs ([`queue`]), each
+//! The session ([`session`]) runs, in order: the labs ([`lab`]), the submissions ([`intake`]:
+//! folders, notebooks or an LMS's zip download, one [`submission`] per student and lab), what `--resume` keeps ([`resume`]), the queue of jobs ([`queue`]), each
 //! job's steps ([`job`]: read, [`identify`], restore, [`scratch`], judge, execute), and the
 //! writes as each grade finishes ([`write`]: [`feedback`], the [`gradebook`], the
 //! [`nbgrader_csv`]). Grades are typed records ([`record`], [`note`]), saved with serde; what
@@ -24,6 +24,7 @@ pub(crate) mod export;
 pub(crate) mod feedback;
 pub(crate) mod gradebook;
 pub(crate) mod identify;
+pub(crate) mod intake;
 pub(crate) mod job;
 pub(crate) mod lab;
 pub(crate) mod merge;

@@ -4,8 +4,9 @@
 //! trouble is never a mark against the student: the feedback says so, the run's summary counts
 //! it, and `--resume` grades exactly those submissions again.
 
+use super::intake::note::IntakeNote;
 use super::note::{GradeNote, Whose};
-use super::record::Grade;
+use super::record::{Grade, Outcome};
 use crate::course::judge::Verdict;
 use bpe_lab::lab::check::Exercise;
 use std::path::PathBuf;
@@ -61,21 +62,51 @@ impl Grade {
     }
 }
 
-/// The not-graded parts of a whole run, for its summary.
+/// The not-graded parts of a whole run, and how many rows came to each outcome, for its
+/// summary.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct Tally {
     pub(crate) not_graded: Vec<NotGraded>,
+    /// Rows by outcome, in [`Outcome::ALL`]'s order, those with none left out.
+    pub(crate) outcomes: Vec<(Outcome, usize)>,
+    /// Rows of students `--roster` does not list (graded all the same).
+    pub(crate) not_on_roster: usize,
 }
 
 impl Tally {
     /// The tally of `grades`, in their order.
     pub(crate) fn of<'a>(grades: impl IntoIterator<Item = &'a Grade>) -> Tally {
+        let grades: Vec<&Grade> = grades.into_iter().collect();
+        let outcomes = Outcome::ALL
+            .into_iter()
+            .map(|o| (o, grades.iter().filter(|g| g.outcome() == o).count()))
+            .filter(|(_, n)| *n > 0)
+            .collect();
+        let flagged = GradeNote::Intake(IntakeNote::NotOnRoster);
         Tally {
-            not_graded: grades
-                .into_iter()
-                .flat_map(Grade::not_graded_parts)
-                .collect(),
+            not_graded: grades.iter().flat_map(|g| g.not_graded_parts()).collect(),
+            outcomes,
+            not_on_roster: grades.iter().filter(|g| g.notes.contains(&flagged)).count(),
         }
+    }
+
+    /// The outcomes as the summary says them: "3 graded, 1 no submission".
+    pub(crate) fn outcomes_line(&self) -> String {
+        let mut parts: Vec<String> = self
+            .outcomes
+            .iter()
+            .map(|(o, n)| format!("{n} {}", o.describe()))
+            .collect();
+        if parts.is_empty() {
+            parts.push("no rows".to_owned());
+        }
+        if self.not_on_roster > 0 {
+            parts.push(format!(
+                "{} not on the roster (graded, flagged)",
+                self.not_on_roster
+            ));
+        }
+        parts.join(", ")
     }
 
     /// The parts that were `whose` doing.
@@ -171,6 +202,22 @@ mod tests {
 
         let tally = Tally::of([&judged, &broken, &unreadable, &fine]);
         assert_eq!(tally.not_graded.len(), 3);
+        assert_eq!(
+            tally.outcomes,
+            [
+                (Outcome::Graded, 1),
+                (Outcome::NotANotebook, 1),
+                (Outcome::NotGraded, 2)
+            ]
+        );
+        let absent = Grade::no_submission("eve", None);
+        assert!(absent.not_graded_parts().is_empty());
+        let mut stranger = fine.clone();
+        stranger.note(GradeNote::Intake(IntakeNote::NotOnRoster));
+        assert_eq!(
+            Tally::of([&absent, &stranger]).outcomes_line(),
+            "1 graded, 1 no submission, 1 not on the roster (graded, flagged)"
+        );
         assert_eq!(tally.submissions(Whose::Grader), 2);
         assert_eq!(tally.submissions(Whose::Submission), 1);
     }

@@ -2,6 +2,8 @@
 //! what restoring changed, what the judge left out, how executing went. The words live in
 //! each variant's `Display`; "could not be graded" is written here once.
 
+use super::intake::note::IntakeNote;
+use super::intake::text::Place;
 use crate::course::judge::CellNote;
 use crate::course::restore::Restoration;
 use serde::{Deserialize, Serialize};
@@ -94,6 +96,14 @@ pub(crate) enum GradeNote {
     /// It was made from the self-study edition, which shows the solutions: in a graded
     /// course, a sign the wrong edition was handed out (the grade itself is as judged).
     SelfStudyEdition,
+    /// What the intake found out: several files, other files, late, not on the roster.
+    Intake(IntakeNote),
+    /// A roster student who handed nothing in: no file, no points, nothing to grade.
+    NoSubmission,
+    /// Bytes that are not UTF-8 were read as U+FFFD, at these lines (none: outside the cells).
+    NotUtf8 {
+        places: Vec<Place>,
+    },
 }
 
 impl fmt::Display for GradeNote {
@@ -108,6 +118,19 @@ impl fmt::Display for GradeNote {
                 "this notebook is the self-study edition, which shows the solutions under each \
                  check; a graded course hands out the graded edition",
             ),
+            GradeNote::Intake(note) => note.fmt(f),
+            GradeNote::NoSubmission => f.write_str("no submission"),
+            GradeNote::NotUtf8 { places } => {
+                f.write_str(
+                    "some bytes are not UTF-8 (an editor saving in Latin-1?) and were read as \u{fffd}",
+                )?;
+                if places.is_empty() {
+                    f.write_str(" outside the cells")
+                } else {
+                    let at: Vec<String> = places.iter().map(Place::to_string).collect();
+                    write!(f, " at {}", at.join("; "))
+                }
+            }
         }
     }
 }

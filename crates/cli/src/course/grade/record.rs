@@ -40,10 +40,48 @@ impl ExerciseGrade {
     }
 }
 
+/// What became of one gradebook row, in the words of the run's summary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) enum Outcome {
+    /// Judged (whatever the points).
+    Graded,
+    /// A roster student who handed nothing in.
+    NoSubmission,
+    /// The file is no notebook (empty, a PDF, a zip without one, not JSON).
+    NotANotebook,
+    /// A notebook, but of no lab graded here, or of another lab than the one asked for.
+    NotThisLab,
+    /// The grader's own trouble kept it, or part of it, from being graded (`--resume`).
+    NotGraded,
+}
+
+impl Outcome {
+    pub(crate) const ALL: [Outcome; 5] = [
+        Outcome::Graded,
+        Outcome::NoSubmission,
+        Outcome::NotANotebook,
+        Outcome::NotThisLab,
+        Outcome::NotGraded,
+    ];
+
+    pub(crate) fn describe(self) -> &'static str {
+        match self {
+            Outcome::Graded => "graded",
+            Outcome::NoSubmission => "no submission",
+            Outcome::NotANotebook => "not a notebook",
+            Outcome::NotThisLab => "not this lab's notebook",
+            Outcome::NotGraded => "not graded (the grader's trouble)",
+        }
+    }
+}
+
 /// One submission's grade.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(crate) struct Grade {
     pub(crate) student: String,
+    /// The student's name, when the LMS's file names or the roster give it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) name: Option<String>,
     pub(crate) file: PathBuf,
     /// The lab graded against, when the submission could be matched to one.
     pub(crate) lab: Option<String>,
@@ -76,6 +114,7 @@ impl Grade {
     pub(crate) fn empty(student: &str, file: PathBuf) -> Grade {
         Grade {
             student: student.to_owned(),
+            name: None,
             file,
             lab: None,
             exercises: Vec::new(),
@@ -109,6 +148,34 @@ impl Grade {
             })
             .collect();
         self.total = 0.0;
+    }
+
+    /// The row of a roster student who handed nothing in.
+    pub(crate) fn no_submission(student: &str, name: Option<String>) -> Grade {
+        let mut grade = Grade::empty(student, PathBuf::new());
+        grade.name = name;
+        grade.note(GradeNote::NoSubmission);
+        grade
+    }
+
+    /// What became of the submission, for the run's count.
+    pub(crate) fn outcome(&self) -> Outcome {
+        if self.notes.contains(&GradeNote::NoSubmission) {
+            return Outcome::NoSubmission;
+        }
+        let why = self.notes.iter().find_map(|n| match n {
+            GradeNote::NotGraded(why) => Some(why),
+            _ => None,
+        });
+        match why {
+            Some(Ungradable::NotANotebook { .. }) => Outcome::NotANotebook,
+            Some(
+                Ungradable::UnknownLab { .. } | Ungradable::NoLab | Ungradable::WrongLab { .. },
+            ) => Outcome::NotThisLab,
+            Some(Ungradable::Unreadable { .. } | Ungradable::Scratch { .. }) => Outcome::NotGraded,
+            None if self.has_graders_trouble() => Outcome::NotGraded,
+            None => Outcome::Graded,
+        }
     }
 
     pub(crate) fn not_graded(&mut self, why: Ungradable) {

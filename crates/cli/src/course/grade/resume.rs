@@ -33,7 +33,7 @@ pub(crate) fn read_saved(submission: &Submission, feedback_dir: &Path) -> Option
 /// The grade saved for `submission` by an earlier run, if the file has not changed since.
 pub(crate) fn saved_grade(submission: &Submission, feedback_dir: &Path) -> Option<Grade> {
     let grade = read_saved(submission, feedback_dir)?;
-    let bytes = std::fs::read(&submission.file).ok()?;
+    let bytes = submission.read().ok()?;
     (grade.file == submission.file && grade.digest == digest(&bytes)).then_some(grade)
 }
 
@@ -125,6 +125,7 @@ mod tests {
         let submission = Submission {
             student: "ana".into(),
             file: file.clone(),
+            ..Submission::default()
         };
         let path = saved_grade_path(&submission, &feedback);
         assert_eq!(path, feedback.join("ana/.03-merge.grade.json"));

@@ -6,6 +6,7 @@
 use super::adjustments::{Adjustments, ClassView};
 use super::class::{Plan, PlanError, earlier_class, plan};
 use super::error::{GradeError, Output};
+use super::intake::{Intake, IntakeOptions, collect};
 use super::job::GradeOptions;
 use super::lab::{Lab, labs};
 use super::not_graded::Tally;
@@ -15,7 +16,7 @@ use super::resume::{kept_grade, read_saved, saved_grade, setup_changed};
 use super::scratch::scratch_root;
 use super::setup::RunSetup;
 use super::shard::{Shard, ShardManifest, manifest_path};
-use super::submission::{Submission, find_submissions};
+use super::submission::Submission;
 use super::write::{Gradebooks, write_feedback, write_grade};
 use crate::course::judge::JudgeOptions;
 use crate::course::process::sandbox::Sandbox;
@@ -65,6 +66,10 @@ pub(crate) struct SessionOptions {
     /// The instructor's adjustments (else `<gradebook>.adjustments.csv` beside the gradebook,
     /// when there is one).
     pub(crate) adjustments: Option<PathBuf>,
+    /// The class list: every student on it gets a row (`--roster`).
+    pub(crate) roster: Option<PathBuf>,
+    /// Whose a file is, by a regular expression with a `student` group (`--name-pattern`).
+    pub(crate) name_pattern: Option<String>,
 }
 
 /// What a session reports as it goes.
@@ -72,8 +77,8 @@ pub(crate) struct SessionOptions {
 pub(crate) enum Event<'a> {
     /// Student code will run unconfined.
     Unconfined,
-    /// A folder given held no notebooks.
-    EmptyFolder(&'a Path),
+    /// What was found to grade: files set aside, the LMSs recognized, the roster.
+    Collected(&'a Intake),
     /// `--resume`: how many grades were kept, how many are graded (of which how many had
     /// been left not graded by the grader's own trouble, and how many were graded under
     /// another grading setup).
@@ -121,6 +126,17 @@ pub(crate) fn grade_all(
     mut report: impl FnMut(Event),
 ) -> Result<Summary, GradeError> {
     let labs = labs_for(options)?;
+    // Before anything else, so an instructor's mistake stops the run with nothing written.
+    let lab_names: Vec<String> = labs.iter().map(|l| l.name.clone()).collect();
+    let intake = collect(&IntakeOptions {
+        paths: &options.submissions,
+        name_pattern: options.name_pattern.as_deref(),
+        roster: options.roster.as_deref(),
+        feedback: &options.feedback,
+        lab: options.lab.as_deref(),
+        labs: &lab_names,
+    })?;
+    report(Event::Collected(&intake));
     let sandbox = Sandbox::detect(options.allow_unconfined).map_err(|e| GradeError::Sandbox {
         problem: e.to_string(),
     })?;
@@ -141,13 +157,9 @@ pub(crate) fn grade_all(
         scratch_root: root.path().to_owned(),
         execute,
     };
-    let found = find_submissions(&options.submissions);
-    for folder in &found.empty_folders {
-        report(Event::EmptyFolder(folder));
-    }
     let plan = match options.shard {
         None => plan(
-            found.submissions,
+            intake.submissions,
             &options.submissions,
             options.student.as_deref(),
             earlier_class(&options.gradebook, &options.feedback),
@@ -156,11 +168,20 @@ pub(crate) fn grade_all(
         .map_err(|PlanError::UnknownStudent { name, known }| {
             GradeError::UnknownStudent { name, known }
         })?,
-        Some(_) => Plan {
-            selected: (0..found.submissions.len()).collect(),
-            rows: found.submissions,
-            regrade: false,
-        },
+        // A shard's rows are joined from the grades it saved; who handed nothing in has none
+        // (grade-merge reads no roster), so they stay out of shards.
+        Some(_) => {
+            let rows: Vec<Submission> = intake
+                .submissions
+                .into_iter()
+                .filter(|s| !s.is_absent())
+                .collect();
+            Plan {
+                selected: (0..rows.len()).collect(),
+                rows,
+                regrade: false,
+            }
+        }
     };
     // The adjustments are checked against the whole class (and the lab asked for) before
     // anything is written.
@@ -253,6 +274,12 @@ fn write_manifest(manifest: &ShardManifest, feedback: &Path) -> Result<(), Grade
 
 /// The sources' labs; the lab asked for must be one of them.
 fn labs_for(options: &SessionOptions) -> Result<Vec<Lab>, GradeError> {
+    if !options.sources.is_dir() {
+        return Err(GradeError::NoSources {
+            sources: options.sources.clone(),
+            looked_in: std::path::absolute(&options.sources).unwrap_or_default(),
+        });
+    }
     let labs = labs(&options.sources)?;
     if labs.is_empty() {
         return Err(GradeError::NoLabs {
@@ -341,17 +368,30 @@ fn grade_found(
                 .flatten()
         })
         .collect();
+    // Who handed nothing in has a row and nothing to grade or write.
+    for (grade, s) in grades.iter_mut().zip(rows) {
+        if s.is_absent() {
+            *grade = Some(Grade::no_submission(&s.student, s.name.clone()));
+        }
+    }
     let mut todo = Vec::new();
+    let mut absent = 0;
     for (&i, saved) in plan.selected.iter().zip(saved) {
+        if rows[i].is_absent() {
+            absent += 1;
+            continue;
+        }
         match kept_grade(saved, &context.run, labs) {
             Some(kept) => grades[i] = Some(kept),
             None => todo.push(i),
         }
     }
-    let kept: Vec<usize> = (0..rows.len()).filter(|i| !todo.contains(i)).collect();
+    let kept: Vec<usize> = (0..rows.len())
+        .filter(|&i| !todo.contains(&i) && !rows[i].is_absent())
+        .collect();
     if options.resume {
         report(Event::Resuming {
-            kept: plan.selected.len() - todo.len(),
+            kept: plan.selected.len() - todo.len() - absent,
             to_grade: todo.len(),
             not_graded_before,
             setup_changed: setup_changes,
@@ -434,7 +474,7 @@ mod tests {
         let result = grade_all(options, |event| {
             events.push(match event {
                 Event::Unconfined => return,
-                Event::EmptyFolder(dir) => format!("empty {}", dir.display()),
+                Event::Collected(intake) => format!("collected {}", intake.submissions.len()),
                 Event::Resuming {
                     kept,
                     to_grade,
@@ -466,7 +506,7 @@ mod tests {
         let empty = dir.path().join("empty");
         std::fs::create_dir_all(&empty).unwrap();
         let mut options = SessionOptions {
-            submissions: vec![subs, empty.clone()],
+            submissions: vec![subs.clone(), empty.clone()],
             sources: dir.path().join("src"),
             lab: None,
             gradebook: dir.path().join("grades.csv"),
@@ -485,11 +525,21 @@ mod tests {
             allow_unconfined: true,
             student: None,
             adjustments: None,
+            roster: None,
+            name_pattern: None,
         };
+        // A folder with no notebook is the instructor's mistake: nothing is graded or written.
+        let (result, events) = run(&options);
+        assert!(
+            matches!(result, Err(GradeError::Intake(_))),
+            "{result:?} {events:?}"
+        );
+        assert!(!options.gradebook.exists() && !options.feedback.exists());
+        options.submissions = vec![subs];
         let (summary, events) = run(&options);
         let summary = summary.unwrap();
         assert_eq!((summary.submissions, summary.graded), (1, 1));
-        assert_eq!(events[0], format!("empty {}", empty.display()));
+        assert_eq!(events[0], "collected 1");
         assert_eq!(events[1], "started 1");
         assert!(
             events[2].starts_with("graded 1/1 ivan could not be graded: not JSON"),

@@ -179,6 +179,7 @@ mod tests {
                         Shard { index, count }.holds(&Submission {
                             student: student.clone(),
                             file: PathBuf::from("x.ipynb"),
+                            ..Submission::default()
                         })
                     })
                     .collect();

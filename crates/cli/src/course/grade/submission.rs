@@ -1,59 +1,96 @@
-//! The notebooks to grade and whose they are: files as given; folders searched for `*.ipynb`
-//! (skipping `.ipynb_checkpoints`), the student being the first folder under the given one,
-//! else the file's stem.
+//! A submission to grade: whose it is, the file as the instructor knows it, and where its bytes
+//! are — a file on disk, an entry of a zip (through zips inside it), or nothing at all (a roster
+//! student who handed nothing in). [`super::intake`] finds them.
 
+use super::intake::note::IntakeNote;
+use super::intake::zip::{MAX_ENTRY_BYTES, read_chain};
+use super::note::Ungradable;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
-/// A submission found on disk: the file and whose it is.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// Where a submission's bytes are.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Source {
+    /// The file at the submission's `file`.
+    #[default]
+    Disk,
+    /// An entry of the zip `archive` on disk: `entries` names it, each name but the last a zip
+    /// inside the one before.
+    Archive {
+        archive: PathBuf,
+        entries: Vec<String>,
+    },
+    /// Nothing was handed in.
+    Absent,
+}
+
+impl Source {
+    fn is_disk(&self) -> bool {
+        *self == Source::Disk
+    }
+}
+
+/// A submission found: whose it is, its file, and what the intake has to say about it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Submission {
     pub(crate) student: String,
+    /// As shown in the gradebook: a path, or a zip's path followed by the path inside it.
     pub(crate) file: PathBuf,
+    /// The student's name when the download or the roster gives it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) name: Option<String>,
+    /// Other ids of the student the file name gave (for the roster).
+    #[serde(skip)]
+    pub(crate) aliases: Vec<String>,
+    #[serde(default, skip_serializing_if = "Source::is_disk")]
+    pub(crate) source: Source,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) notes: Vec<IntakeNote>,
 }
 
-/// What was found: the submissions, and the folders given that held none.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(crate) struct Found {
-    pub(crate) submissions: Vec<Submission>,
-    pub(crate) empty_folders: Vec<PathBuf>,
-}
-
-/// The submissions under `args`, in argument order, each folder's files sorted.
-pub(crate) fn find_submissions(args: &[PathBuf]) -> Found {
-    let mut found = Found::default();
-    for arg in args {
-        if !arg.is_dir() {
-            found.submissions.push(Submission {
-                student: stem(arg),
-                file: arg.clone(),
-            });
-            continue;
-        }
-        let mut files = Vec::new();
-        walk(arg, &mut files);
-        files.sort();
-        if files.is_empty() {
-            found.empty_folders.push(arg.clone());
-        }
-        for file in files {
-            let student = student_of(arg, &file);
-            found.submissions.push(Submission { student, file });
-        }
+impl Submission {
+    /// Whether nothing was handed in.
+    pub(crate) fn is_absent(&self) -> bool {
+        self.source == Source::Absent
     }
-    found
-}
 
-/// The first folder of `file` under `folder`, else the file's stem.
-fn student_of(folder: &Path, file: &Path) -> String {
-    let relative = file.strip_prefix(folder).unwrap_or(file);
-    match relative.components().count() {
-        0 | 1 => stem(file),
-        _ => relative
-            .components()
-            .next()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
-            .unwrap_or_default(),
+    /// The submitted bytes. A file past the size any notebook has, or a zip entry that cannot
+    /// be unpacked, is the submission's trouble; a file that cannot be read, the grader's.
+    pub(crate) fn read(&self) -> Result<Vec<u8>, Ungradable> {
+        let too_large = || Ungradable::NotANotebook {
+            problem: format!(
+                "not a notebook: larger than the {} MiB a notebook may be",
+                MAX_ENTRY_BYTES >> 20
+            ),
+        };
+        match &self.source {
+            Source::Disk => {
+                let unreadable = |e: std::io::Error| Ungradable::Unreadable {
+                    error: bpe_lab::files::describe_io_error(&e),
+                };
+                if std::fs::metadata(&self.file).map_err(unreadable)?.len() > MAX_ENTRY_BYTES {
+                    return Err(too_large());
+                }
+                std::fs::read(&self.file).map_err(unreadable)
+            }
+            Source::Archive { archive, entries } => {
+                read_chain(archive, entries).map_err(|problem| {
+                    if problem.is_content() {
+                        Ungradable::NotANotebook {
+                            problem: format!("not a notebook: {problem}"),
+                        }
+                    } else {
+                        Ungradable::Unreadable {
+                            error: format!("{}: {problem}", archive.display()),
+                        }
+                    }
+                })
+            }
+            Source::Absent => Err(Ungradable::Unreadable {
+                error: "nothing was handed in".to_owned(),
+            }),
+        }
     }
 }
 
@@ -62,43 +99,4 @@ pub(crate) fn stem(path: &Path) -> String {
     path.file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| path.display().to_string())
-}
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.filter_map(Result::ok) {
-        let path = entry.path();
-        if path.is_dir() {
-            if !path.ends_with(".ipynb_checkpoints") {
-                walk(&path, out);
-            }
-        } else if path.extension().is_some_and(|e| e == "ipynb") {
-            out.push(path);
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn students_come_from_folders() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(dir.path().join("ana/.ipynb_checkpoints")).unwrap();
-        std::fs::write(dir.path().join("ana/01-x.ipynb"), "{}").unwrap();
-        std::fs::write(dir.path().join("ana/.ipynb_checkpoints/01-x.ipynb"), "{}").unwrap();
-        std::fs::write(dir.path().join("bo.ipynb"), "{}").unwrap();
-        std::fs::create_dir_all(dir.path().join("empty")).unwrap();
-        let found = find_submissions(&[dir.path().to_owned(), dir.path().join("empty")]);
-        let students: Vec<&str> = found
-            .submissions
-            .iter()
-            .map(|s| s.student.as_str())
-            .collect();
-        assert_eq!(students, ["ana", "bo"]);
-        assert_eq!(found.empty_folders, [dir.path().join("empty")]);
-    }
 }
