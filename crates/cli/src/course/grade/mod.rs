@@ -30,6 +30,8 @@ pub(crate) mod scratch;
 pub(crate) mod session;
 pub(crate) mod shard;
 pub(crate) mod submission;
+pub(crate) mod summary;
+pub(crate) mod summary_html;
 pub(crate) mod write;
 
 pub(crate) use error::{GradeError, Output};

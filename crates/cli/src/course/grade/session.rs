@@ -13,6 +13,7 @@ use super::resume::{kept_grade, saved_grade};
 use super::scratch::scratch_root;
 use super::shard::{Shard, ShardManifest, manifest_path};
 use super::submission::{Submission, find_submissions};
+use super::summary::{ClassSummary, write_summaries};
 use super::write::{Gradebooks, write_grade};
 use crate::course::judge::JudgeOptions;
 use crate::course::process::sandbox::Sandbox;
@@ -95,6 +96,8 @@ pub(crate) struct Summary {
     pub(crate) seconds: f64,
     /// What of the whole gradebook is not graded, and why.
     pub(crate) tally: Tally,
+    /// The class summary of the whole gradebook (its pages are written in the feedback folder).
+    pub(crate) class: ClassSummary,
 }
 
 /// Runs a whole session.
@@ -149,12 +152,14 @@ pub(crate) fn grade_all(
     let started = Instant::now();
     let jobs = options.jobs.unwrap_or_else(default_jobs).clamp(1, 64);
     let (graded, grades) = grade_found(options, &labs, &job, jobs, &submissions, &mut report)?;
+    let class = write_summaries(&grades, &options.feedback)?;
     Ok(Summary {
         submissions: submissions.len(),
         graded,
         jobs,
         seconds: started.elapsed().as_secs_f64(),
         tally: Tally::of(&grades),
+        class,
     })
 }
 
