@@ -31,6 +31,7 @@ mod grade_judge;
 mod grade_resume;
 mod grade_shard;
 mod grade_stress;
+mod grade_summary;
 mod grade_tie_rule;
 mod hf_parity;
 mod kernel_build;
