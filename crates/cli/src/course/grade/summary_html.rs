@@ -21,7 +21,7 @@ pub(crate) fn summary_html(lab: &LabSummary) -> String {
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n<style>\n\
          body {{ font-family: system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.45; }}\n\
          table {{ border-collapse: collapse; margin: .5rem 0 1rem; }} th, td {{ border: 1px solid #ccc; padding: .3rem .6rem; text-align: left; vertical-align: top; }}\n\
-         td.n {{ text-align: right; }}\n\
+         td.n {{ text-align: right; white-space: nowrap; }}\n\
          pre {{ margin: 0; white-space: pre-wrap; word-break: break-all; }}\n\
          </style>\n</head>\n<body>\n<h1>{}</h1>\n",
         escape(&title),
@@ -194,7 +194,7 @@ const BAR_COLOUR: &str = "#1f77b4";
 /// The score histogram: one bar per score (or range), its count above it.
 fn histogram_svg(lab: &LabSummary) -> String {
     let bins = &lab.scores.bins;
-    let (left, right, top, bottom, height) = (50.0, 15.0, 30.0, 45.0, 260.0);
+    let (left, right, top, bottom, height) = (50.0, 15.0, 36.0, 45.0, 266.0);
     let plot_w = WIDTH - left - right;
     let plot_h = height - top - bottom;
     let most = bins.iter().map(|b| b.count).max().unwrap_or(0).max(1) as f64;
@@ -215,7 +215,8 @@ fn histogram_svg(lab: &LabSummary) -> String {
         top + plot_h / 2.0,
     );
     for (i, bin) in bins.iter().enumerate() {
-        let bar_h = bin.count as f64 / most * plot_h;
+        // The tallest bar leaves room above it for its count.
+        let bar_h = bin.count as f64 / most * plot_h * 0.9;
         let x = left + i as f64 * slot;
         let _ = write!(
             svg,
