@@ -177,8 +177,9 @@ fn three_shards_merged_equal_one_run() {
         files.iter().map(|(p, _)| p.clone()).collect()
     };
     assert_eq!(names(&merged_files), names(&whole_files));
-    // Markdown and HTML for the four notebooks and heidi's unreadable file, and the records.
-    assert_eq!(whole_files.len(), 15, "{:?}", names(&whole_files));
+    // Markdown and HTML for the four notebooks and heidi's unreadable file, the records, and
+    // the class summary page.
+    assert_eq!(whole_files.len(), 16, "{:?}", names(&whole_files));
     for ((path, whole_bytes), (_, merged_bytes)) in whole_files.iter().zip(&merged_files) {
         if path.to_string_lossy().ends_with(".grade.json") {
             assert_eq!(

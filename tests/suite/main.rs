@@ -35,6 +35,7 @@ mod grade_regrade;
 mod grade_resume;
 mod grade_shard;
 mod grade_stress;
+mod grade_summary;
 mod grade_tie_rule;
 mod handout;
 mod hf_parity;

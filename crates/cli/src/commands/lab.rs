@@ -546,6 +546,7 @@ fn run_grade(args: &GradeArgs) -> Result<(), CliError> {
         bar.finish_and_clear();
     }
     show_summary(&summary, args);
+    eprint!("{}", summary.class.table());
     Ok(())
 }
 
@@ -719,6 +720,7 @@ fn run_grade_merge(args: &GradeMergeArgs) -> Result<(), CliError> {
         args.feedback.display()
     );
     show_not_graded(&merged.tally);
+    eprint!("{}", merged.class.table());
     Ok(())
 }
 

@@ -17,6 +17,7 @@ use super::record::Grade;
 use super::resume::saved_grade_path;
 use super::shard::{MANIFEST, Shard, ShardManifest, manifest_path};
 use super::submission::Submission;
+use super::summary::{ClassSummary, write_summaries};
 use super::write::{Gradebooks, write, write_feedback};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -47,6 +48,8 @@ pub(crate) struct Merged {
     pub(crate) submissions: usize,
     /// What of the merged gradebook is not graded, and why (as one run's summary says).
     pub(crate) tally: Tally,
+    /// The class summary of the merged gradebook (its pages are in the merged feedback folder).
+    pub(crate) class: ClassSummary,
 }
 
 /// Which part of two manifests differs.
@@ -428,10 +431,13 @@ pub(crate) fn merge_shards(options: &MergeOptions) -> Result<Merged, MergeError>
         adjustments,
     };
     books.write(&grades, &labs).map_err(MergeError::Write)?;
+    let class =
+        write_summaries(grades.iter().flatten(), &options.feedback).map_err(MergeError::Write)?;
     Ok(Merged {
         shards: shards.len(),
         submissions: grades.len(),
         tally: Tally::of(grades.iter().flatten()),
+        class,
     })
 }
 

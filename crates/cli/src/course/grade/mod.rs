@@ -40,6 +40,8 @@ pub(crate) mod session;
 pub(crate) mod setup;
 pub(crate) mod shard;
 pub(crate) mod submission;
+pub(crate) mod summary;
+pub(crate) mod summary_html;
 pub(crate) mod write;
 
 pub(crate) use error::{GradeError, Output};

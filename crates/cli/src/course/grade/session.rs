@@ -17,6 +17,7 @@ use super::scratch::scratch_root;
 use super::setup::RunSetup;
 use super::shard::{Shard, ShardManifest, manifest_path};
 use super::submission::Submission;
+use super::summary::{ClassSummary, write_summaries};
 use super::write::{Gradebooks, write_feedback, write_grade};
 use crate::course::judge::JudgeOptions;
 use crate::course::process::sandbox::Sandbox;
@@ -118,6 +119,8 @@ pub(crate) struct Summary {
     pub(crate) seconds: f64,
     /// What of the whole gradebook is not graded, and why.
     pub(crate) tally: Tally,
+    /// The class summary of the whole gradebook (its pages are written in the feedback folder).
+    pub(crate) class: ClassSummary,
 }
 
 /// Runs a whole session.
@@ -246,12 +249,14 @@ pub(crate) fn grade_all(
         &Context { run, adjustments },
         &mut report,
     )?;
+    let class = write_summaries(&grades, &options.feedback)?;
     Ok(Summary {
         submissions: plan.selected.len(),
         graded,
         jobs,
         seconds: started.elapsed().as_secs_f64(),
         tally: Tally::of(&grades),
+        class,
     })
 }
 
