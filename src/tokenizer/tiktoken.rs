@@ -252,4 +252,31 @@ mod tests {
             Ok(TiktokenProblem::Base64(_))
         ));
     }
+
+    /// A lost line leaves a gap: the line holding the lowest rank above it is named, in
+    /// whatever order the lines come.
+    #[test]
+    fn a_gap_in_the_ranks_names_its_line() {
+        let err = parse_tiktoken("IQ== 0\nIg== 1\nJA== 3\nJQ== 4\n").unwrap_err();
+        assert_eq!(err.line, 3);
+        assert_eq!(
+            err.problem,
+            Ok(TiktokenProblem::Gap {
+                missing: 2,
+                rank: 3
+            })
+        );
+        let err = parse_tiktoken("JQ== 4\nIQ== 0\nJA== 3\nIg== 1\n").unwrap_err();
+        assert_eq!(
+            (err.line, err.problem),
+            (
+                3,
+                Ok(TiktokenProblem::Gap {
+                    missing: 2,
+                    rank: 3
+                })
+            )
+        );
+        assert_eq!(parse_tiktoken("Ig== 1\nIQ== 0\n").unwrap().len(), 2);
+    }
 }
