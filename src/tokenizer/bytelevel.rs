@@ -63,6 +63,19 @@ pub enum ByteLevelError {
     /// The split pattern finds no chunk in a text that is not empty: there is nothing to train
     /// on.
     PatternMatchesNothing(String),
+    /// A special token is the empty string (it would match between every two characters).
+    EmptySpecial,
+    /// A special token is also the bytes of a rank, so one text would have two ids.
+    SpecialIsRank { special: String, rank: u32 },
+    /// Two ranks are the same bytes: the first and the repeat.
+    DuplicateToken {
+        bytes: Vec<u8>,
+        first: u32,
+        again: u32,
+    },
+    /// The training text has nothing to train on: it is empty or only whitespace (and special
+    /// tokens, which training never sees).
+    EmptyCorpus,
 }
 
 impl fmt::Display for ByteLevelError {
@@ -94,6 +107,30 @@ impl fmt::Display for ByteLevelError {
                 "the split pattern {pattern:?} matches nothing in the text, so there is \
                  nothing to train on"
             ),
+            ByteLevelError::EmptySpecial => write!(
+                f,
+                "a special token is empty (it would match between every two characters)"
+            ),
+            ByteLevelError::SpecialIsRank { special, rank } => write!(
+                f,
+                "special token {special:?} is also the bytes of rank {rank}; the same text \
+                 would have two ids"
+            ),
+            ByteLevelError::DuplicateToken {
+                bytes,
+                first,
+                again,
+            } => write!(
+                f,
+                "rank {again} repeats the bytes of rank {first} ({:?}); one text would have \
+                 two ids",
+                String::from_utf8_lossy(bytes)
+            ),
+            ByteLevelError::EmptyCorpus => write!(
+                f,
+                "it contains no text: it is empty or has only blank lines (or only special \
+                 tokens)"
+            ),
             ByteLevelError::NotBuiltIn(name) => write!(
                 f,
                 "{name} needs the rank files of the `openai` feature; build bpe-lab with \
@@ -104,6 +141,23 @@ impl fmt::Display for ByteLevelError {
 }
 
 impl std::error::Error for ByteLevelError {}
+
+/// Refuses an empty special token, before anything is read or trained.
+pub fn check_specials<'a>(
+    specials: impl IntoIterator<Item = &'a str>,
+) -> Result<(), ByteLevelError> {
+    if specials.into_iter().any(str::is_empty) {
+        return Err(ByteLevelError::EmptySpecial);
+    }
+    Ok(())
+}
+
+/// Every (bytes, id) the decoder holds, ids below `top`.
+fn decoder_pairs(decoder: &Decoder, top: usize) -> Vec<(&[u8], u32)> {
+    (0..top as u32)
+        .filter_map(|id| decoder.get(id).map(|b| (b, id)))
+        .collect()
+}
 
 impl From<SplitError> for ByteLevelError {
     fn from(e: SplitError) -> Self {
@@ -159,6 +213,7 @@ impl ByteLevelTokenizer {
         specials: BTreeMap<String, u32>,
     ) -> Result<Self, ByteLevelError> {
         let splitter = Splitter::new(pattern)?;
+        check_specials(specials.keys().map(String::as_str))?;
         let top = tokens
             .iter()
             .map(|&(_, r)| r)
@@ -168,7 +223,35 @@ impl ByteLevelTokenizer {
         let ordinary = tokens.iter().map(|(b, r)| (&b[..], *r));
         let special = specials.iter().map(|(s, &id)| (s.as_bytes(), id));
         let decoder = Decoder::new(top, ordinary.chain(special))?;
+        let count = tokens.len();
         let ranks = RankTable::new(tokens);
+        if ranks.len() != count {
+            // Rare, so found again slowly: the table kept one rank per bytes.
+            let mut first: std::collections::HashMap<&[u8], u32> = Default::default();
+            let mut sorted: Vec<(&[u8], u32)> = decoder_pairs(&decoder, top);
+            sorted.sort_by_key(|&(_, id)| id);
+            for (bytes, id) in sorted {
+                if specials.values().any(|&s| s == id) {
+                    continue;
+                }
+                if let Some(&earlier) = first.get(bytes) {
+                    return Err(ByteLevelError::DuplicateToken {
+                        bytes: bytes.to_vec(),
+                        first: earlier,
+                        again: id,
+                    });
+                }
+                first.insert(bytes, id);
+            }
+        }
+        for (special, _) in specials.iter() {
+            if let Some(rank) = ranks.get(special.as_bytes()) {
+                return Err(ByteLevelError::SpecialIsRank {
+                    special: special.clone(),
+                    rank,
+                });
+            }
+        }
         let missing = ranks.missing_bytes();
         if !missing.is_empty() {
             return Err(ByteLevelError::MissingBytes(missing));
@@ -245,7 +328,15 @@ impl ByteLevelTokenizer {
         specials: &[&str],
     ) -> Result<(Self, ByteTrainingReport), ByteLevelError> {
         let splitter = Splitter::new(pattern.clone())?;
+        check_specials(specials.iter().copied())?;
         let threads = thread::available_parallelism().map_or(1, |n| n.get());
+        // As character-level training refuses a corpus without words.
+        if pieces(text, specials)
+            .iter()
+            .all(|p| !matches!(p, Piece::Text(t) if !t.trim().is_empty()))
+        {
+            return Err(ByteLevelError::EmptyCorpus);
+        }
         let chunks = ChunkCounts::from_text(text, &splitter, specials, threads)?;
         if chunks.is_empty()
             && pieces(text, specials)

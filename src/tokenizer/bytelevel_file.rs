@@ -59,6 +59,7 @@ pub enum ByteLevelFileProblem {
     Token {
         index: usize,
         message: String,
+        line: usize,
     },
     /// The tokens do not make a tokenizer.
     Invalid(ByteLevelError),
@@ -72,6 +73,22 @@ pub enum ByteLevelFileProblem {
     Sidecar(PathBuf, String),
     /// A Hugging Face tokenizer.json that cannot be read with the same ids.
     Hf(crate::tokenizer::hf_bytelevel::HfImportError),
+    /// The rank file has other counts than its sidecar declares: cut short or padded.
+    Count {
+        sidecar: PathBuf,
+        declared_ranks: Option<u32>,
+        declared_n_vocab: u32,
+        ranks: u32,
+        n_vocab: u32,
+        /// The first line where the file and the sidecar disagree.
+        line: usize,
+    },
+    /// Token `index` repeats the bytes of token `first` (JSON line `line`).
+    DuplicateToken {
+        index: usize,
+        first: usize,
+        line: usize,
+    },
 }
 
 impl fmt::Display for ByteLevelFileError {
@@ -81,8 +98,15 @@ impl fmt::Display for ByteLevelFileError {
             ByteLevelFileProblem::Io(e) => write!(f, "{e}"),
             ByteLevelFileProblem::Json(e) => write!(f, "not a byte-level tokenizer file: {e}"),
             ByteLevelFileProblem::NotByteLevel(e) => write!(f, "{e}"),
-            ByteLevelFileProblem::Token { index, message } => {
-                write!(f, "field \"tokens\"[{index}]: not base64: {message}")
+            ByteLevelFileProblem::Token {
+                index,
+                message,
+                line,
+            } => {
+                write!(
+                    f,
+                    "line {line}: field \"tokens\"[{index}]: not base64: {message}"
+                )
             }
             ByteLevelFileProblem::Invalid(e) => write!(f, "{e}"),
             ByteLevelFileProblem::Gaps => write!(
@@ -104,11 +128,55 @@ impl fmt::Display for ByteLevelFileError {
                 sidecar.display()
             ),
             ByteLevelFileProblem::Hf(e) => write!(f, "{e}"),
+            ByteLevelFileProblem::Count {
+                sidecar,
+                declared_ranks,
+                declared_n_vocab,
+                ranks,
+                n_vocab,
+                line,
+            } => {
+                write!(
+                    f,
+                    "line {line}: the file has {ranks} ranks (n_vocab {n_vocab}) but "
+                )?;
+                match declared_ranks {
+                    Some(declared) => {
+                        write!(f, "'{}' declares {declared} ranks", sidecar.display())?
+                    }
+                    None => write!(
+                        f,
+                        "'{}' declares n_vocab {declared_n_vocab}",
+                        sidecar.display()
+                    )?,
+                }
+                write!(f, "; the rank file was cut short or changed")
+            }
+            ByteLevelFileProblem::DuplicateToken { index, first, line } => write!(
+                f,
+                "line {line}: field \"tokens\"[{index}] repeats token {first}; one text would \
+                 have two ids"
+            ),
         }
     }
 }
 
 impl std::error::Error for ByteLevelFileError {}
+
+/// The line (from 1) of `"tokens"[index]` in a byte-level JSON text, for messages: the
+/// tokens are base64, so every `"` after the key opens or closes one of them.
+fn token_line(text: &str, index: usize) -> usize {
+    let Some(key) = text.find("\"tokens\"") else {
+        return 1;
+    };
+    let after = key + "\"tokens\"".len();
+    let opening = text[after..]
+        .match_indices('"')
+        .step_by(2)
+        .nth(index)
+        .map_or(text.len(), |(at, _)| after + at);
+    text[..opening].matches('\n').count() + 1
+}
 
 /// Whether a JSON text is a byte-level tokenizer file (so a reader of several kinds can pick
 /// the right one).
@@ -182,10 +250,24 @@ impl ByteLevelTokenizer {
                     ByteLevelFileProblem::Token {
                         index,
                         message: e.to_string(),
+                        line: token_line(text, index),
                     }
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;
+        // A repeated token would silently lose one of its ids (and the export one line).
+        let mut first: std::collections::HashMap<&[u8], usize> = Default::default();
+        for (index, (bytes, _)) in tokens.iter().enumerate() {
+            if let Some(&earlier) = first.get(&bytes[..]) {
+                return Err(ByteLevelFileProblem::DuplicateToken {
+                    index,
+                    first: earlier,
+                    line: token_line(text, index),
+                });
+            }
+            first.insert(bytes, index);
+        }
+        drop(first);
         ByteLevelTokenizer::new(
             body.name,
             tokens,
@@ -253,12 +335,33 @@ impl ByteLevelTokenizer {
                 e.to_string(),
             ))
         })?;
-        Self::from_tiktoken_file(
-            path,
+        let tokens = read_tiktoken(path).map_err(|e| fail(ByteLevelFileProblem::Tiktoken(e)))?;
+        // A rank file cut after a whole line still has ranks 0..n: only the declared sizes
+        // tell, and they are checked before the tokens are (a short file lacks bytes too).
+        let ranks = tokens.len() as u32;
+        let n_vocab = tokens
+            .iter()
+            .map(|&(_, r)| r)
+            .chain(side.special_tokens.values().copied())
+            .max()
+            .map_or(0, |m| m + 1);
+        if side.n_ranks.is_some_and(|n| n != ranks) || side.n_vocab != n_vocab {
+            return Err(fail(ByteLevelFileProblem::Count {
+                sidecar,
+                declared_ranks: side.n_ranks,
+                declared_n_vocab: side.n_vocab,
+                ranks,
+                n_vocab,
+                line: side.n_ranks.unwrap_or(ranks).min(ranks) as usize + 1,
+            }));
+        }
+        ByteLevelTokenizer::new(
             side.name,
+            tokens,
             SplitPattern::from_regex(&side.pat_str),
             side.special_tokens,
         )
+        .map_err(|e| fail(ByteLevelFileProblem::Invalid(e)))
     }
 
     /// What tiktoken's `Encoding` needs beside the rank file.
@@ -268,6 +371,7 @@ impl ByteLevelTokenizer {
             pat_str: self.pattern().regex().into(),
             special_tokens: self.specials().clone(),
             n_vocab: self.n_vocab(),
+            n_ranks: Some(self.ranks().len() as u32),
         }
     }
 

@@ -14,7 +14,16 @@
 //!   this way the two coincide, and `ignore_merges` (a chunk that is a token is that token)
 //!   is tiktoken's first rule.
 //! - **added tokens**: the special tokens, `special: true`; HF finds them anywhere in the text,
-//!   as [`AllowedSpecial::All`](crate::tokenizer::bytelevel::AllowedSpecial::All) does.
+//!   as [`AllowedSpecial::All`](crate::tokenizer::bytelevel::AllowedSpecial::All) does. HF
+//!   ignores the `id` written with an added token: it gives an added token the id its model's
+//!   vocab has for the same text, and else the next free id after the vocab (in the order the
+//!   list names them). So every special token is also written into the model's vocab at its
+//!   id, and keeps its id even where it is not contiguous with the ranks (cl100k_base's
+//!   `<|endofprompt|>` is 100276, after a gap). A special whose text HF's ByteLevel could also
+//!   make out of other bytes (its text is written in GPT-2's byte characters but is not those
+//!   bytes, as `Ġx` is " x") would take those bytes' chunk too; export refuses it.
+//!   HF's `decode` skips special tokens unless `skip_special_tokens=False`, as its users
+//!   expect; with it, `decode([id])` is the special's text, as in tiktoken.
 //! - **decoder**: `ByteLevel`: the mapped characters back to bytes, then to text.
 
 use std::collections::BTreeMap;
@@ -53,6 +62,9 @@ pub enum HfByteLevelError {
     /// A user pattern with a counted repetition followed by `+`, which Oniguruma reads
     /// differently from fancy-regex.
     PatternNotPortable(String),
+    /// A special token whose text is also what HF's ByteLevel writes for other bytes (`bytes`),
+    /// so HF would give the special's id to a chunk of those bytes.
+    SpecialLooksLikeBytes { special: String, bytes: Vec<u8> },
 }
 
 impl fmt::Display for HfByteLevelError {
@@ -69,6 +81,13 @@ impl fmt::Display for HfByteLevelError {
                 "the split pattern {regex:?} holds `}}+`, which Hugging Face's regex engine \
                  reads as a repetition where fancy-regex reads it as possessive; write it as \
                  an atomic group `(?>…)`"
+            ),
+            HfByteLevelError::SpecialLooksLikeBytes { special, bytes } => write!(
+                f,
+                "special token {special:?} is written in Hugging Face's byte characters and \
+                 stands there for the bytes {:?}, so Hugging Face would give its id to those \
+                 bytes in a text too; rename the special token",
+                String::from_utf8_lossy(bytes)
             ),
         }
     }
@@ -115,17 +134,36 @@ impl ByteLevelTokenizer {
         let regex = hf_regex(self.pattern())?;
         let tokens = self.tokens();
         let merges = recover_merges(&tokens)?;
+        for special in self.specials().keys() {
+            if let Some(bytes) = hf_to_bytes(special)
+                && bytes != special.as_bytes()
+            {
+                return Err(HfByteLevelError::SpecialLooksLikeBytes {
+                    special: special.clone(),
+                    bytes,
+                });
+            }
+        }
+        // The specials in the model's vocab too: HF takes an added token's id from there (see
+        // the module docs). A special cannot be a rank's text: the tokenizer refuses a special
+        // that is a rank's bytes, and the check above one that stands for other bytes.
         let vocab: serde_json::Map<String, Value> = tokens
             .iter()
             .map(|&(bytes, rank)| (bytes_to_hf(bytes), json!(rank)))
+            .chain(
+                self.specials()
+                    .iter()
+                    .map(|(s, &id)| (s.clone(), json!(id))),
+            )
             .collect();
         let merges: Vec<Value> = merges
             .iter()
             .map(|(a, b)| json!([bytes_to_hf(a), bytes_to_hf(b)]))
             .collect();
-        let added: Vec<Value> = self
-            .specials()
-            .iter()
+        let mut by_id: Vec<(&String, &u32)> = self.specials().iter().collect();
+        by_id.sort_by_key(|&(_, &id)| id);
+        let added: Vec<Value> = by_id
+            .into_iter()
             .map(|(content, &id)| {
                 json!({
                     "id": id, "content": content, "single_word": false, "lstrip": false,
@@ -284,6 +322,59 @@ impl ByteLevelTokenizer {
             }
         };
         let pattern = SplitPattern::from_regex(&regex.replace(r"(?>\p{N}{1,3})", r"\p{N}{1,3}+"));
+        // The special tokens first: export writes each into the model's vocab too, at its id
+        // (HF takes an added token's id from there), and there it is no rank.
+        let mut specials = BTreeMap::new();
+        let mut hf_max: Option<u32> = None;
+        for added in doc
+            .get("added_tokens")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let (Some(content), Some(id)) = (
+                added.get("content").and_then(Value::as_str),
+                added.get("id").and_then(Value::as_u64),
+            ) else {
+                return Err(shape("an entry of \"added_tokens\" has no content or id"));
+            };
+            let id = u32::try_from(id).map_err(|_| {
+                shape(&format!(
+                    "the id of the added token {content:?} is too large"
+                ))
+            })?;
+            // The id HF gives it: the vocab's for the same text, else the next after the vocab
+            // and the added tokens so far (tokenizers' AddedVocabulary::add_tokens).
+            let vocab_len = model
+                .get("vocab")
+                .and_then(Value::as_object)
+                .map_or(0, |v| v.len() as u32);
+            let hf_id = match model.pointer("/vocab").and_then(|v| v.get(content)) {
+                Some(vocab_id) => vocab_id
+                    .as_u64()
+                    .and_then(|i| u32::try_from(i).ok())
+                    .ok_or_else(|| shape(&format!("the id of {content:?} is not a number")))?,
+                None => match hf_max {
+                    Some(max) if max >= vocab_len || vocab_len == 0 => max + 1,
+                    _ => vocab_len,
+                },
+            };
+            if hf_id != id {
+                return Err(not_exact(format!(
+                    "the added token {content:?} says id {id}, but Hugging Face gives it \
+                     {hf_id} (it takes the model vocab's id for the same text, else numbers \
+                     added tokens on from the vocab's size)"
+                )));
+            }
+            hf_max = hf_max.max(Some(id));
+            if added.get("special").and_then(Value::as_bool) != Some(true) {
+                return Err(not_exact(format!(
+                    "the added token {content:?} is not special: Hugging Face would find it \
+                     in any text, which tiktoken's rule does not"
+                )));
+            }
+            specials.insert(content.to_owned(), id);
+        }
         // The vocabulary, as bytes, by id.
         let vocab = model
             .get("vocab")
@@ -291,6 +382,9 @@ impl ByteLevelTokenizer {
             .ok_or_else(|| shape("\"model\".\"vocab\" is not an object"))?;
         let mut tokens: Vec<(Vec<u8>, u32)> = Vec::with_capacity(vocab.len());
         for (token, id) in vocab {
+            if specials.contains_key(token) {
+                continue;
+            }
             let id = id
                 .as_u64()
                 .and_then(|i| u32::try_from(i).ok())
@@ -332,31 +426,6 @@ impl ByteLevelTokenizer {
                      of the ids of the tokens they make)"
                 )));
             }
-        }
-        let mut specials = BTreeMap::new();
-        for added in doc
-            .get("added_tokens")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            let (Some(content), Some(id)) = (
-                added.get("content").and_then(Value::as_str),
-                added.get("id").and_then(Value::as_u64),
-            ) else {
-                return Err(shape("an entry of \"added_tokens\" has no content or id"));
-            };
-            let id = id as u32;
-            if tokens.iter().any(|&(_, r)| r == id) {
-                continue; // an added token that is also in the vocabulary
-            }
-            if added.get("special").and_then(Value::as_bool) != Some(true) {
-                return Err(not_exact(format!(
-                    "the added token {content:?} is not special: Hugging Face would find it \
-                     in any text, which tiktoken's rule does not"
-                )));
-            }
-            specials.insert(content.to_owned(), id);
         }
         ByteLevelTokenizer::new("tokenizer.json", tokens, pattern, specials)
             .map_err(|e| not_exact(e.to_string()))

@@ -26,6 +26,10 @@ pub enum TiktokenProblem {
     DuplicateToken { first_line: usize },
     /// This rank was already given to another token on an earlier line.
     DuplicateRank { first_line: usize },
+    /// The ranks skip `missing`: this line holds the lowest rank above it. Ranks run 0, 1, 2,
+    /// … without a gap, so a file with a line lost (or cut short) is refused, not read as a
+    /// smaller tokenizer.
+    Gap { missing: u32, rank: u32 },
 }
 
 /// A rank file that cannot be read: the line (from 1) and what is wrong with it, or an I/O
@@ -59,6 +63,11 @@ impl fmt::Display for TiktokenError {
                     TiktokenProblem::DuplicateRank { first_line } => {
                         write!(f, "the same rank was given on line {first_line}")
                     }
+                    TiktokenProblem::Gap { missing, rank } => write!(
+                        f,
+                        "rank {rank}, but no line has rank {missing}: the ranks must run 0, 1, \
+                         2, … without a gap (was a line lost?)"
+                    ),
                 }
             }
         }
@@ -107,6 +116,21 @@ pub fn parse_tiktoken(text: &str) -> Result<Vec<(Vec<u8>, u32)>, TiktokenError> 
         return Err(fail(number, found));
     }
     drop(first_of_token);
+    // No rank repeats, so they are 0..n exactly when the highest is below n.
+    if first_of_rank.keys().any(|&r| r as usize >= out.len()) {
+        let mut ranks: Vec<u32> = first_of_rank.keys().copied().collect();
+        ranks.sort_unstable();
+        let (missing, rank) = ranks
+            .iter()
+            .zip(0u32..)
+            .find(|&(&r, i)| r != i)
+            .map(|(&r, i)| (i, r))
+            .expect("a rank at or above the count leaves a gap below it");
+        return Err(fail(
+            first_of_rank[&rank],
+            TiktokenProblem::Gap { missing, rank },
+        ));
+    }
     Ok(out)
 }
 
@@ -187,6 +211,10 @@ pub struct TiktokenSidecar {
     pub special_tokens: BTreeMap<String, u32>,
     /// One past the highest id (tiktoken's `explicit_n_vocab`).
     pub n_vocab: u32,
+    /// How many lines (ranks) the rank file has, so a file cut short is refused. Absent in
+    /// sidecars written before bpe-lab wrote it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub n_ranks: Option<u32>,
 }
 
 #[cfg(test)]
@@ -223,5 +251,32 @@ mod tests {
             parse_tiktoken("I@== 0\n").unwrap_err().problem,
             Ok(TiktokenProblem::Base64(_))
         ));
+    }
+
+    /// A lost line leaves a gap: the line holding the lowest rank above it is named, in
+    /// whatever order the lines come.
+    #[test]
+    fn a_gap_in_the_ranks_names_its_line() {
+        let err = parse_tiktoken("IQ== 0\nIg== 1\nJA== 3\nJQ== 4\n").unwrap_err();
+        assert_eq!(err.line, 3);
+        assert_eq!(
+            err.problem,
+            Ok(TiktokenProblem::Gap {
+                missing: 2,
+                rank: 3
+            })
+        );
+        let err = parse_tiktoken("JQ== 4\nIQ== 0\nJA== 3\nIg== 1\n").unwrap_err();
+        assert_eq!(
+            (err.line, err.problem),
+            (
+                3,
+                Ok(TiktokenProblem::Gap {
+                    missing: 2,
+                    rank: 3
+                })
+            )
+        );
+        assert_eq!(parse_tiktoken("Ig== 1\nIQ== 0\n").unwrap().len(), 2);
     }
 }

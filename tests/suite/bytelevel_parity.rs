@@ -341,4 +341,100 @@ mod openai {
         );
         assert!(as_text.len() > 2);
     }
+
+    /// cl100k_base and o200k_base exported to Hugging Face: every special token has tiktoken's
+    /// id (tiktoken-rs here, Python tiktoken on our rank file) in `tokenizers`, and HF decodes
+    /// it to its text (issue 47: `<|endofprompt|>` was 100256 and 199998, the FIM pair swapped).
+    #[test]
+    fn production_specials_have_tiktokens_ids_in_hugging_face() {
+        let Some(python) = parity_python("tiktoken, tokenizers") else {
+            return;
+        };
+        for encoding in [OpenAiEncoding::Cl100kBase, OpenAiEncoding::O200kBase] {
+            let tokenizer = encoding.tokenizer().unwrap();
+            let reference = tiktoken_rs(encoding);
+            for text in special_texts(&tokenizer) {
+                let theirs: Vec<u32> = reference.encode_with_special_tokens(&text);
+                let ours = tokenizer.encode(&text, &AllowedSpecial::All).unwrap();
+                assert_eq!(ours, theirs, "{encoding}: {text:?}");
+            }
+            let compared = check_specials_in_python(&python, &tokenizer);
+            assert_eq!(compared, 3 * tokenizer.specials().len());
+        }
+        // The ids the issue reported wrong, as tiktoken has them.
+        let cl100k = OpenAiEncoding::Cl100kBase.tokenizer().unwrap();
+        assert_eq!(
+            cl100k
+                .encode("a<|endofprompt|>b", &AllowedSpecial::All)
+                .unwrap(),
+            [64, 100276, 65]
+        );
+    }
+}
+
+/// The texts that show a tokenizer's special tokens: each alone, each between two letters,
+/// and all of them in a row.
+fn special_texts(tokenizer: &ByteLevelTokenizer) -> Vec<String> {
+    let specials: Vec<&String> = tokenizer.specials().keys().collect();
+    let mut texts: Vec<String> = specials.iter().map(|s| s.to_string()).collect();
+    texts.extend(specials.iter().map(|s| format!("a{s}b")));
+    texts.push(specials.iter().map(|s| s.as_str()).collect());
+    texts
+}
+
+/// Runs `tokenizer`'s tiktoken and HF exports on `texts` in Python and checks that both give
+/// our ids, and that HF's `decode` (specials kept) gives each text back; returns how many
+/// special ids were compared.
+fn check_specials_in_python(python: &Path, tokenizer: &ByteLevelTokenizer) -> usize {
+    let dir = tempfile::tempdir().unwrap();
+    let texts = special_texts(tokenizer);
+    let hf_path = dir.path().join("tokenizer.json");
+    tokenizer.export_hf(&hf_path).unwrap();
+    let jobs = [
+        tiktoken_job(dir.path(), tokenizer, &texts),
+        json!({"kind": "hf", "tokenizer": hf_path, "texts": texts}),
+    ];
+    let answers = run_python(python, &jobs);
+    check_tiktoken(tokenizer.name(), tokenizer, &texts, &answers[0]);
+    let special_ids: Vec<u32> = tokenizer.specials().values().copied().collect();
+    let mut compared = 0;
+    for (i, text) in texts.iter().enumerate() {
+        let ids = tokenizer.encode(text, &AllowedSpecial::All).unwrap();
+        assert_eq!(
+            ids_of(&answers[1]["encode"][i]),
+            ids,
+            "{}: HF's ids differ on {text:?}",
+            tokenizer.name()
+        );
+        assert_eq!(
+            answers[1]["decode"][i].as_str().unwrap(),
+            text,
+            "{}: HF's decode differs on {text:?}",
+            tokenizer.name()
+        );
+        compared += ids.iter().filter(|id| special_ids.contains(id)).count();
+    }
+    compared
+}
+
+/// A trained tokenizer whose specials are not in alphabetical order (ids follow the order
+/// given): the HF export keeps every special's id, as tiktoken does.
+#[test]
+fn trained_specials_keep_their_ids_in_hugging_face() {
+    let Some(python) = parity_python("tiktoken, tokenizers") else {
+        return;
+    };
+    let specials = ["<|z_end|>", "<|a_start|>", "<|m_pad|>"];
+    let tokenizer = ByteLevelTokenizer::train(
+        &training_text()[..20_000],
+        SplitPattern::Cl100k,
+        50,
+        TieBreak::FirstSeen,
+        &specials,
+    )
+    .unwrap();
+    assert_eq!(tokenizer.specials()["<|z_end|>"], 306);
+    assert_eq!(tokenizer.specials()["<|a_start|>"], 307);
+    let compared = check_specials_in_python(&python, &tokenizer);
+    assert_eq!(compared, 3 * 3);
 }

@@ -60,3 +60,4 @@ mod seeds;
 mod tokenizer;
 mod tokenizer_cli;
 mod tokenizer_file;
+mod tokenizer_files_bad;

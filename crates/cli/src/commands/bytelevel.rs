@@ -111,6 +111,8 @@ pub(crate) fn train(args: &crate::commands::train::TrainArgs) -> Result<(), CliE
     Splitter::new(pattern.clone()).map_err(|e| CliError::usage(format!("--regex: {e}")))?;
     let specials = args.special_tokens(&["<|endoftext|>"]);
     let specials: Vec<&str> = specials.iter().map(String::as_str).collect();
+    bpe_lab::tokenizer::bytelevel::check_specials(specials.iter().copied())
+        .map_err(|e| CliError::usage(format!("--special-tokens: {e}")))?;
     let merges = args.merges_for(256 + specials.len())?;
     // Through the one corpus reader: a text file whole, JSON, JSON Lines, CSV or Parquet as
     // their paragraphs, one per line.
