@@ -8,7 +8,9 @@ use std::fs;
 use std::path::Path;
 
 use crate::support;
-use support::cli::{assert_failure, assert_success, bpe_lab, bpe_lab_with_stdin, entries};
+use support::cli::{
+    assert_failure, assert_success, bpe_lab, bpe_lab_with_stdin, byte_level_rank_files, entries,
+};
 
 /// One row of the table.
 struct Case {
@@ -29,28 +31,7 @@ const CORPUS: &str =
 /// The scratch folder: a trained tokenizer, its tiktoken export, and broken files.
 fn setup(dir: &Path) {
     let d = dir.to_str().unwrap();
-    fs::write(dir.join("corpus.txt"), CORPUS).unwrap();
-    assert_success(&bpe_lab(&[
-        "train",
-        "--byte-level",
-        "--input",
-        &format!("{d}/corpus.txt"),
-        "--merges",
-        "20",
-        "--output",
-        &format!("{d}/bytes.json"),
-    ]));
-    assert_success(&bpe_lab(&[
-        "export",
-        "-t",
-        &format!("{d}/bytes.json"),
-        "--format",
-        "tiktoken",
-        "--output",
-        &format!("{d}/ranks.tiktoken"),
-    ]));
-    let ranks = fs::read_to_string(dir.join("ranks.tiktoken")).unwrap();
-    let sidecar = fs::read_to_string(dir.join("ranks.tiktoken.json")).unwrap();
+    let (ranks, sidecar) = byte_level_rank_files(dir, CORPUS, 20);
     // Cut off in the middle of a line; a line of garbage; a rank file with no sidecar.
     let cut = ranks.len() - 4;
     fs::write(dir.join("truncated.tiktoken"), &ranks[..cut]).unwrap();

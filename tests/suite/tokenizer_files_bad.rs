@@ -7,7 +7,9 @@ use std::fs;
 use std::path::Path;
 
 use crate::support;
-use support::cli::{assert_failure, assert_success, bpe_lab, bpe_lab_with_stdin, entries};
+use support::cli::{
+    assert_failure, assert_success, bpe_lab, bpe_lab_with_stdin, byte_level_rank_files, entries,
+};
 
 /// One row of the table.
 struct Case {
@@ -31,30 +33,9 @@ fn rank_file(dir: &Path, name: &str, text: &str, sidecar: &str) {
 /// The scratch folder: a trained tokenizer, its exports, and broken copies of them.
 fn setup(dir: &Path) {
     let d = dir.to_str().unwrap();
-    fs::write(dir.join("corpus.txt"), CORPUS).unwrap();
     fs::write(dir.join("empty.txt"), "").unwrap();
     fs::write(dir.join("blank.txt"), "\n\n  \n").unwrap();
-    assert_success(&bpe_lab(&[
-        "train",
-        "--byte-level",
-        "--input",
-        &format!("{d}/corpus.txt"),
-        "--merges",
-        "30",
-        "--output",
-        &format!("{d}/bytes.json"),
-    ]));
-    assert_success(&bpe_lab(&[
-        "export",
-        "-t",
-        &format!("{d}/bytes.json"),
-        "--format",
-        "tiktoken",
-        "--output",
-        &format!("{d}/ranks.tiktoken"),
-    ]));
-    let ranks = fs::read_to_string(dir.join("ranks.tiktoken")).unwrap();
-    let sidecar = fs::read_to_string(dir.join("ranks.tiktoken.json")).unwrap();
+    let (ranks, sidecar) = byte_level_rank_files(dir, CORPUS, 30);
     let lines: Vec<&str> = ranks.lines().collect();
     assert_eq!(lines.len(), 256 + 30, "the corpus gives 30 merges");
     // Cut after line 100, between lines: every line still reads.

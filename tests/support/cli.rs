@@ -91,3 +91,35 @@ pub fn assert_failure(output: &Output, code: i32, needles: &[&str]) {
         assert!(err.contains(needle), "expected {needle:?} in stderr: {err}");
     }
 }
+
+/// A byte-level tokenizer trained with `merges` merges on `corpus` (written to
+/// `dir/corpus.txt`) into `dir/bytes.json`, and its tiktoken export `dir/ranks.tiktoken` with
+/// its sidecar: the files the bad-input tables break copies of. Returns the rank file's text
+/// and the sidecar's.
+pub fn byte_level_rank_files(dir: &Path, corpus: &str, merges: usize) -> (String, String) {
+    let d = path_str(dir);
+    fs::write(dir.join("corpus.txt"), corpus).unwrap();
+    assert_success(&bpe_lab(&[
+        "train",
+        "--byte-level",
+        "--input",
+        &format!("{d}/corpus.txt"),
+        "--merges",
+        &merges.to_string(),
+        "--output",
+        &format!("{d}/bytes.json"),
+    ]));
+    assert_success(&bpe_lab(&[
+        "export",
+        "-t",
+        &format!("{d}/bytes.json"),
+        "--format",
+        "tiktoken",
+        "--output",
+        &format!("{d}/ranks.tiktoken"),
+    ]));
+    (
+        fs::read_to_string(dir.join("ranks.tiktoken")).unwrap(),
+        fs::read_to_string(dir.join("ranks.tiktoken.json")).unwrap(),
+    )
+}
