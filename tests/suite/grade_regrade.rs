@@ -29,6 +29,11 @@ struct Class {
 }
 
 impl Class {
+    /// Saves `student`'s lab 03 with these answers (`None`: left as released).
+    fn hand_in(&self, student: &str, best: Option<&str>, merge: Option<&str>) {
+        save(&self.subs, student, &lab03(best, merge));
+    }
+
     fn new() -> Class {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().to_owned();
@@ -123,17 +128,9 @@ fn regrading_one_student_keeps_every_other_row_byte_for_byte() {
         return;
     }
     let class = Class::new();
-    save(
-        &class.subs,
-        "alice",
-        &lab03(Some(BEST_RIGHT), Some(MERGE_RIGHT)),
-    );
-    save(&class.subs, "bob", &lab03(Some(BEST_RIGHT), None));
-    save(
-        &class.subs,
-        "carol",
-        &lab03(Some(BEST_RIGHT), Some(MERGE_WRONG)),
-    );
+    class.hand_in("alice", Some(BEST_RIGHT), Some(MERGE_RIGHT));
+    class.hand_in("bob", Some(BEST_RIGHT), None);
+    class.hand_in("carol", Some(BEST_RIGHT), Some(MERGE_WRONG));
     class.grade(&[], &[], &[]);
     let first = class.gradebook();
     assert_eq!(points(&first, "bob"), "1,0,1,3");
@@ -155,11 +152,7 @@ fn regrading_one_student_keeps_every_other_row_byte_for_byte() {
     );
 
     // Bob hands in again; only he is regraded, from the class's folder.
-    save(
-        &class.subs,
-        "bob",
-        &lab03(Some(BEST_RIGHT), Some(MERGE_RIGHT)),
-    );
+    class.hand_in("bob", Some(BEST_RIGHT), Some(MERGE_RIGHT));
     let log = class.grade(&[], &["--student", "bob"], &[]);
     assert!(
         log.contains("regrading 1 of the class's 3 submission(s)"),
@@ -181,11 +174,7 @@ fn regrading_one_student_keeps_every_other_row_byte_for_byte() {
     assert_eq!(state(&class.feedback, "carol"), carol);
 
     // Carol's file alone, given with the class's gradebook: her row, under her name.
-    save(
-        &class.subs,
-        "carol",
-        &lab03(Some(BEST_RIGHT), Some(MERGE_RIGHT)),
-    );
+    class.hand_in("carol", Some(BEST_RIGHT), Some(MERGE_RIGHT));
     let carol_file = class.subs.join("carol").join(format!("{LAB}.ipynb"));
     let log = class.grade(&[&carol_file], &[], &[]);
     assert!(
@@ -218,11 +207,7 @@ fn resume_after(
     first: (&[&str], &[(&str, &Path)]),
     then: (&[&str], &[(&str, &Path)]),
 ) -> String {
-    save(
-        &class.subs,
-        "alice",
-        &lab03(Some(BEST_RIGHT), Some(MERGE_RIGHT)),
-    );
+    class.hand_in("alice", Some(BEST_RIGHT), Some(MERGE_RIGHT));
     class.grade(&[], first.0, first.1);
     // Unchanged: kept.
     let mut same = first.0.to_vec();
@@ -254,11 +239,7 @@ fn resume_regrades_after_a_points_change() {
     let file = copy.join(format!("{LAB}.ipynb"));
     fs::copy(sources().join(format!("{LAB}.ipynb")), &file).unwrap();
     class.sources = copy;
-    save(
-        &class.subs,
-        "alice",
-        &lab03(Some(BEST_RIGHT), Some(MERGE_RIGHT)),
-    );
+    class.hand_in("alice", Some(BEST_RIGHT), Some(MERGE_RIGHT));
     class.grade(&[], &[], &[]);
     assert_eq!(points(&class.gradebook(), "alice"), "1,2,3,3");
     let mut nb: serde_json::Value =
@@ -322,16 +303,8 @@ fn adjustments_survive_a_regrade_and_appear_in_feedback() {
         return;
     }
     let class = Class::new();
-    save(
-        &class.subs,
-        "alice",
-        &lab03(Some(BEST_RIGHT), Some(MERGE_RIGHT)),
-    );
-    save(
-        &class.subs,
-        "bob",
-        &lab03(Some(BEST_RIGHT), Some(MERGE_WRONG)),
-    );
+    class.hand_in("alice", Some(BEST_RIGHT), Some(MERGE_RIGHT));
+    class.hand_in("bob", Some(BEST_RIGHT), Some(MERGE_WRONG));
     // Beside the gradebook, under its name: found without a flag.
     let adjustments = class.root().join("grades.adjustments.csv");
     fs::write(&adjustments, ADJUSTMENTS).unwrap();
@@ -417,16 +390,8 @@ fn adjustments_survive_a_shard_merge() {
     }
     let class = Class::new();
     // alice is in shard 1 of 2, bob in 2 of 2 (tests/suite/grade_shard.rs's rule).
-    save(
-        &class.subs,
-        "alice",
-        &lab03(Some(BEST_RIGHT), Some(MERGE_RIGHT)),
-    );
-    save(
-        &class.subs,
-        "bob",
-        &lab03(Some(BEST_RIGHT), Some(MERGE_WRONG)),
-    );
+    class.hand_in("alice", Some(BEST_RIGHT), Some(MERGE_RIGHT));
+    class.hand_in("bob", Some(BEST_RIGHT), Some(MERGE_WRONG));
     let adjustments = class.root().join("adjustments.csv");
     fs::write(&adjustments, ADJUSTMENTS).unwrap();
     let mut shards = Vec::new();
