@@ -38,9 +38,6 @@ use crate::bpe::bytelevel::{ByteMerge, RankTable, SplitPattern};
 use crate::files::write_atomically;
 use crate::tokenizer::bytelevel::ByteLevelTokenizer;
 
-// The import has a file of its own; its error keeps its old path too.
-pub use crate::tokenizer::hf_bytelevel_import::HfImportError;
-
 /// GPT-2's printable stand-in for each byte: the printable Latin-1 bytes (`!`..`~`,
 /// `¡`..`¬`, `®`..`ÿ`) stand for themselves, the other 68 bytes, in order, for U+0100
 /// onwards.

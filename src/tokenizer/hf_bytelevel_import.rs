@@ -53,7 +53,7 @@ pub enum HfImportError {
     /// A setting under which Hugging Face would give other ids than tiktoken's rule: which.
     NotExact(String),
     /// A tokenizer without a `ByteLevel` pre-tokenizer: not byte-level (a character-level
-    /// one, such as bpe-lab's export of a lab tokenizer).
+    /// one, such as bpe-lab's export of a lab tokenizer, or bpe-lab's lab file itself).
     NotByteLevel,
     /// One setting bpe-lab does not implement (`setting`, as the file names it), and what it
     /// would change.
@@ -69,9 +69,10 @@ impl fmt::Display for HfImportError {
                 "a Hugging Face tokenizer bpe-lab cannot encode with the same ids: {e}"
             ),
             HfImportError::NotByteLevel => f.write_str(
-                "a Hugging Face tokenizer that is not byte-level: its pre-tokenizer has no \
-                 ByteLevel step (a character-level BPE, such as bpe-lab's export of a lab \
-                 tokenizer; use the lab tokenizer file it was exported from)",
+                "a tokenizer that is not byte-level: a lab (character-level) tokenizer, or a \
+                 Hugging Face one whose pre-tokenizer has no ByteLevel step (such as bpe-lab's \
+                 export of a lab tokenizer); this needs a byte-level tokenizer (use `encode`, \
+                 `decode` or `export` with the lab tokenizer file itself)",
             ),
             HfImportError::Unsupported { setting, effect } => write!(
                 f,
@@ -112,6 +113,17 @@ impl ByteLevelTokenizer {
         let doc: Value = serde_json::from_str(text).map_err(|e| shape(&e.to_string()))?;
         if !doc.is_object() {
             return Err(shape("it is not a JSON object"));
+        }
+        // bpe-lab's own lab (character-level) file, given where a byte-level one is read.
+        let format = doc.get("format").and_then(Value::as_str);
+        if [
+            crate::tokenizer::file::FORMAT,
+            crate::tokenizer::file::FORMAT_V1,
+        ]
+        .iter()
+        .any(|f| format == Some(f))
+        {
+            return Err(HfImportError::NotByteLevel);
         }
         let model = doc
             .get("model")

@@ -195,6 +195,17 @@ const CASES: &[Case] = &[
         absent: &["ignore_merges"],
     },
     Case {
+        name: "a lab tokenizer file where a byte-level one is needed",
+        args: &["count-tokens", "-t", "{d}/lab.json", "{d}/corpus.txt"],
+        code: 1,
+        needles: &[
+            "lab.json",
+            "not byte-level",
+            "lab (character-level) tokenizer",
+        ],
+        absent: &["not a Hugging Face tokenizer.json"],
+    },
+    Case {
         name: "an encoding tiktoken does not define",
         args: &[
             "encode",
