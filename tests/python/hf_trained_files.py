@@ -2,8 +2,9 @@
 """The Python side of tests/suite/hf_import_parity.rs: tokenizer.json files built by the
 `tokenizers` library's own trainers in the shapes it writes by default, and their ids.
 
-Reads one JSON document on stdin: {"dir", "training", "specials", "vocab_size", "texts"}.
-Trains, on the lines of "training", one tokenizer per shape below, saves each as
+Reads one JSON document on stdin: {"dir", "training", "specials", "vocab_size", "texts",
+"gpt2": {"vocab", "merges"}}. Trains, on the lines of "training", one tokenizer per shape below
+(and builds GPT-2's own from its released `encoder.json` and `vocab.bpe`), saves each as
 DIR/SHAPE.json, and answers, per shape, `encode(text).ids` and
 `decode(ids, skip_special_tokens=False)` for every text. Prints {"shapes": [{"shape", "path",
 "encode", "decode"}]}. Shapes bpe-lab must refuse are saved too, with empty answers.
@@ -89,7 +90,14 @@ def lowercased(request):
     return t
 
 
+def gpt2_release(request):
+    t = ByteLevelBPETokenizer(request["gpt2"]["vocab"], request["gpt2"]["merges"])
+    t.add_special_tokens(["<|endoftext|>"])
+    return t._tokenizer
+
+
 READ = {
+    "gpt2_release": gpt2_release,
     "bytelevel_bpe": byte_level_bpe,
     "gpt2": gpt2_shaped,
     "gpt2_ignore_merges": lambda r: gpt2_shaped(r, ignore_merges=True),

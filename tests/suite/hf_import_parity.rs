@@ -1,4 +1,6 @@
-//! Hugging Face `tokenizer.json` files as the `tokenizers` library's own trainers write them —
+//! Hugging Face `tokenizer.json` files as the `tokenizers` library's own trainers write them, and
+//! GPT-2's own (built by `tokenizers` from the `encoder.json` and `vocab.bpe` OpenAI released,
+//! as tiktoken-rs ships them) —
 //! `ByteLevelBPETokenizer`, GPT-2-shaped (ByteLevel with its regex, `ignore_merges` false and
 //! true), Llama-3-shaped (Split on its regex, then ByteLevel) — read by bpe-lab with exactly
 //! `tokenizers`' ids on generated and hostile text (emoji, combining marks, Ethiopic, N'Ko, long
@@ -105,6 +107,10 @@ fn trainer_written_files_read_with_tokenizers_ids() {
             "specials": SPECIALS,
             "vocab_size": 1200,
             "texts": texts,
+            "gpt2": {
+                "vocab": support::tiktoken_rs_assets().join("encoder.json"),
+                "merges": support::tiktoken_rs_assets().join("vocab.bpe"),
+            },
         }),
     );
     let mut read = 0;
@@ -126,8 +132,9 @@ fn trainer_written_files_read_with_tokenizers_ids() {
             continue;
         }
         let ours = loaded.unwrap_or_else(|e| panic!("{name}: {e}"));
-        // The trainers number the special tokens first.
-        assert_eq!(ours.specials()["<|endoftext|>"], 0, "{name}");
+        // The trainers number the special tokens first; GPT-2's release after its ranks.
+        let first = if name == "gpt2_release" { 50256 } else { 0 };
+        assert_eq!(ours.specials()["<|endoftext|>"], first, "{name}");
         read += 1;
         for (i, text) in texts.iter().enumerate() {
             let got = ours.encode(text, &AllowedSpecial::All).unwrap();
@@ -140,7 +147,7 @@ fn trainer_written_files_read_with_tokenizers_ids() {
             compared += got.len();
         }
     }
-    assert_eq!(read, 4, "every readable shape was compared");
+    assert_eq!(read, 5, "every readable shape was compared");
     assert!(compared > 50_000, "compared only {compared} ids");
 
     // The command line reads them too: `encode -t` gives the same ids.

@@ -120,26 +120,6 @@ fn texts() -> Vec<String> {
     texts
 }
 
-/// tiktoken-rs's `assets/` in cargo's registry, at the version Cargo.lock names.
-fn tiktoken_rs_assets() -> PathBuf {
-    let lock = fs::read_to_string(concat!(env!("BPE_LAB_REPO"), "/Cargo.lock")).unwrap();
-    let at = lock.find("name = \"tiktoken-rs\"\nversion = \"").unwrap();
-    let rest = &lock[at + "name = \"tiktoken-rs\"\nversion = \"".len()..];
-    let version = &rest[..rest.find('"').unwrap()];
-    let home = std::env::var_os("CARGO_HOME")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(std::env::var_os("HOME").unwrap()).join(".cargo"));
-    fs::read_dir(home.join("registry/src"))
-        .unwrap()
-        .map(|e| {
-            e.unwrap()
-                .path()
-                .join(format!("tiktoken-rs-{version}/assets"))
-        })
-        .find(|p| p.join("vocab.bpe").exists())
-        .expect("tiktoken-rs's assets in cargo's registry")
-}
-
 /// The local files tiktoken's constructors read, by the last part of their URLs.
 fn local_files(dir: &Path) -> BTreeMap<String, PathBuf> {
     let mut files = BTreeMap::new();
@@ -154,7 +134,7 @@ fn local_files(dir: &Path) -> BTreeMap<String, PathBuf> {
         write_tiktoken(&mut out, ranks.iter().map(|(b, r)| (&b[..], *r))).unwrap();
         files.insert(file.to_owned(), path);
     }
-    let assets = tiktoken_rs_assets();
+    let assets = support::tiktoken_rs_assets();
     for file in ["vocab.bpe", "encoder.json"] {
         files.insert(file.to_owned(), assets.join(file));
     }
