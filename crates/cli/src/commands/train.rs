@@ -515,9 +515,7 @@ pub(crate) fn regex_error(regex: &str, e: &bpe_lab::bpe::bytelevel::SplitError) 
         SplitError::BadPattern { message, .. } => {
             let why = bpe_lab::bpe::bytelevel::regex_error::regex_problem(regex)
                 .unwrap_or_else(|| message.trim().to_owned());
-            CliError::usage(format!(
-                "--regex '{regex}' is not a valid regular expression: {why}"
-            ))
+            CliError::usage(format!("--regex '{regex}' is not a valid regex: {why}"))
         }
         e => CliError::usage(format!("--regex: {e}")),
     }
