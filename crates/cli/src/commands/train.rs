@@ -490,6 +490,8 @@ pub(crate) fn check_coverage(
     })?;
     match gap {
         None => Ok(false),
+        // Nothing matched at all: training says so in its own words ("matches nothing").
+        Some(gap) if gap.start == 0 && gap.end == text.len() => Ok(false),
         Some(gap) if !args.byte_level.allow_uncovered => Err(CliError::runtime(format!(
             "--regex '{regex}' does not cover the training text: '{}', {gap}. Encoding drops \
              text the pattern does not match (as tiktoken does), so it would not come back \
