@@ -90,15 +90,18 @@ fn main() {
         serde_json::from_str(&std::fs::read_to_string(flag("--blocks").unwrap()).unwrap()).unwrap();
 
     let tiktoken = match encoding {
-        OpenAiEncoding::R50kBase => tiktoken_rs::r50k_base(),
+        OpenAiEncoding::Gpt2 | OpenAiEncoding::R50kBase => tiktoken_rs::r50k_base(),
+        OpenAiEncoding::P50kBase => tiktoken_rs::p50k_base(),
+        OpenAiEncoding::P50kEdit => tiktoken_rs::p50k_edit(),
         OpenAiEncoding::Cl100kBase => tiktoken_rs::cl100k_base(),
         OpenAiEncoding::O200kBase => tiktoken_rs::o200k_base(),
+        OpenAiEncoding::O200kHarmony => tiktoken_rs::o200k_harmony(),
     }
     .unwrap();
     let rust_gems = match encoding {
         OpenAiEncoding::Cl100kBase => Some(bpe_openai::cl100k_base()),
         OpenAiEncoding::O200kBase => Some(bpe_openai::o200k_base()),
-        OpenAiEncoding::R50kBase => None,
+        _ => None,
     };
     let mut peers: Vec<(&str, Encoder)> = vec![(
         "tiktoken-rs",

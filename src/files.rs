@@ -1,9 +1,12 @@
 //! Small file helpers every layer shares, so that every output is written the same safe way
 //! and every file problem is worded the same way: the one output rule ([`write_atomically`] for
 //! a path, [`Output`] when `-` may mean standard output), the check that an output can be
-//! written before long work starts, I/O errors in plain words, and (in submodules) the line rule
-//! of text corpora, where a text stops being UTF-8, and JSON messages.
+//! written before long work starts, no temporary left by a signal (`interrupt`), I/O errors in
+//! plain words, and (in submodules) the line rule of text corpora, where a text stops being
+//! UTF-8, and JSON messages.
 
+#[cfg(unix)]
+mod interrupt;
 mod json;
 pub mod lines;
 mod output;
@@ -89,6 +92,9 @@ fn follow_links(path: &Path) -> io::Result<PathBuf> {
 /// Replaces the regular (or new) file `path` atomically (see [`write_atomically`]).
 fn replace(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
     let (temp, file) = create_temp_beside(path)?;
+    // Removed by a Ctrl-C or kill before the rename too, not only on an error.
+    #[cfg(unix)]
+    let _registered = interrupt::register(&temp);
     let result = (|| {
         let mut out = BufWriter::new(&file);
         write(&mut out)?;

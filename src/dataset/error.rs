@@ -122,7 +122,7 @@ impl fmt::Display for DatasetError {
             DatasetError::UnknownFormat { path } => write!(
                 f,
                 "cannot tell the format of '{}' from its extension: expected .json, .jsonl, \
-                 .ndjson, .csv, .parquet or .txt (or name the format with CorpusReader::format)",
+                 .ndjson, .csv, .parquet or .txt, or a format named explicitly",
                 path.display()
             ),
             DatasetError::Download { url, failure } => {

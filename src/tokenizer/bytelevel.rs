@@ -221,7 +221,14 @@ impl ByteLevelTokenizer {
             .max()
             .map_or(0, |m| m as usize + 1);
         let ordinary = tokens.iter().map(|(b, r)| (&b[..], *r));
-        let special = specials.iter().map(|(s, &id)| (s.as_bytes(), id));
+        // Two specials may share an id (tiktoken's o200k_harmony: `<|endofprompt|>` and
+        // `<|reserved_200018|>`): both encode to it, it decodes to the first by text.
+        let mut seen = std::collections::HashSet::new();
+        let special: Vec<(&[u8], u32)> = (specials.iter())
+            .filter(|&(_, &id)| seen.insert(id))
+            .map(|(s, &id)| (s.as_bytes(), id))
+            .collect();
+        let special = special.into_iter();
         let decoder = Decoder::new(top, ordinary.chain(special))?;
         let count = tokens.len();
         let ranks = RankTable::new(tokens);

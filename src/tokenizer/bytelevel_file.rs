@@ -72,7 +72,7 @@ pub enum ByteLevelFileProblem {
     /// That file is not what `export` writes.
     Sidecar(PathBuf, String),
     /// A Hugging Face tokenizer.json that cannot be read with the same ids.
-    Hf(crate::tokenizer::hf_bytelevel::HfImportError),
+    Hf(crate::tokenizer::hf_bytelevel_import::HfImportError),
     /// The rank file has other counts than its sidecar declares: cut short or padded.
     Count {
         sidecar: PathBuf,

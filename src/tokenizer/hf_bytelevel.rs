@@ -25,8 +25,10 @@
 //!   HF's `decode` skips special tokens unless `skip_special_tokens=False`, as its users
 //!   expect; with it, `decode([id])` is the special's text, as in tiktoken.
 //! - **decoder**: `ByteLevel`: the mapped characters back to bytes, then to text.
+//!
+//! Reading such files back, and the files `tokenizers` itself writes, is
+//! [`super::hf_bytelevel_import`].
 
-use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
 
@@ -225,32 +227,8 @@ impl fmt::Display for HfExportFileError {
 
 impl std::error::Error for HfExportFileError {}
 
-/// Why a Hugging Face `tokenizer.json` cannot be read as a byte-level tokenizer with exactly
-/// its ids.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum HfImportError {
-    /// Not JSON, or a field of the wrong shape: which and why.
-    Shape(String),
-    /// A setting under which Hugging Face would give other ids than tiktoken's rule: which.
-    NotExact(String),
-}
-
-impl fmt::Display for HfImportError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            HfImportError::Shape(e) => write!(f, "not a Hugging Face tokenizer.json: {e}"),
-            HfImportError::NotExact(e) => write!(
-                f,
-                "a Hugging Face tokenizer bpe-lab cannot encode with the same ids: {e}"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for HfImportError {}
-
 /// The bytes a string of GPT-2's printable stand-ins stands for ([`byte_char`]).
-fn hf_to_bytes(token: &str) -> Option<Vec<u8>> {
+pub fn hf_to_bytes(token: &str) -> Option<Vec<u8>> {
     let mut back = [None; 0x144];
     for b in 0..=255u8 {
         back[byte_char(b) as usize] = Some(b);
@@ -259,177 +237,6 @@ fn hf_to_bytes(token: &str) -> Option<Vec<u8>> {
         .chars()
         .map(|c| back.get(c as usize).copied().flatten())
         .collect()
-}
-
-impl ByteLevelTokenizer {
-    /// A tokenizer from a Hugging Face `tokenizer.json` of the shape [`Self::to_hf_json`]
-    /// writes: BPE with `ignore_merges`, a `Split` on a pattern then `ByteLevel` without its
-    /// own regex, no normalizer or post-processor, and merges that are the ones its ids imply
-    /// (token `t` of id `r` is what tiktoken's rule makes of `t` with the ids below `r`, as
-    /// tiktoken's converters and bpe-lab's export write them). Only then does tiktoken's rule
-    /// give Hugging Face's ids; anything else is refused, saying which setting.
-    pub fn from_hf_json(text: &str) -> Result<Self, HfImportError> {
-        let shape = |e: &str| HfImportError::Shape(e.to_owned());
-        let not_exact = |e: String| HfImportError::NotExact(e);
-        let doc: Value = serde_json::from_str(text).map_err(|e| shape(&e.to_string()))?;
-        let model = doc
-            .get("model")
-            .ok_or_else(|| shape("it has no \"model\""))?;
-        if model.get("type").and_then(Value::as_str) != Some("BPE") {
-            return Err(not_exact("\"model\" is not BPE".into()));
-        }
-        if model.get("ignore_merges").and_then(Value::as_bool) != Some(true) {
-            return Err(not_exact(
-                "\"ignore_merges\" is not true: a chunk that is a token would not always be \
-                 that token, as tiktoken's rule has it"
-                    .into(),
-            ));
-        }
-        for field in ["continuing_subword_prefix", "end_of_word_suffix", "dropout"] {
-            if !model.get(field).is_none_or(Value::is_null) {
-                return Err(not_exact(format!("the model sets \"{field}\"")));
-            }
-        }
-        for field in ["normalizer", "post_processor"] {
-            if !doc.get(field).is_none_or(Value::is_null) {
-                return Err(not_exact(format!("it has a \"{field}\"")));
-            }
-        }
-        // The pre-tokenizer: Split on a pattern (isolated), then ByteLevel without its regex.
-        let pre = doc.get("pre_tokenizer").unwrap_or(&Value::Null);
-        let steps = pre.get("pretokenizers").and_then(Value::as_array);
-        let regex = match steps.map(Vec::as_slice) {
-            Some([split, byte_level])
-                if split.get("type").and_then(Value::as_str) == Some("Split")
-                    && split.get("behavior").and_then(Value::as_str) == Some("Isolated")
-                    && split.get("invert").and_then(Value::as_bool) != Some(true)
-                    && byte_level.get("type").and_then(Value::as_str) == Some("ByteLevel")
-                    && byte_level.get("use_regex").and_then(Value::as_bool) == Some(false)
-                    && byte_level.get("add_prefix_space").and_then(Value::as_bool)
-                        != Some(true) =>
-            {
-                split
-                    .pointer("/pattern/Regex")
-                    .and_then(Value::as_str)
-                    .ok_or_else(|| shape("the Split has no \"pattern\": {\"Regex\": …}"))?
-            }
-            _ => {
-                return Err(not_exact(
-                    "the pre-tokenizer is not a Split on a pattern followed by ByteLevel \
-                     without its own regex (add_prefix_space and use_regex false)"
-                        .into(),
-                ));
-            }
-        };
-        let pattern = SplitPattern::from_regex(&regex.replace(r"(?>\p{N}{1,3})", r"\p{N}{1,3}+"));
-        // The special tokens first: export writes each into the model's vocab too, at its id
-        // (HF takes an added token's id from there), and there it is no rank.
-        let mut specials = BTreeMap::new();
-        let mut hf_max: Option<u32> = None;
-        for added in doc
-            .get("added_tokens")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            let (Some(content), Some(id)) = (
-                added.get("content").and_then(Value::as_str),
-                added.get("id").and_then(Value::as_u64),
-            ) else {
-                return Err(shape("an entry of \"added_tokens\" has no content or id"));
-            };
-            let id = u32::try_from(id).map_err(|_| {
-                shape(&format!(
-                    "the id of the added token {content:?} is too large"
-                ))
-            })?;
-            // The id HF gives it: the vocab's for the same text, else the next after the vocab
-            // and the added tokens so far (tokenizers' AddedVocabulary::add_tokens).
-            let vocab_len = model
-                .get("vocab")
-                .and_then(Value::as_object)
-                .map_or(0, |v| v.len() as u32);
-            let hf_id = match model.pointer("/vocab").and_then(|v| v.get(content)) {
-                Some(vocab_id) => vocab_id
-                    .as_u64()
-                    .and_then(|i| u32::try_from(i).ok())
-                    .ok_or_else(|| shape(&format!("the id of {content:?} is not a number")))?,
-                None => match hf_max {
-                    Some(max) if max >= vocab_len || vocab_len == 0 => max + 1,
-                    _ => vocab_len,
-                },
-            };
-            if hf_id != id {
-                return Err(not_exact(format!(
-                    "the added token {content:?} says id {id}, but Hugging Face gives it \
-                     {hf_id} (it takes the model vocab's id for the same text, else numbers \
-                     added tokens on from the vocab's size)"
-                )));
-            }
-            hf_max = hf_max.max(Some(id));
-            if added.get("special").and_then(Value::as_bool) != Some(true) {
-                return Err(not_exact(format!(
-                    "the added token {content:?} is not special: Hugging Face would find it \
-                     in any text, which tiktoken's rule does not"
-                )));
-            }
-            specials.insert(content.to_owned(), id);
-        }
-        // The vocabulary, as bytes, by id.
-        let vocab = model
-            .get("vocab")
-            .and_then(Value::as_object)
-            .ok_or_else(|| shape("\"model\".\"vocab\" is not an object"))?;
-        let mut tokens: Vec<(Vec<u8>, u32)> = Vec::with_capacity(vocab.len());
-        for (token, id) in vocab {
-            if specials.contains_key(token) {
-                continue;
-            }
-            let id = id
-                .as_u64()
-                .and_then(|i| u32::try_from(i).ok())
-                .ok_or_else(|| shape(&format!("the id of {token:?} is not a number")))?;
-            let bytes = hf_to_bytes(token).ok_or_else(|| {
-                not_exact(format!(
-                    "the token {token:?} is not written in ByteLevel's byte characters"
-                ))
-            })?;
-            tokens.push((bytes, id));
-        }
-        tokens.sort_by_key(|&(_, id)| id);
-        // The merges must be the ones the ids imply, in order.
-        let ranked: Vec<(&[u8], u32)> = tokens.iter().map(|(b, r)| (&b[..], *r)).collect();
-        let implied = recover_merges(&ranked).map_err(|e| not_exact(e.to_string()))?;
-        let listed = model
-            .get("merges")
-            .and_then(Value::as_array)
-            .ok_or_else(|| shape("\"model\".\"merges\" is not a list"))?;
-        let merge_of = |m: &Value| -> Option<(Vec<u8>, Vec<u8>)> {
-            let (a, b) = match m {
-                Value::String(s) => s.split_once(' ')?,
-                Value::Array(pair) if pair.len() == 2 => (pair[0].as_str()?, pair[1].as_str()?),
-                _ => return None,
-            };
-            Some((hf_to_bytes(a)?, hf_to_bytes(b)?))
-        };
-        if listed.len() != implied.len() {
-            return Err(not_exact(format!(
-                "it lists {} merges where its ids imply {}",
-                listed.len(),
-                implied.len()
-            )));
-        }
-        for (i, (m, want)) in listed.iter().zip(&implied).enumerate() {
-            if merge_of(m).as_ref() != Some(want) {
-                return Err(not_exact(format!(
-                    "merge {i} is not the one its ids imply (the merges are not in the order \
-                     of the ids of the tokens they make)"
-                )));
-            }
-        }
-        ByteLevelTokenizer::new("tokenizer.json", tokens, pattern, specials)
-            .map_err(|e| not_exact(e.to_string()))
-    }
 }
 
 #[cfg(test)]

@@ -30,7 +30,11 @@
 //! - [`bytelevel_file`]: its JSON file and the export to tiktoken's files;
 //! - [`tiktoken`]: tiktoken's rank files;
 //! - [`hf_bytelevel`]: export to a Hugging Face `tokenizer.json` (ByteLevel);
-//! - [`openai`]: `r50k_base`, `cl100k_base`, `o200k_base` from the crate that ships them.
+//! - [`hf_bytelevel_import`]: reading Hugging Face's ByteLevel files with their exact ids;
+//! - [`openai`]: OpenAI's encodings (`gpt2` … `o200k_harmony`) from the crate that ships
+//!   them, and the model names tiktoken maps to them;
+//! - [`token_text`]: tokens shown without loss (bytes that are no whole character as `\xNN`);
+//! - [`file_kind`]: telling a tokenizer file from a corpus or table given in its place.
 
 pub mod bytelevel;
 pub mod bytelevel_file;
@@ -41,11 +45,14 @@ pub mod encode_stream;
 pub mod error;
 pub mod explain;
 pub mod file;
+pub mod file_kind;
 pub mod hf;
 pub mod hf_bytelevel;
+pub mod hf_bytelevel_import;
 pub mod openai;
 pub mod split;
 pub mod tiktoken;
+pub mod token_text;
 pub mod vocab;
 
 pub use bytelevel::{

@@ -248,9 +248,12 @@ mod openai {
 
     fn tiktoken_rs(encoding: OpenAiEncoding) -> tiktoken_rs::CoreBPE {
         match encoding {
-            OpenAiEncoding::R50kBase => tiktoken_rs::r50k_base(),
+            OpenAiEncoding::Gpt2 | OpenAiEncoding::R50kBase => tiktoken_rs::r50k_base(),
+            OpenAiEncoding::P50kBase => tiktoken_rs::p50k_base(),
+            OpenAiEncoding::P50kEdit => tiktoken_rs::p50k_edit(),
             OpenAiEncoding::Cl100kBase => tiktoken_rs::cl100k_base(),
             OpenAiEncoding::O200kBase => tiktoken_rs::o200k_base(),
+            OpenAiEncoding::O200kHarmony => tiktoken_rs::o200k_harmony(),
         }
         .unwrap()
     }

@@ -135,3 +135,26 @@ pub fn sandbox_available() -> bool {
     }
     present
 }
+
+/// tiktoken-rs's `assets/` in cargo's registry, at the version Cargo.lock names: the rank files
+/// and GPT-2's own `vocab.bpe` and `encoder.json` it ships.
+pub fn tiktoken_rs_assets() -> std::path::PathBuf {
+    let lock = std::fs::read_to_string(concat!(env!("BPE_LAB_REPO"), "/Cargo.lock")).unwrap();
+    let at = lock.find("name = \"tiktoken-rs\"\nversion = \"").unwrap();
+    let rest = &lock[at + "name = \"tiktoken-rs\"\nversion = \"".len()..];
+    let version = &rest[..rest.find('"').unwrap()];
+    let home = std::env::var_os("CARGO_HOME")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::path::PathBuf::from(std::env::var_os("HOME").unwrap()).join(".cargo")
+        });
+    std::fs::read_dir(home.join("registry/src"))
+        .unwrap()
+        .map(|e| {
+            e.unwrap()
+                .path()
+                .join(format!("tiktoken-rs-{version}/assets"))
+        })
+        .find(|p| p.join("vocab.bpe").exists())
+        .expect("tiktoken-rs's assets in cargo's registry")
+}

@@ -8,6 +8,8 @@
 //!   hand (the regex engine is most of encoding's time), on the character classes of
 //!   [`classes`] and the alternatives the patterns share ([`alternatives`]);
 //! - [`specials`]: special tokens in running text;
+//! - [`coverage`]: whether a pattern's chunks cover a text (a user's may drop text);
+//! - [`regex_error`]: why a user's pattern does not compile, in plain words;
 //! - [`chunks`]: the distinct chunks of a text with their counts ([`ChunkCounts`]);
 //! - [`train`]: training on them with the engine's exact trainer ([`ByteTrainer`]);
 //! - [`ranks`]: encoding a chunk with a rank table, tiktoken's rule ([`RankTable`]);
@@ -19,11 +21,13 @@ pub mod cache;
 pub mod chunks;
 pub mod cl100k;
 pub mod classes;
+pub mod coverage;
 pub mod gpt2;
 pub mod o200k;
 pub mod oracle;
 pub mod pattern;
 pub mod ranks;
+pub mod regex_error;
 pub mod specials;
 pub mod symbols;
 pub mod train;

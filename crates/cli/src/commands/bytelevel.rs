@@ -24,9 +24,11 @@ use crate::commands::tokenizer_file::TextInput;
 /// `encode`'s byte-level flags (flattened into `EncodeArgs`).
 #[derive(Debug, Args)]
 pub(crate) struct ByteLevelEncodeArgs {
-    /// Encode with one of OpenAI's encodings instead of a tokenizer file: r50k_base,
-    /// cl100k_base or o200k_base (needs a build with --features openai)
-    #[arg(long, value_name = "NAME", conflicts_with = "tokenizer", value_parser = encoding_parser)]
+    /// Encode with one of OpenAI's encodings instead of a tokenizer file: gpt2, r50k_base,
+    /// p50k_base, p50k_edit, cl100k_base, o200k_base, o200k_harmony, or a model's (-m gpt-4o,
+    /// as tiktoken maps models) (needs a build with --features openai)
+    #[arg(long, short = 'm', visible_alias = "model", value_name = "NAME",
+          conflicts_with = "tokenizer", value_parser = encoding_parser)]
     pub(crate) encoding: Option<OpenAiEncoding>,
 
     /// Byte-level tokenizers: encode special tokens in the text as themselves (without it a
@@ -40,7 +42,7 @@ pub(crate) struct ByteLevelEncodeArgs {
 }
 
 pub(crate) fn encoding_parser(value: &str) -> Result<OpenAiEncoding, String> {
-    value.parse()
+    crate::commands::flags::encoding_or_model(value)
 }
 
 /// Whether `path` holds a byte-level tokenizer (unreadable files are left to the caller).
@@ -49,6 +51,7 @@ pub(crate) fn is_byte_level_file(path: &Path) -> bool {
 }
 
 fn load(path: &Path) -> Result<ByteLevelTokenizer, CliError> {
+    crate::commands::tokenizer_file::check_is_tokenizer(path)?;
     ByteLevelTokenizer::open(path).map_err(|e| CliError::runtime(e.to_string()))
 }
 
@@ -108,7 +111,8 @@ pub(crate) fn train(args: &crate::commands::train::TrainArgs) -> Result<(), CliE
         (None, None) => SplitPattern::Cl100k,
     };
     // A pattern that does not compile or matches the empty string is refused before reading.
-    Splitter::new(pattern.clone()).map_err(|e| CliError::usage(format!("--regex: {e}")))?;
+    Splitter::new(pattern.clone())
+        .map_err(|e| crate::commands::train::regex_error(pattern.regex(), &e))?;
     let specials = args.special_tokens(&["<|endoftext|>"]);
     let specials: Vec<&str> = specials.iter().map(String::as_str).collect();
     bpe_lab::tokenizer::bytelevel::check_specials(specials.iter().copied())
@@ -118,11 +122,11 @@ pub(crate) fn train(args: &crate::commands::train::TrainArgs) -> Result<(), CliE
     // their paragraphs, one per line.
     let text = match TextInput::new(Some(input)) {
         TextInput::Stdin => crate::commands::train::read_stdin()?,
-        TextInput::File(_) => bpe_lab::dataset::CorpusReader::new()
-            .text_column(&args.field)
+        TextInput::File(_) => crate::commands::train::corpus_reader(args)
             .text(input)
-            .map_err(|e| CliError::runtime(e.to_string()))?,
+            .map_err(|e| crate::commands::train::corpus_error(e, "--input"))?,
     };
+    let drops = crate::commands::train::check_coverage(args, &text, &pattern, &specials)?;
     let (tokenizer, report) = ByteLevelTokenizer::train_reporting(
         &text,
         pattern,
@@ -143,6 +147,10 @@ pub(crate) fn train(args: &crate::commands::train::TrainArgs) -> Result<(), CliE
         let path = args.output.clone();
         CliError::runtime(ByteLevelFileError { path, problem }.to_string())
     })?;
+    let json = match drops {
+        true => bpe_lab::bpe::bytelevel::coverage::mark_drops_unmatched(&json),
+        false => json,
+    };
     output.write_bytes(json.as_bytes())?;
     eprintln!(
         "byte-level tokenizer ({} tie-break, pattern {}): {} from {} distinct chunks ({} in \

@@ -38,9 +38,10 @@ pub(crate) struct CountTokensArgs {
     #[arg(value_name = "FILE")]
     pub(crate) files: Vec<PathBuf>,
 
-    /// OpenAI encodings to count with: r50k_base, cl100k_base, o200k_base, comma-separated
+    /// OpenAI encodings to count with (gpt2, r50k_base, p50k_base, p50k_edit, cl100k_base,
+    /// o200k_base, o200k_harmony) or models' (-m gpt-4o), comma-separated
     /// [default: cl100k_base, unless -t is given]
-    #[arg(long, value_name = "NAMES", value_delimiter = ',',
+    #[arg(long, short = 'm', visible_alias = "model", value_name = "NAMES", value_delimiter = ',',
           value_parser = crate::commands::bytelevel::encoding_parser)]
     pub(crate) encoding: Vec<OpenAiEncoding>,
 
@@ -75,6 +76,7 @@ pub(crate) fn run(args: &CountTokensArgs) -> Result<(), CliError> {
         tokenizers.push((encoding.name().to_owned(), tokenizer));
     }
     for path in &args.tokenizer {
+        crate::commands::tokenizer_file::check_is_tokenizer(path)?;
         let tokenizer = ByteLevelTokenizer::open(path)
             .map_err(|e| CliError::runtime(format!("--tokenizer {e}")))?;
         tokenizers.push((path.display().to_string(), tokenizer));

@@ -39,8 +39,9 @@ pub(crate) struct ExportArgs {
     #[arg(short, long, value_name = "FILE", required_unless_present = "encoding")]
     pub(crate) tokenizer: Option<PathBuf>,
 
-    /// Export one of OpenAI's encodings: r50k_base, cl100k_base or o200k_base
-    #[arg(long, value_name = "NAME", conflicts_with = "tokenizer",
+    /// Export one of OpenAI's encodings (gpt2, r50k_base, p50k_base, p50k_edit, cl100k_base,
+    /// o200k_base, o200k_harmony) or a model's (-m gpt-4o)
+    #[arg(long, short = 'm', visible_alias = "model", value_name = "NAME", conflicts_with = "tokenizer",
           value_parser = crate::commands::bytelevel::encoding_parser)]
     pub(crate) encoding: Option<bpe_lab::tokenizer::OpenAiEncoding>,
 

@@ -3,6 +3,7 @@
 
 use bpe_lab::TieBreak;
 use bpe_lab::bpe::bytelevel::{SplitPattern, UnknownPatternName};
+use bpe_lab::tokenizer::OpenAiEncoding;
 
 /// `--min-frequency`: a count, 1 or more (1 keeps going while any pair is left).
 pub(crate) fn at_least_one(value: &str) -> Result<u64, String> {
@@ -44,4 +45,19 @@ pub(crate) fn threads(asked: usize) -> usize {
         }
         n => n,
     }
+}
+
+/// `--encoding` / `-m, --model`: one of OpenAI's encodings by tiktoken's name (`cl100k_base`),
+/// or a model name tiktoken maps to one (`gpt-4o`, `gpt-4-0613`, as
+/// `tiktoken.encoding_for_model`); anything else is refused with the list of encodings.
+pub(crate) fn encoding_or_model(value: &str) -> Result<OpenAiEncoding, String> {
+    value.parse::<OpenAiEncoding>().or_else(|e| {
+        OpenAiEncoding::for_model(value).ok_or_else(|| {
+            format!(
+                "{e}; nor is it a model tiktoken maps to one (gpt-4o, gpt-4, \
+                     gpt-3.5-turbo, o1, gpt-oss-20b, text-davinci-003, gpt2, and their dated \
+                     versions)"
+            )
+        })
+    })
 }

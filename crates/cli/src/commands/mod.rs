@@ -3,6 +3,7 @@
 //! the library returns; the work itself is in the library.
 
 mod bytelevel;
+mod completions;
 #[cfg(feature = "columnar")]
 mod count;
 mod count_tokens;
@@ -14,6 +15,7 @@ mod error;
 mod explain;
 mod export;
 mod flags;
+mod info;
 mod lab;
 mod output;
 mod progress;
@@ -58,10 +60,20 @@ empty corpus, output that cannot be written or full), 2 when the command line is
 standard output is closed by its reader (`bpe-lab ... | head`), the command stops quietly with
 status 0.";
 
+/// `--version`: the version, the commit it was built from and its features (crates/cli/build.rs).
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("BPE_LAB_GIT_COMMIT"),
+    "; features: ",
+    env!("BPE_LAB_FEATURES"),
+    ")"
+);
+
 #[derive(Debug, Parser)]
 #[command(
     name = "bpe-lab",
-    version,
+    version = VERSION,
     about = ABOUT,
     long_about = LONG_ABOUT,
     after_help = EXIT_STATUS,
@@ -99,12 +111,18 @@ pub(crate) enum Command {
     /// Write the tokenizer in another tool's format (Hugging Face tokenizer.json)
     #[command(long_about = export::LONG_ABOUT, after_help = export::AFTER_HELP)]
     Export(export::ExportArgs),
+    /// Show a tokenizer: kind, vocabulary size, special tokens, pattern; look up ids and tokens
+    #[command(long_about = info::LONG_ABOUT, after_help = info::AFTER_HELP)]
+    Info(info::InfoArgs),
     /// Show training on a small corpus round by round (seed 000's table)
     #[command(long_about = explain::LONG_ABOUT, after_help = explain::AFTER_HELP)]
     Explain(explain::ExplainArgs),
     /// Show which copy of Africa Galore loads (cache, download or bundled stand-in) and its size
     #[cfg(feature = "dataset")]
     Dataset(dataset::DatasetArgs),
+    /// Print a shell's completion script (bash, zsh, fish, elvish, powershell)
+    #[command(after_help = completions::AFTER_HELP)]
+    Completions(completions::CompletionsArgs),
     #[command(long_about = lab::LONG_ABOUT)]
     /// Instructor tools: release, verify and grade the lab notebooks; check the machine
     Lab(lab::LabArgs),
@@ -128,9 +146,11 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Decode(args) => decode::run(&args),
         Command::Export(args) => export::run(&args),
         Command::Explain(args) => explain::run(&args),
+        Command::Info(args) => info::run(&args),
         #[cfg(feature = "dataset")]
         Command::Dataset(args) => dataset::run(&args),
         Command::Lab(args) => lab::run(&args),
+        Command::Completions(args) => completions::run(&args),
     };
     match done {
         // The reader of standard output went away: nothing more to say to anyone.

@@ -15,7 +15,15 @@ use crate::commands::error::CliError;
 
 /// Loads the tokenizer file at `path`; every problem is reported naming the file.
 pub(crate) fn load(path: &Path) -> Result<Tokenizer, CliError> {
+    check_is_tokenizer(path)?;
     Tokenizer::load(path).map_err(|err| from_file_error(&err, "cannot read"))
+}
+
+/// Refuses a file given as a tokenizer that is none (a corpus, a table, a JSON array), saying
+/// what it looks like ([`bpe_lab::tokenizer::file_kind`]).
+pub(crate) fn check_is_tokenizer(path: &Path) -> Result<(), CliError> {
+    bpe_lab::tokenizer::file_kind::check_tokenizer_file(path)
+        .map_err(|e| CliError::runtime(e.to_string()))
 }
 
 /// A library file error as the command reports it (exit status 1).

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use bpe_lab::bpe::bytelevel::SplitPattern;
-use bpe_lab::dataset::{CorpusReader, DatasetError};
+use bpe_lab::dataset::{CorpusReader, DatasetError, Format};
 use bpe_lab::files::InvalidUtf8;
 use bpe_lab::tokenizer::file::stop_reason_name;
 use bpe_lab::tokenizer::{DEFAULT_UNK_TOKEN, Tokenizer, TokenizerConfig, TrainingSettings};
@@ -79,6 +79,11 @@ pub(crate) struct TrainArgs {
     /// .csv or .parquet; without it, the Africa Galore dataset (downloaded and cached, or the bundled stand-in)
     #[arg(short, long, value_name = "FILE")]
     pub(crate) input: Option<PathBuf>,
+
+    /// Read --input as this format whatever its extension (text, json, jsonl, csv, parquet)
+    /// [default: by its extension]
+    #[arg(long, value_enum, value_name = "FORMAT", requires = "input")]
+    pub(crate) input_format: Option<InputFormatArg>,
 
     /// Learn from a (word, count) table instead (Parquet or CSV with word and count columns, or
     /// a folder of them, as `bpe-lab count` and Spark write)
@@ -205,7 +210,7 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), CliError> {
             (read_stdin_words()?, "standard input".to_owned())
         }
         (None, Some(path)) => (
-            read_file(path, &args.field)?,
+            read_file(path, &args.field, corpus_reader(args))?,
             format!("'{}'", path.display()),
         ),
         (None, None) => (read_dataset()?, "the Africa Galore dataset".to_owned()),
@@ -318,9 +323,9 @@ pub(crate) fn learned(n: usize, asked: usize, stop: StopReason, args: &TrainArgs
 }
 
 /// The words of a corpus file, read as every command reads it; an empty corpus is an error.
-fn read_file(path: &Path, field: &str) -> Result<WordCounts, CliError> {
+fn read_file(path: &Path, field: &str, reader: CorpusReader) -> Result<WordCounts, CliError> {
     let spinner = progress::spinner(format!("reading {}", path.display()));
-    let words = CorpusReader::new().text_column(field).word_counts(path);
+    let words = reader.word_counts(path);
     spinner.finish_and_clear();
     let words = words.map_err(|e| corpus_error(e, "--input"))?;
     if words.is_empty() {
@@ -333,10 +338,17 @@ fn read_file(path: &Path, field: &str) -> Result<WordCounts, CliError> {
     Ok(words)
 }
 
-/// A corpus that cannot be read; a format this build cannot read also names the flag.
+/// A corpus that cannot be read; a format this build cannot read, or one its name does not
+/// tell, also names the flag (and `train`'s --input-format, which names the format).
 pub(crate) fn corpus_error(e: DatasetError, flag: &str) -> CliError {
     match e {
         DatasetError::NeedsFeature { .. } => CliError::usage(format!("{flag}: {e}")),
+        DatasetError::UnknownFormat { path } => CliError::usage(format!(
+            "{flag} '{}': cannot tell its format from its extension (.txt, .md or none, .json, \
+             .jsonl, .ndjson, .csv, .parquet); with train, name it with --input-format \
+             text|json|jsonl|csv|parquet",
+            path.display()
+        )),
         e => CliError::runtime(e.to_string()),
     }
 }
@@ -388,6 +400,42 @@ fn read_dataset() -> Result<WordCounts, CliError> {
     ))
 }
 
+/// `--input-format` values: the library's [`Format`] under command-line names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum InputFormatArg {
+    /// UTF-8 text, one paragraph per line
+    Text,
+    /// A JSON array of objects (--field names the paragraph's field)
+    Json,
+    /// One JSON object per line (JSON Lines, NDJSON)
+    Jsonl,
+    /// Comma-separated values with a header row (--field names the column)
+    Csv,
+    /// Apache Parquet (--field names the column)
+    Parquet,
+}
+
+impl From<InputFormatArg> for Format {
+    fn from(arg: InputFormatArg) -> Format {
+        match arg {
+            InputFormatArg::Text => Format::Text,
+            InputFormatArg::Json => Format::Json,
+            InputFormatArg::Jsonl => Format::JsonLines,
+            InputFormatArg::Csv => Format::Csv,
+            InputFormatArg::Parquet => Format::Parquet,
+        }
+    }
+}
+
+/// The corpus reader `train`'s flags ask for: --field, and --input-format when given.
+pub(crate) fn corpus_reader(args: &TrainArgs) -> CorpusReader {
+    let reader = CorpusReader::new().text_column(&args.field);
+    match args.input_format {
+        Some(format) => reader.format(format.into()),
+        None => reader,
+    }
+}
+
 /// `train`'s byte-level flags (flattened into `TrainArgs`).
 #[derive(Debug, Args)]
 pub(crate) struct ByteLevelTrainArgs {
@@ -410,4 +458,67 @@ pub(crate) struct ByteLevelTrainArgs {
         conflicts_with = "pattern"
     )]
     pub(crate) regex: Option<String>,
+
+    /// With --regex: train even where the pattern leaves part of the text unmatched (without
+    /// it that is refused). Encoding then drops such text, as tiktoken does; the file says so
+    /// ("drops_unmatched_text") and `bpe-lab info` shows it
+    #[arg(long, requires = "regex")]
+    pub(crate) allow_uncovered: bool,
+}
+
+/// Refuses a --regex that leaves part of the training text unmatched (encoding would drop it),
+/// naming the first such span, unless --allow-uncovered; then says so once. Returns whether
+/// the tokenizer drops text (for the file). The built-in patterns match every character.
+pub(crate) fn check_coverage(
+    args: &TrainArgs,
+    text: &str,
+    pattern: &SplitPattern,
+    specials: &[&str],
+) -> Result<bool, CliError> {
+    use bpe_lab::bpe::bytelevel::Splitter;
+    use bpe_lab::bpe::bytelevel::coverage::first_uncovered;
+    let SplitPattern::Custom(regex) = pattern else {
+        return Ok(false);
+    };
+    let splitter = Splitter::new(pattern.clone()).map_err(|e| regex_error(regex, &e))?;
+    let input = args.input.as_deref().unwrap_or(Path::new("-"));
+    let gap = first_uncovered(&splitter, text, specials).map_err(|e| {
+        CliError::runtime(format!(
+            "cannot train on '{}' (--regex): {e}",
+            input.display()
+        ))
+    })?;
+    match gap {
+        None => Ok(false),
+        // Nothing matched at all: training says so in its own words ("matches nothing").
+        Some(gap) if gap.start == 0 && gap.end == text.len() => Ok(false),
+        Some(gap) if !args.byte_level.allow_uncovered => Err(CliError::runtime(format!(
+            "--regex '{regex}' does not cover the training text: '{}', {gap}. Encoding drops \
+             text the pattern does not match (as tiktoken does), so it would not come back \
+             from decoding; widen the pattern (for instance end it with `|\\s+|.`), or give \
+             --allow-uncovered to train anyway",
+            input.display()
+        ))),
+        Some(gap) => {
+            eprintln!(
+                "note: --regex leaves text unmatched ('{}', {gap}); with --allow-uncovered the \
+                 tokenizer drops such text when encoding, and its file says so",
+                input.display()
+            );
+            Ok(true)
+        }
+    }
+}
+
+/// A --regex that does not compile or matches the empty string, in the flag's words.
+pub(crate) fn regex_error(regex: &str, e: &bpe_lab::bpe::bytelevel::SplitError) -> CliError {
+    use bpe_lab::bpe::bytelevel::SplitError;
+    match e {
+        SplitError::BadPattern { message, .. } => {
+            let why = bpe_lab::bpe::bytelevel::regex_error::regex_problem(regex)
+                .unwrap_or_else(|| message.trim().to_owned());
+            CliError::usage(format!("--regex '{regex}' is not a valid regex: {why}"))
+        }
+        e => CliError::usage(format!("--regex: {e}")),
+    }
 }
