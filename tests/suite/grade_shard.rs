@@ -4,7 +4,9 @@
 //! (`.03-merge.grade.json`), whose `seconds` field holds each submission's wall time: those are
 //! compared with that field masked. Needs rustc and bubblewrap (see tests/suite/grade_judge.rs);
 //! grading costs about eight worker compilations per pass, two passes (~20 s on two busy
-//! cores). Bad `--shard` values and bad merges need no sandbox.
+//! cores). Bad `--shard` values and bad merges need no sandbox. The class's roster lists one
+//! more student, who handed nothing in: the first shard holds that row (and writes its "no
+//! submission" page), so the merge has it exactly once, as the unsharded run does.
 
 use crate::support;
 
@@ -25,7 +27,22 @@ const CLASS: [(&str, usize); 5] = [
     ("heidi", 2),
 ];
 
+/// On the roster, with nothing handed in.
+const ABSENT: &str = "zoe";
+
+/// The roster beside the submissions folder.
+fn roster(subs: &Path) -> PathBuf {
+    subs.with_file_name("roster.csv")
+}
+
 fn build_class(subs: &Path) {
+    let mut listed = String::from("Username\n");
+    for (student, _) in CLASS {
+        listed.push_str(&format!("{student}\n"));
+    }
+    listed.push_str(&format!("{ABSENT}\n"));
+    fs::create_dir_all(subs).unwrap();
+    fs::write(roster(subs), listed).unwrap();
     save(subs, "alice", &lab03(Some(BEST_RIGHT), Some(MERGE_RIGHT)));
     save(subs, "bob", &lab03(None, None));
     save(subs, "dave", &lab03(Some(BEST_RIGHT), Some(MERGE_PANICS)));
@@ -57,10 +74,13 @@ impl Out {
 
 fn grade(subs: &Path, out: &Out, shard: Option<&str>) -> String {
     let sources = sources();
+    let roster = roster(subs);
     let mut args = vec![
         "lab",
         "grade",
         path_str(subs),
+        "--roster",
+        path_str(&roster),
         "--lab",
         LAB,
         "--sources",
@@ -124,14 +144,18 @@ fn three_shards_merged_equal_one_run() {
     for k in 1..=3 {
         let out = Out::new(dir.path(), &format!("shard{k}"));
         let log = grade(&subs, &out, Some(&format!("{k}/3")));
-        let expected: Vec<&str> = CLASS
+        let mut expected: Vec<&str> = CLASS
             .iter()
             .filter(|(_, shard)| *shard == k)
             .map(|(s, _)| *s)
             .collect();
+        // The first shard holds who handed nothing in (last on the roster).
+        if k == 1 {
+            expected.push(ABSENT);
+        }
         assert!(
             log.contains(&format!(
-                "shard {k}/3: grading {} of the 5 submission(s)",
+                "shard {k}/3: grading {} of the 6 submission(s)",
                 expected.len()
             )),
             "{log}"
@@ -164,7 +188,7 @@ fn three_shards_merged_equal_one_run() {
     let whole_csv = fs::read_to_string(&whole.csv).unwrap();
     assert_eq!(
         students(&whole_csv),
-        ["alice", "bob", "dave", "erin", "heidi"]
+        ["alice", "bob", "dave", "erin", "heidi", ABSENT]
     );
     assert!(whole_csv.starts_with("student,file,lab,most_frequent_pair,merge_pair_in_word"));
     assert_eq!(fs::read_to_string(&merged.csv).unwrap(), whole_csv);
@@ -177,9 +201,11 @@ fn three_shards_merged_equal_one_run() {
         files.iter().map(|(p, _)| p.clone()).collect()
     };
     assert_eq!(names(&merged_files), names(&whole_files));
-    // Markdown and HTML for the four notebooks and heidi's unreadable file, the records, and
-    // the class summary page.
-    assert_eq!(whole_files.len(), 16, "{:?}", names(&whole_files));
+    // Markdown and HTML for the four notebooks and heidi's unreadable file, the records, zoe's
+    // "no submission" pages, and the class summary page.
+    assert_eq!(whole_files.len(), 18, "{:?}", names(&whole_files));
+    let absent = fs::read_to_string(merged.feedback.join(ABSENT).join("no-submission.md")).unwrap();
+    assert!(absent.contains("No submission received"), "{absent}");
     for ((path, whole_bytes), (_, merged_bytes)) in whole_files.iter().zip(&merged_files) {
         if path.to_string_lossy().ends_with(".grade.json") {
             assert_eq!(
@@ -194,7 +220,7 @@ fn three_shards_merged_equal_one_run() {
     }
     // The same end-of-run table.
     assert_eq!(
-        summary_after(&merge_log, "merged 3 shard(s): 5 submission(s)"),
+        summary_after(&merge_log, "merged 3 shard(s): 6 submission(s)"),
         summary_after(&whole_log, "graded 5 submission(s)")
     );
     assert!(
