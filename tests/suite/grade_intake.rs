@@ -368,7 +368,16 @@ fn a_roster_gives_the_absent_a_row_and_flags_who_is_not_on_it() {
     assert!(err.contains("keyed by its column \"Username\""), "{err}");
     assert!(err.contains("1 no submission"), "{err}");
     assert!(err.contains("1 not on the roster"), "{err}");
-    assert!(!dir.path().join("feedback/cy").exists());
+    // Who handed nothing in is told so, in a page of their own (and nothing else is written).
+    let page = fs::read_to_string(dir.path().join("feedback/cy/no-submission.md")).unwrap();
+    assert!(page.contains("No submission received"), "{page}");
+    assert!(!page.contains("Score"), "no score for nothing: {page}");
+    let mut written: Vec<String> = fs::read_dir(dir.path().join("feedback/cy"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    written.sort();
+    assert_eq!(written, ["no-submission.html", "no-submission.md"]);
 }
 
 #[test]
