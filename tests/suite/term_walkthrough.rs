@@ -635,6 +635,13 @@ fn a_whole_term_runs_as_the_guide_says_from_the_handout_to_every_lms() {
         .unwrap();
     assert_eq!(kofi["score"].parse::<f64>().unwrap(), right - 0.5);
 
+    // Gradescope's autograder for the lab (tests/suite/grade_gradescope_bundle.rs runs one).
+    let mut autograder =
+        zip::ZipArchive::new(fs::File::open(term.join("autograder.zip")).unwrap()).unwrap();
+    for script in ["setup.sh", "run_autograder"] {
+        assert!(autograder.by_name(script).is_ok(), "{script}");
+    }
+
     // 6. Feedback for every student who handed something in, and the class summary.
     for id in [12341, 12342, 12343, 12344, 12345, 12349] {
         assert!(page(id).starts_with("<!DOCTYPE html>"), "{id}");
