@@ -60,6 +60,9 @@ struct Out {
     csv: PathBuf,
     nbgrader: PathBuf,
     feedback: PathBuf,
+    /// Moodle's worksheet (written anew) and feedback zip.
+    worksheet: PathBuf,
+    moodle_zip: PathBuf,
 }
 
 impl Out {
@@ -68,6 +71,8 @@ impl Out {
             csv: dir.join(format!("{name}.csv")),
             nbgrader: dir.join(format!("{name}-nbgrader.csv")),
             feedback: dir.join(format!("{name}-feedback")),
+            worksheet: dir.join(format!("{name}-worksheet.csv")),
+            moodle_zip: dir.join(format!("{name}-moodle.zip")),
         }
     }
 }
@@ -89,6 +94,10 @@ fn grade(subs: &Path, out: &Out, shard: Option<&str>) -> String {
         path_str(&out.csv),
         "--nbgrader-csv",
         path_str(&out.nbgrader),
+        "--moodle-worksheet",
+        path_str(&out.worksheet),
+        "--moodle-feedback-zip",
+        path_str(&out.moodle_zip),
         "--feedback",
         path_str(&out.feedback),
         "--check-timeout",
@@ -111,6 +120,21 @@ fn summary_after<'a>(text: &'a str, first: &str) -> Vec<&'a str> {
         .position(|l| l.starts_with(first))
         .unwrap_or_else(|| panic!("no line starting {first:?} in:\n{text}"));
     text.lines().skip(at + 1).collect()
+}
+
+/// A zip's entries, by name, with their bytes.
+fn zip_entries(path: &Path) -> Vec<(String, Vec<u8>)> {
+    use std::io::Read;
+    let mut zip = zip::ZipArchive::new(fs::File::open(path).unwrap()).unwrap();
+    let mut out = Vec::new();
+    for i in 0..zip.len() {
+        let mut entry = zip.by_index(i).unwrap();
+        let mut bytes = Vec::new();
+        entry.read_to_end(&mut bytes).unwrap();
+        out.push((entry.name().unwrap().into_owned(), bytes));
+    }
+    out.sort();
+    out
 }
 
 /// A saved grade record with its wall time masked.
@@ -178,6 +202,10 @@ fn three_shards_merged_equal_one_run() {
         path_str(&merged.csv),
         "--nbgrader-csv",
         path_str(&merged.nbgrader),
+        "--moodle-worksheet",
+        path_str(&merged.worksheet),
+        "--moodle-feedback-zip",
+        path_str(&merged.moodle_zip),
         "--feedback",
         path_str(&merged.feedback),
     ]);
@@ -195,6 +223,22 @@ fn three_shards_merged_equal_one_run() {
     assert_eq!(
         fs::read_to_string(&merged.nbgrader).unwrap(),
         fs::read_to_string(&whole.nbgrader).unwrap()
+    );
+    // Moodle's files: the same worksheet, the same feedback pages in the zip.
+    assert_eq!(
+        fs::read_to_string(&merged.worksheet).unwrap(),
+        fs::read_to_string(&whole.worksheet).unwrap()
+    );
+    assert_eq!(
+        zip_entries(&merged.moodle_zip),
+        zip_entries(&whole.moodle_zip)
+    );
+    assert!(
+        zip_entries(&whole.moodle_zip)
+            .iter()
+            .any(|(name, _)| name
+                == &format!("{ABSENT}_{ABSENT}_assignsubmission_file_/feedback.html")),
+        "the absent student's page is in Moodle's zip"
     );
     let (whole_files, merged_files) = (files_under(&whole.feedback), files_under(&merged.feedback));
     let names = |files: &[(PathBuf, Vec<u8>)]| -> Vec<PathBuf> {
