@@ -368,7 +368,16 @@ fn a_roster_gives_the_absent_a_row_and_flags_who_is_not_on_it() {
     assert!(err.contains("keyed by its column \"Username\""), "{err}");
     assert!(err.contains("1 no submission"), "{err}");
     assert!(err.contains("1 not on the roster"), "{err}");
-    assert!(!dir.path().join("feedback/cy").exists());
+    // Who handed nothing in is told so, in a page of their own (and nothing else is written).
+    let page = fs::read_to_string(dir.path().join("feedback/cy/no-submission.md")).unwrap();
+    assert!(page.contains("No submission received"), "{page}");
+    assert!(!page.contains("Score"), "no score for nothing: {page}");
+    let mut written: Vec<String> = fs::read_dir(dir.path().join("feedback/cy"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    written.sort();
+    assert_eq!(written, ["no-submission.html", "no-submission.md"]);
 }
 
 #[test]
@@ -612,4 +621,75 @@ fn a_right_answer_with_a_byte_order_mark_in_a_moodle_zip_scores_full_marks() {
         ("3", "3"),
         "{rows:?}"
     );
+}
+
+#[test]
+fn a_canvas_roster_gives_the_canvas_csv_canvas_s_own_ids() {
+    let dir = tempfile::tempdir().unwrap();
+    let subs = dir.path().join("subs");
+    fs::create_dir_all(subs.join("ana")).unwrap();
+    fs::write(subs.join("ana").join("03-merge.ipynb"), notebook("99-ana")).unwrap();
+    // Canvas's gradebook export as the roster: its ids, a "Points Possible" row.
+    let roster = dir.path().join("canvas-export.csv");
+    fs::write(
+        &roster,
+        "Student,ID,SIS User ID,SIS Login ID,Section,Lab 3 (4821)\n\
+         \x20   Points Possible,,,,,3\n\
+         \"Núñez, Ana\",4001,S-17,ana,\"BPE 101, section 2\",\n\
+         \"Li, Bo\",4002,S-18,bo,\"BPE 101, section 2\",\n",
+    )
+    .unwrap();
+    let canvas = dir.path().join("canvas.csv");
+    let output = grade(
+        dir.path(),
+        &[&subs],
+        &[
+            "--roster",
+            path_str(&roster),
+            "--canvas-csv",
+            path_str(&canvas),
+        ],
+    );
+    assert_success(&output);
+    let text = fs::read_to_string(&canvas).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].starts_with("Student,ID,SIS User ID,SIS Login ID,Section,"),
+        "{text}"
+    );
+    // ana's folder matched her SIS login; each row carries the ids Canvas matches on (and no
+    // grade: her notebook is of no lab graded here, bo handed nothing in).
+    assert!(
+        lines[2].starts_with("\"Núñez, Ana\",4001,S-17,ana,\"BPE 101, section 2\","),
+        "{text}"
+    );
+    assert_eq!(
+        lines[3], "\"Li, Bo\",4002,S-18,bo,\"BPE 101, section 2\",",
+        "{text}"
+    );
+}
+
+#[test]
+fn a_moodle_worksheet_without_its_grading_columns_is_refused_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let subs = dir.path().join("subs");
+    fs::create_dir_all(subs.join("ana")).unwrap();
+    fs::write(subs.join("ana").join("03-merge.ipynb"), notebook("99-ana")).unwrap();
+    let sheet = dir.path().join("worksheet.csv");
+    let original = "Identifier,Full name,Grade\nParticipant 1,Ana,\n";
+    fs::write(&sheet, original).unwrap();
+    let output = grade(
+        dir.path(),
+        &[&subs],
+        &["--moodle-worksheet", path_str(&sheet)],
+    );
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    let err = stderr(&output);
+    assert!(
+        err.contains("--moodle-worksheet") && err.contains("Feedback comments"),
+        "{err}"
+    );
+    assert_eq!(fs::read_to_string(&sheet).unwrap(), original);
+    assert!(!dir.path().join("grades.csv").exists());
+    assert!(!dir.path().join("feedback").exists());
 }

@@ -48,7 +48,7 @@ fn random_id(n: usize, length: usize) -> String {
 }
 
 /// Notebook 6 (nbformat 4.4): no cell ids at all.
-fn notebook6(mut nb: Value) -> Value {
+pub(crate) fn notebook6(mut nb: Value) -> Value {
     nb["nbformat_minor"] = json!(4);
     for cell in cells(&mut nb) {
         cell.as_object_mut().unwrap().remove("id");
@@ -57,7 +57,7 @@ fn notebook6(mut nb: Value) -> Value {
 }
 
 /// nbformat's upgrade of a 4.4 file to 4.5: every cell gets a new random id.
-fn upgraded(nb: Value) -> Value {
+pub(crate) fn upgraded(nb: Value) -> Value {
     let mut nb = notebook6(nb);
     nb["nbformat_minor"] = json!(5);
     for (i, cell) in cells(&mut nb).iter_mut().enumerate() {
@@ -67,7 +67,7 @@ fn upgraded(nb: Value) -> Value {
 }
 
 /// VS Code: new ids, its own cell and notebook metadata beside the rest.
-fn vscode(mut nb: Value) -> Value {
+pub(crate) fn vscode(mut nb: Value) -> Value {
     for (i, cell) in cells(&mut nb).iter_mut().enumerate() {
         cell["id"] = json!(random_id(i, 32));
         cell["metadata"]["vscode"] = json!({"languageId": "rust"});
@@ -78,7 +78,7 @@ fn vscode(mut nb: Value) -> Value {
 
 /// Colab: the notebook's metadata replaced by its own (the lab's gone), nbformat 4.0 with the
 /// cell ids moved into each cell's metadata, and a `colab` entry on every cell.
-fn colab(mut nb: Value) -> Value {
+pub(crate) fn colab(mut nb: Value) -> Value {
     nb["metadata"] = json!({
         "colab": {"provenance": [], "name": format!("Copy of {LAB}.ipynb")},
         "kernelspec": {"name": "rust", "display_name": "Rust"},

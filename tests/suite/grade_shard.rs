@@ -4,7 +4,9 @@
 //! (`.03-merge.grade.json`), whose `seconds` field holds each submission's wall time: those are
 //! compared with that field masked. Needs rustc and bubblewrap (see tests/suite/grade_judge.rs);
 //! grading costs about eight worker compilations per pass, two passes (~20 s on two busy
-//! cores). Bad `--shard` values and bad merges need no sandbox.
+//! cores). Bad `--shard` values and bad merges need no sandbox. The class's roster lists one
+//! more student, who handed nothing in: the first shard holds that row (and writes its "no
+//! submission" page), so the merge has it exactly once, as the unsharded run does.
 
 use crate::support;
 
@@ -25,7 +27,22 @@ const CLASS: [(&str, usize); 5] = [
     ("heidi", 2),
 ];
 
+/// On the roster, with nothing handed in.
+const ABSENT: &str = "zoe";
+
+/// The roster beside the submissions folder.
+fn roster(subs: &Path) -> PathBuf {
+    subs.with_file_name("roster.csv")
+}
+
 fn build_class(subs: &Path) {
+    let mut listed = String::from("Username\n");
+    for (student, _) in CLASS {
+        listed.push_str(&format!("{student}\n"));
+    }
+    listed.push_str(&format!("{ABSENT}\n"));
+    fs::create_dir_all(subs).unwrap();
+    fs::write(roster(subs), listed).unwrap();
     save(subs, "alice", &lab03(Some(BEST_RIGHT), Some(MERGE_RIGHT)));
     save(subs, "bob", &lab03(None, None));
     save(subs, "dave", &lab03(Some(BEST_RIGHT), Some(MERGE_PANICS)));
@@ -43,6 +60,9 @@ struct Out {
     csv: PathBuf,
     nbgrader: PathBuf,
     feedback: PathBuf,
+    /// Moodle's worksheet (written anew) and feedback zip.
+    worksheet: PathBuf,
+    moodle_zip: PathBuf,
 }
 
 impl Out {
@@ -51,16 +71,21 @@ impl Out {
             csv: dir.join(format!("{name}.csv")),
             nbgrader: dir.join(format!("{name}-nbgrader.csv")),
             feedback: dir.join(format!("{name}-feedback")),
+            worksheet: dir.join(format!("{name}-worksheet.csv")),
+            moodle_zip: dir.join(format!("{name}-moodle.zip")),
         }
     }
 }
 
 fn grade(subs: &Path, out: &Out, shard: Option<&str>) -> String {
     let sources = sources();
+    let roster = roster(subs);
     let mut args = vec![
         "lab",
         "grade",
         path_str(subs),
+        "--roster",
+        path_str(&roster),
         "--lab",
         LAB,
         "--sources",
@@ -69,6 +94,10 @@ fn grade(subs: &Path, out: &Out, shard: Option<&str>) -> String {
         path_str(&out.csv),
         "--nbgrader-csv",
         path_str(&out.nbgrader),
+        "--moodle-worksheet",
+        path_str(&out.worksheet),
+        "--moodle-feedback-zip",
+        path_str(&out.moodle_zip),
         "--feedback",
         path_str(&out.feedback),
         "--check-timeout",
@@ -91,6 +120,21 @@ fn summary_after<'a>(text: &'a str, first: &str) -> Vec<&'a str> {
         .position(|l| l.starts_with(first))
         .unwrap_or_else(|| panic!("no line starting {first:?} in:\n{text}"));
     text.lines().skip(at + 1).collect()
+}
+
+/// A zip's entries, by name, with their bytes.
+fn zip_entries(path: &Path) -> Vec<(String, Vec<u8>)> {
+    use std::io::Read;
+    let mut zip = zip::ZipArchive::new(fs::File::open(path).unwrap()).unwrap();
+    let mut out = Vec::new();
+    for i in 0..zip.len() {
+        let mut entry = zip.by_index(i).unwrap();
+        let mut bytes = Vec::new();
+        entry.read_to_end(&mut bytes).unwrap();
+        out.push((entry.name().unwrap().into_owned(), bytes));
+    }
+    out.sort();
+    out
 }
 
 /// A saved grade record with its wall time masked.
@@ -124,14 +168,18 @@ fn three_shards_merged_equal_one_run() {
     for k in 1..=3 {
         let out = Out::new(dir.path(), &format!("shard{k}"));
         let log = grade(&subs, &out, Some(&format!("{k}/3")));
-        let expected: Vec<&str> = CLASS
+        let mut expected: Vec<&str> = CLASS
             .iter()
             .filter(|(_, shard)| *shard == k)
             .map(|(s, _)| *s)
             .collect();
+        // The first shard holds who handed nothing in (last on the roster).
+        if k == 1 {
+            expected.push(ABSENT);
+        }
         assert!(
             log.contains(&format!(
-                "shard {k}/3: grading {} of the 5 submission(s)",
+                "shard {k}/3: grading {} of the 6 submission(s)",
                 expected.len()
             )),
             "{log}"
@@ -154,6 +202,10 @@ fn three_shards_merged_equal_one_run() {
         path_str(&merged.csv),
         "--nbgrader-csv",
         path_str(&merged.nbgrader),
+        "--moodle-worksheet",
+        path_str(&merged.worksheet),
+        "--moodle-feedback-zip",
+        path_str(&merged.moodle_zip),
         "--feedback",
         path_str(&merged.feedback),
     ]);
@@ -164,7 +216,7 @@ fn three_shards_merged_equal_one_run() {
     let whole_csv = fs::read_to_string(&whole.csv).unwrap();
     assert_eq!(
         students(&whole_csv),
-        ["alice", "bob", "dave", "erin", "heidi"]
+        ["alice", "bob", "dave", "erin", "heidi", ABSENT]
     );
     assert!(whole_csv.starts_with("student,file,lab,most_frequent_pair,merge_pair_in_word"));
     assert_eq!(fs::read_to_string(&merged.csv).unwrap(), whole_csv);
@@ -172,14 +224,32 @@ fn three_shards_merged_equal_one_run() {
         fs::read_to_string(&merged.nbgrader).unwrap(),
         fs::read_to_string(&whole.nbgrader).unwrap()
     );
+    // Moodle's files: the same worksheet, the same feedback pages in the zip.
+    assert_eq!(
+        fs::read_to_string(&merged.worksheet).unwrap(),
+        fs::read_to_string(&whole.worksheet).unwrap()
+    );
+    assert_eq!(
+        zip_entries(&merged.moodle_zip),
+        zip_entries(&whole.moodle_zip)
+    );
+    assert!(
+        zip_entries(&whole.moodle_zip)
+            .iter()
+            .any(|(name, _)| name
+                == &format!("{ABSENT}_{ABSENT}_assignsubmission_file_/feedback.html")),
+        "the absent student's page is in Moodle's zip"
+    );
     let (whole_files, merged_files) = (files_under(&whole.feedback), files_under(&merged.feedback));
     let names = |files: &[(PathBuf, Vec<u8>)]| -> Vec<PathBuf> {
         files.iter().map(|(p, _)| p.clone()).collect()
     };
     assert_eq!(names(&merged_files), names(&whole_files));
-    // Markdown and HTML for the four notebooks and heidi's unreadable file, the records, and
-    // the class summary page.
-    assert_eq!(whole_files.len(), 16, "{:?}", names(&whole_files));
+    // Markdown and HTML for the four notebooks and heidi's unreadable file, the records, zoe's
+    // "no submission" pages, and the class summary page.
+    assert_eq!(whole_files.len(), 18, "{:?}", names(&whole_files));
+    let absent = fs::read_to_string(merged.feedback.join(ABSENT).join("no-submission.md")).unwrap();
+    assert!(absent.contains("No submission received"), "{absent}");
     for ((path, whole_bytes), (_, merged_bytes)) in whole_files.iter().zip(&merged_files) {
         if path.to_string_lossy().ends_with(".grade.json") {
             assert_eq!(
@@ -194,7 +264,7 @@ fn three_shards_merged_equal_one_run() {
     }
     // The same end-of-run table.
     assert_eq!(
-        summary_after(&merge_log, "merged 3 shard(s): 5 submission(s)"),
+        summary_after(&merge_log, "merged 3 shard(s): 6 submission(s)"),
         summary_after(&whole_log, "graded 5 submission(s)")
     );
     assert!(

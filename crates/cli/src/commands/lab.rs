@@ -4,6 +4,10 @@
 use super::error::CliError;
 use super::progress;
 use crate::course::doctor::diagnose;
+use crate::course::grade::export::gradescope_bundle::{
+    BundleError, BundleOptions, gradescope_bundle,
+};
+use crate::course::grade::export::moodle::MoodleOutputs;
 use crate::course::grade::intake::{Intake, error::IntakeError};
 use crate::course::grade::{
     Event, GradeError, MergeError, MergeOptions, Output, SessionOptions, Shard, Summary, Tally,
@@ -53,6 +57,32 @@ pub(crate) enum LabCommand {
     /// data, scripts/lab, deploy files, their guide), without instructor/, sample solutions or
     /// the self-study edition. Build images and the students' repository from it
     Handout(HandoutArgs),
+    /// Write a Gradescope autograder for one lab: a zip with setup.sh (Rust, bubblewrap, this
+    /// command), run_autograder (grades /autograder/submission into results.json, a test per
+    /// exercise) and the repository it builds from. It holds the solutions: upload it to
+    /// Gradescope only, never to students
+    GradescopeBundle(GradescopeBundleArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct GradescopeBundleArgs {
+    /// The lab the autograder grades (a notebook of --sources, e.g. 03-merge)
+    #[arg(long, value_name = "NAME")]
+    pub(crate) lab: String,
+    /// The zip to write (Gradescope's "Configure Autograder" takes it)
+    #[arg(
+        long = "output",
+        alias = "out",
+        value_name = "FILE",
+        default_value = "autograder.zip"
+    )]
+    pub(crate) out: PathBuf,
+    /// Instructor sources; the repository is the folder above them
+    #[arg(long, value_name = "DIR", default_value = "instructor")]
+    pub(crate) sources: PathBuf,
+    /// Seconds one exercise's check may take when Gradescope grades
+    #[arg(long, value_name = "SECONDS", default_value_t = 20)]
+    pub(crate) check_timeout: u64,
 }
 
 #[derive(Debug, Args)]
@@ -176,6 +206,8 @@ pub(crate) struct GradeArgs {
     /// exercise), e.g. /autograder/results/results.json in an autograder's run_autograder
     #[arg(long, value_name = "FILE")]
     pub(crate) gradescope_results: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) moodle: MoodleArgs,
     /// Feedback files (Markdown and HTML), one folder per student
     #[arg(long, value_name = "DIR")]
     pub(crate) feedback: PathBuf,
@@ -243,6 +275,31 @@ pub(crate) struct GradeArgs {
     pub(crate) name_pattern: Option<String>,
 }
 
+/// Moodle's ways back in for the grades (`lab grade` and `lab grade-merge`).
+#[derive(Debug, Args)]
+pub(crate) struct MoodleArgs {
+    /// Also fill Moodle's offline grading worksheet: give the worksheet downloaded from the
+    /// assignment ("Download grading worksheet"), which is filled in place (its Identifier
+    /// and every other column kept; Grade and Feedback comments filled), or a new file to
+    /// have one written with Moodle's columns; rewritten as the gradebook is
+    #[arg(long, value_name = "FILE")]
+    pub(crate) moodle_worksheet: Option<PathBuf>,
+    /// Also write the feedback files as a zip Moodle takes back ("Upload multiple feedback
+    /// files in a zip"): a folder per participant, `Full Name_<id>_assignsubmission_file_`,
+    /// holding their feedback page
+    #[arg(long, value_name = "FILE")]
+    pub(crate) moodle_feedback_zip: Option<PathBuf>,
+}
+
+impl MoodleArgs {
+    fn outputs(&self) -> MoodleOutputs {
+        MoodleOutputs {
+            worksheet: self.moodle_worksheet.clone(),
+            feedback_zip: self.moodle_feedback_zip.clone(),
+        }
+    }
+}
+
 #[derive(Debug, Args)]
 pub(crate) struct GradeMergeArgs {
     /// Each shard's feedback folder (as `lab grade --shard K/N --feedback DIR` wrote it)
@@ -267,6 +324,8 @@ pub(crate) struct GradeMergeArgs {
     /// exercise), e.g. /autograder/results/results.json in an autograder's run_autograder
     #[arg(long, value_name = "FILE")]
     pub(crate) gradescope_results: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) moodle: MoodleArgs,
     /// The merged feedback folder
     #[arg(long, value_name = "DIR")]
     pub(crate) feedback: PathBuf,
@@ -306,7 +365,48 @@ pub(crate) fn run(args: &LabArgs) -> Result<(), CliError> {
         LabCommand::Doctor(a) => run_doctor(a),
         LabCommand::NbgraderCourse(a) => run_nbgrader_course(a),
         LabCommand::Handout(a) => run_handout(a),
+        LabCommand::GradescopeBundle(a) => run_gradescope_bundle(a),
     }
+}
+
+fn run_gradescope_bundle(args: &GradescopeBundleArgs) -> Result<(), CliError> {
+    let sources = || format!("--sources {}", args.sources.display());
+    if !args.sources.is_dir() {
+        return Err(CliError::usage(format!(
+            "{}: no such folder; run from the bpe-lab checkout or name the instructor sources",
+            sources()
+        )));
+    }
+    let known: Vec<String> = crate::course::grade::lab::labs(&args.sources)
+        .map_err(|e| CliError::runtime(format!("{}: {e}", sources())))?
+        .into_iter()
+        .map(|l| l.name)
+        .collect();
+    let options = BundleOptions {
+        sources: args.sources.clone(),
+        lab: args.lab.clone(),
+        check_timeout: args.check_timeout,
+    };
+    let bytes = gradescope_bundle(&options, &known).map_err(|e| match &e {
+        BundleError::NotARepository { .. } => CliError::usage(format!("{}: {e}", sources())),
+        BundleError::UnknownLab { .. } => CliError::usage(format!("--lab {e}")),
+        BundleError::Read { .. } => CliError::runtime(e.to_string()),
+    })?;
+    bpe_lab::files::write_atomically(&args.out, |w| w.write_all(&bytes)).map_err(|e| {
+        CliError::runtime(format!(
+            "--output {}: {}",
+            args.out.display(),
+            bpe_lab::files::describe_io_error(&e)
+        ))
+    })?;
+    eprintln!(
+        "wrote {} ({} KiB): the autograder for {}; upload it in Gradescope's Configure \
+         Autograder (it holds the solutions: never give it to students)",
+        args.out.display(),
+        bytes.len() / 1024,
+        args.lab
+    );
+    Ok(())
 }
 
 /// Says which tie rule a verify or grade run goes by, or refuses a setting that names none:
@@ -523,6 +623,7 @@ fn run_grade(args: &GradeArgs) -> Result<(), CliError> {
         canvas_csv: args.canvas_csv.clone(),
         canvas_assignment: args.canvas_assignment.clone(),
         gradescope_results: args.gradescope_results.clone(),
+        moodle: args.moodle.outputs(),
         feedback: args.feedback.clone(),
         memory_mb: args.memory_mb,
         check_limit: Duration::from_secs(args.check_timeout),
@@ -698,11 +799,15 @@ fn run_grade_merge(args: &GradeMergeArgs) -> Result<(), CliError> {
         canvas_csv: args.canvas_csv.clone(),
         canvas_assignment: args.canvas_assignment.clone(),
         gradescope_results: args.gradescope_results.clone(),
+        moodle: args.moodle.outputs(),
         feedback: args.feedback.clone(),
         adjustments: args.adjustments.clone(),
     };
     let merged = merge_shards(&options).map_err(|e| match e {
         MergeError::Adjustments(_) => CliError::usage(adjustments_message(&e)),
+        MergeError::MoodleWorksheet(_) => {
+            CliError::usage(format!("--moodle-worksheet {e} (nothing was written)"))
+        }
         MergeError::Lab(_) => {
             CliError::runtime(format!("--sources {}: {e}", args.sources.display()))
         }
@@ -732,6 +837,8 @@ fn output_flag(output: Output) -> &'static str {
         Output::NbgraderCsv => "--nbgrader-csv",
         Output::CanvasCsv => "--canvas-csv",
         Output::GradescopeResults => "--gradescope-results",
+        Output::MoodleWorksheet => "--moodle-worksheet",
+        Output::MoodleFeedbackZip => "--moodle-feedback-zip",
     }
 }
 
@@ -763,6 +870,9 @@ fn grade_error(e: GradeError, args: &GradeArgs) -> CliError {
             CliError::runtime(format!("{}: {e}", output_flag(*output)))
         }
         GradeError::Adjustments(_) => CliError::usage(adjustments_message(&e)),
+        GradeError::MoodleWorksheet(_) => {
+            CliError::usage(format!("--moodle-worksheet {e} (nothing was written)"))
+        }
         GradeError::UnknownStudent { name, .. } => {
             CliError::usage(format!("--student {name}: {e}"))
         }

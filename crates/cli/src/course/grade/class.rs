@@ -162,10 +162,13 @@ pub(crate) fn plan(
     };
     let mut selected = Vec::new();
     for s in found {
-        let at = match rows
-            .iter()
-            .position(|r| r.student == s.student && same_file(&r.file, &s.file))
-        {
+        // A roster student's "no submission" row (no file) is theirs to fill when their file
+        // comes, as when a late submission is graded alone.
+        let at = match rows.iter().position(|r| {
+            r.student == s.student
+                && (same_file(&r.file, &s.file)
+                    || (r.file.as_os_str().is_empty() && !s.is_absent()))
+        }) {
             Some(i) => {
                 rows[i] = s.clone();
                 i
@@ -228,6 +231,28 @@ mod tests {
             regrade,
             Plan {
                 rows: class.clone(),
+                selected: vec![1],
+                regrade: true
+            }
+        );
+        // A late file fills its student's "no submission" row, in place.
+        let absent = vec![sub("ana", "s/ana/03-merge.ipynb"), sub("kofi", "")];
+        let found = vec![
+            sub("ana", "s/ana/03-merge.ipynb"),
+            sub("kofi", "s/kofi/03-merge.ipynb"),
+        ];
+        let late = plan(
+            found.clone(),
+            &[PathBuf::from("s")],
+            Some("kofi"),
+            Some(absent),
+            &labs,
+        )
+        .unwrap();
+        assert_eq!(
+            late,
+            Plan {
+                rows: found,
                 selected: vec![1],
                 regrade: true
             }

@@ -2,6 +2,7 @@
 //! submission's grade), each naming the file or the setting at fault.
 
 use super::adjustments::AdjustmentsError;
+use super::export::moodle::WorksheetError;
 use super::intake::error::IntakeError;
 use crate::course::notebook::NotebookError;
 use bpe_lab::lab::check::Exercise;
@@ -55,6 +56,8 @@ pub(crate) enum Output {
     NbgraderCsv,
     CanvasCsv,
     GradescopeResults,
+    MoodleWorksheet,
+    MoodleFeedbackZip,
 }
 
 /// Why a grading session stopped.
@@ -83,6 +86,8 @@ pub(crate) enum GradeError {
     Scratch { problem: String },
     /// The instructor's adjustments file is wrong (checked before anything is written).
     Adjustments(AdjustmentsError),
+    /// The Moodle worksheet given to fill cannot be read (checked before anything is written).
+    MoodleWorksheet(WorksheetError),
     /// `--student` names no student of the submissions or the class.
     UnknownStudent { name: String, known: Vec<String> },
     /// An output file could not be written.
@@ -124,6 +129,7 @@ impl fmt::Display for GradeError {
                 write!(f, "no scratch directory for grading: {problem}")
             }
             GradeError::Adjustments(e) => e.fmt(f),
+            GradeError::MoodleWorksheet(e) => e.fmt(f),
             GradeError::UnknownStudent { name, known } => write!(
                 f,
                 "no submission of {name:?} among the submissions given or in the class (students: {})",
@@ -140,6 +146,8 @@ impl fmt::Display for GradeError {
                     Output::NbgraderCsv => "the nbgrader gradebook",
                     Output::CanvasCsv => "the Canvas gradebook",
                     Output::GradescopeResults => "Gradescope's results",
+                    Output::MoodleWorksheet => "the Moodle grading worksheet",
+                    Output::MoodleFeedbackZip => "the Moodle feedback zip",
                 };
                 write!(
                     f,

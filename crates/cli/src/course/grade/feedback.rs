@@ -5,7 +5,7 @@
 
 use super::gradebook::number;
 use super::note::Whose;
-use super::record::{ExerciseGrade, Grade};
+use super::record::{ExerciseGrade, Grade, Outcome};
 use super::submission::stem;
 use crate::course::judge::Details;
 use bpe_lab::lab::check::Exercise;
@@ -46,6 +46,9 @@ fn verdict_words(e: &ExerciseGrade) -> String {
 }
 
 /// What the student reads where the grader's own trouble left something not graded.
+/// The page of a roster student who handed nothing in: `<feedback>/<student>/no-submission.md`.
+pub(crate) const NO_SUBMISSION_PAGE: &str = "no-submission";
+
 const GRADERS_TROUBLE: &str = "This is trouble on the grader's side, not a problem with your \
      work: it is not counted against you, and it will be graded again.";
 
@@ -121,6 +124,14 @@ fn adjustments(g: &Grade) -> Vec<Block> {
 
 /// The title and the score, which says when it is not final yet.
 fn header(g: &Grade, unfinished: bool) -> Vec<Block> {
+    if g.outcome() == Outcome::NoSubmission {
+        return vec![
+            Block::Title(vec![text(format!("Feedback: {}", g.student))]),
+            Block::Paragraph(vec![Span::Strong(
+                "No submission received: nothing of yours was among the files graded.".to_owned(),
+            )]),
+        ];
+    }
     vec![
         Block::Title(vec![text(format!(
             "Feedback: {} — {}",
@@ -347,7 +358,12 @@ pub(crate) fn feedback_html(g: &Grade) -> String {
 /// Where a grade's Markdown feedback goes: `<feedback>/<student>/<lab>.md`; the HTML page
 /// sits beside it with the extension `.html`.
 pub(crate) fn feedback_path(g: &Grade, feedback_dir: &Path) -> PathBuf {
-    let lab = g.lab.clone().unwrap_or_else(|| stem(&g.file));
+    let lab = match (&g.lab, g.file.as_os_str().is_empty()) {
+        (Some(lab), _) => lab.clone(),
+        // A roster student who handed nothing in has no file to name the page after.
+        (None, true) => NO_SUBMISSION_PAGE.to_owned(),
+        (None, false) => stem(&g.file),
+    };
     feedback_dir.join(&g.student).join(format!("{lab}.md"))
 }
 

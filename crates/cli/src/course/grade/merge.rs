@@ -10,11 +10,13 @@
 
 use super::adjustments::{Adjustments, AdjustmentsError, ClassView};
 use super::error::{GradeError, LabError, Output};
+use super::export::moodle::{MoodleOutputs, WorksheetError};
 use super::feedback::feedback_path;
 use super::lab::labs;
 use super::not_graded::Tally;
 use super::record::Grade;
 use super::resume::saved_grade_path;
+use super::session::open_worksheet;
 use super::shard::{MANIFEST, Shard, ShardManifest, manifest_path};
 use super::submission::Submission;
 use super::summary::{ClassSummary, write_summaries};
@@ -36,6 +38,8 @@ pub(crate) struct MergeOptions {
     pub(crate) canvas_assignment: Option<String>,
     /// Gradescope's autograder results (`results.json`).
     pub(crate) gradescope_results: Option<PathBuf>,
+    /// Moodle's grading worksheet and feedback-files zip.
+    pub(crate) moodle: MoodleOutputs,
     pub(crate) feedback: PathBuf,
     /// The instructor's adjustments (else the gradebook's default file, when there is one).
     pub(crate) adjustments: Option<PathBuf>,
@@ -117,6 +121,8 @@ pub(crate) enum MergeError {
     },
     /// The instructor's adjustments file is wrong.
     Adjustments(AdjustmentsError),
+    /// The Moodle worksheet given to fill cannot be read.
+    MoodleWorksheet(WorksheetError),
     /// A merged file could not be written.
     Write(GradeError),
 }
@@ -193,6 +199,7 @@ impl fmt::Display for MergeError {
                 graded.join(", ")
             ),
             MergeError::Adjustments(e) => e.fmt(f),
+            MergeError::MoodleWorksheet(e) => e.fmt(f),
             MergeError::Write(e) => e.fmt(f),
         }
     }
@@ -303,6 +310,13 @@ struct Files {
 }
 
 fn read_files(shard: &ShardRead, submission: &Submission) -> Result<Files, MergeError> {
+    if submission.is_absent() {
+        // Nothing was graded: the row is the roster's, its page rewritten by the merge.
+        return Ok(Files {
+            grade: Grade::no_submission(&submission.student, submission.name.clone()),
+            copies: Vec::new(),
+        });
+    }
     let saved = saved_grade_path(submission, &shard.dir);
     let no_grade = |path: &Path, problem: String| MergeError::NoGrade {
         manifest: shard.path.clone(),
@@ -399,6 +413,7 @@ pub(crate) fn merge_shards(options: &MergeOptions) -> Result<Merged, MergeError>
             labs: &graded,
         })
         .map_err(MergeError::Adjustments)?;
+    let worksheet = open_worksheet(&options.moodle).map_err(MergeError::MoodleWorksheet)?;
     for f in &files {
         for (relative, bytes) in &f.copies {
             let path = options.feedback.join(relative);
@@ -427,6 +442,10 @@ pub(crate) fn merge_shards(options: &MergeOptions) -> Result<Merged, MergeError>
             .clone()
             .map(|p| (p, options.canvas_assignment.clone())),
         gradescope_results: options.gradescope_results.clone(),
+        // grade-merge reads no roster: the students' folder names are their logins.
+        canvas_ids: Vec::new(),
+        moodle_worksheet: worksheet,
+        moodle_feedback_zip: options.moodle.feedback_zip.clone(),
         lab: first.manifest.lab.clone(),
         adjustments,
     };
@@ -473,6 +492,7 @@ mod tests {
             canvas_csv: None,
             canvas_assignment: None,
             gradescope_results: None,
+            moodle: MoodleOutputs::default(),
             feedback: out.join("feedback"),
             adjustments: None,
         }

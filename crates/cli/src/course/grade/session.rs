@@ -6,6 +6,8 @@
 use super::adjustments::{Adjustments, ClassView};
 use super::class::{Plan, PlanError, earlier_class, plan};
 use super::error::{GradeError, Output};
+use super::export::moodle::{MoodleOutputs, Worksheet};
+use super::intake::roster::CanvasIds;
 use super::intake::{Intake, IntakeOptions, collect};
 use super::job::GradeOptions;
 use super::lab::{Lab, labs};
@@ -46,6 +48,8 @@ pub(crate) struct SessionOptions {
     pub(crate) canvas_assignment: Option<String>,
     /// Gradescope's autograder results (`results.json`).
     pub(crate) gradescope_results: Option<PathBuf>,
+    /// Moodle's grading worksheet and feedback-files zip.
+    pub(crate) moodle: MoodleOutputs,
     pub(crate) feedback: PathBuf,
     /// Address space of each process running student code, MiB.
     pub(crate) memory_mb: u64,
@@ -140,6 +144,11 @@ pub(crate) fn grade_all(
         labs: &lab_names,
     })?;
     report(Event::Collected(&intake));
+    let canvas_ids = intake
+        .roster
+        .as_ref()
+        .map(|r| r.canvas.clone())
+        .unwrap_or_default();
     let sandbox = Sandbox::detect(options.allow_unconfined).map_err(|e| GradeError::Sandbox {
         problem: e.to_string(),
     })?;
@@ -171,14 +180,10 @@ pub(crate) fn grade_all(
         .map_err(|PlanError::UnknownStudent { name, known }| {
             GradeError::UnknownStudent { name, known }
         })?,
-        // A shard's rows are joined from the grades it saved; who handed nothing in has none
-        // (grade-merge reads no roster), so they stay out of shards.
+        // A shard's rows are joined from the grades it saved; who handed nothing in is in the
+        // manifest, held by the first shard ([`Shard::holds`]), so the merge has their rows.
         Some(_) => {
-            let rows: Vec<Submission> = intake
-                .submissions
-                .into_iter()
-                .filter(|s| !s.is_absent())
-                .collect();
+            let rows: Vec<Submission> = intake.submissions;
             Plan {
                 selected: (0..rows.len()).collect(),
                 rows,
@@ -202,6 +207,7 @@ pub(crate) fn grade_all(
             labs: &graded,
         })
         .map_err(GradeError::Adjustments)?;
+    let worksheet = open_worksheet(&options.moodle).map_err(GradeError::MoodleWorksheet)?;
     let plan = match options.shard {
         None => {
             if plan.regrade {
@@ -246,7 +252,12 @@ pub(crate) fn grade_all(
         &job,
         jobs,
         &plan,
-        &Context { run, adjustments },
+        &Context {
+            run,
+            adjustments,
+            worksheet,
+            canvas_ids,
+        },
         &mut report,
     )?;
     let class = write_summaries(&grades, &options.feedback)?;
@@ -328,6 +339,21 @@ fn execute_options(
 struct Context {
     run: RunSetup,
     adjustments: Adjustments,
+    /// The Moodle worksheet to fill, read before anything was written.
+    worksheet: Option<(PathBuf, Worksheet)>,
+    /// Canvas's ids of the roster's students, for `--canvas-csv`.
+    canvas_ids: Vec<(String, CanvasIds)>,
+}
+
+/// The Moodle worksheet named, read (or new), so a bad one stops the run before any write.
+pub(crate) fn open_worksheet(
+    moodle: &MoodleOutputs,
+) -> Result<Option<(PathBuf, Worksheet)>, super::export::moodle::WorksheetError> {
+    moodle
+        .worksheet
+        .as_ref()
+        .map(|p| Worksheet::open(p).map(|w| (p.clone(), w)))
+        .transpose()
 }
 
 /// Grades the plan's selected rows that `--resume` does not keep, writing each grade and the
@@ -413,6 +439,9 @@ fn grade_found(
             .clone()
             .map(|p| (p, options.canvas_assignment.clone())),
         gradescope_results: options.gradescope_results.clone(),
+        canvas_ids: context.canvas_ids.clone(),
+        moodle_worksheet: context.worksheet.clone(),
+        moodle_feedback_zip: options.moodle.feedback_zip.clone(),
         lab: options.lab.clone(),
         adjustments: context.adjustments.clone(),
     };
@@ -450,6 +479,15 @@ fn grade_found(
     // The kept grades' feedback shows the adjustments as they are now (rewritten only where
     // that changed it).
     for g in kept.iter().filter_map(|&i| grades[i].as_ref()) {
+        write_feedback(g, &options.feedback, &context.adjustments)?;
+    }
+    // Who handed nothing in is told so, in a page of their own.
+    for (g, _) in grades
+        .iter()
+        .zip(rows)
+        .filter(|(_, s)| s.is_absent())
+        .filter_map(|(g, s)| Some((g.as_ref()?, s)))
+    {
         write_feedback(g, &options.feedback, &context.adjustments)?;
     }
     books
@@ -519,6 +557,7 @@ mod tests {
             canvas_csv: None,
             canvas_assignment: None,
             gradescope_results: None,
+            moodle: MoodleOutputs::default(),
             feedback: dir.path().join("feedback"),
             memory_mb: 256,
             check_limit: Duration::from_secs(5),

@@ -96,8 +96,12 @@ pub(crate) fn shard_of(student: &str, count: usize) -> usize {
 }
 
 impl Shard {
-    /// Whether this shard grades `submission`.
+    /// Whether this shard grades `submission`. The first shard holds every roster student who
+    /// handed nothing in: their rows survive the merge, from exactly one shard.
     pub(crate) fn holds(&self, submission: &Submission) -> bool {
+        if submission.is_absent() {
+            return self.index == 1;
+        }
         shard_of(&submission.student, self.count) == self.index
     }
 }
@@ -185,6 +189,18 @@ mod tests {
                     .collect();
                 assert_eq!(holders, [shard_of(&student, count)]);
             }
+        }
+        // Who handed nothing in is the first shard's, whatever the name.
+        for student in ["ana", "bo", "carol"] {
+            let absent = Submission {
+                student: student.into(),
+                source: crate::course::grade::submission::Source::Absent,
+                ..Submission::default()
+            };
+            let holders: Vec<usize> = (1..=3)
+                .filter(|&index| Shard { index, count: 3 }.holds(&absent))
+                .collect();
+            assert_eq!(holders, [1], "{student}");
         }
         // Roughly even: no shard of three gets under a fifth of 300 names.
         let mut sizes = [0usize; 3];

@@ -8,8 +8,10 @@ use super::adjustments::Adjustments;
 use super::error::{GradeError, Output};
 use super::export::canvas::canvas_csv;
 use super::export::gradescope::gradescope_results;
+use super::export::moodle::{Worksheet, feedback_zip};
 use super::feedback::{feedback_html, feedback_markdown, feedback_path};
 use super::gradebook::gradebook_csv;
+use super::intake::roster::CanvasIds;
 use super::lab::Lab;
 use super::nbgrader_csv::nbgrader_csv;
 use super::record::Grade;
@@ -88,8 +90,14 @@ pub(crate) struct Gradebooks {
     pub(crate) nbgrader_csv: Option<PathBuf>,
     /// Canvas's gradebook import CSV, and the name (and id) of the assignment in Canvas.
     pub(crate) canvas_csv: Option<(PathBuf, Option<String>)>,
+    /// Canvas's own ids of the roster's students (when the roster is Canvas's).
+    pub(crate) canvas_ids: Vec<(String, CanvasIds)>,
     /// Gradescope's autograder results (`results.json`).
     pub(crate) gradescope_results: Option<PathBuf>,
+    /// Moodle's grading worksheet (the one the instructor downloaded, read, or a new one) to
+    /// fill, and the feedback-files zip Moodle takes back.
+    pub(crate) moodle_worksheet: Option<(PathBuf, Worksheet)>,
+    pub(crate) moodle_feedback_zip: Option<PathBuf>,
     /// Columns for this lab only (else for the labs the submissions turned out to be).
     pub(crate) lab: Option<String>,
     /// Applied to every row.
@@ -124,12 +132,22 @@ impl Gradebooks {
             write(Output::NbgraderCsv, path, nbgrader_csv(&known).as_bytes())?;
         }
         if let Some((path, assignment)) = &self.canvas_csv {
-            let canvas = canvas_csv(&known, columns, assignment.as_deref());
+            let canvas = canvas_csv(&known, columns, assignment.as_deref(), &self.canvas_ids);
             write(Output::CanvasCsv, path, canvas.as_bytes())?;
         }
         if let Some(path) = &self.gradescope_results {
             let results = gradescope_results(&known);
             write(Output::GradescopeResults, path, results.as_bytes())?;
+        }
+        if let Some((path, sheet)) = &self.moodle_worksheet {
+            write(
+                Output::MoodleWorksheet,
+                path,
+                sheet.filled(&known).as_bytes(),
+            )?;
+        }
+        if let Some(path) = &self.moodle_feedback_zip {
+            write(Output::MoodleFeedbackZip, path, &feedback_zip(&known))?;
         }
         Ok(())
     }

@@ -3,3 +3,5 @@
 
 pub(crate) mod canvas;
 pub(crate) mod gradescope;
+pub(crate) mod gradescope_bundle;
+pub(crate) mod moodle;

@@ -30,7 +30,7 @@ use error::IntakeError;
 use latest::{Candidate, TimeFrom, latest};
 use note::IntakeNote;
 use patterns::{Format, NamePattern, Owner, owner, stem};
-use roster::{Roster, read_roster};
+use roster::{CanvasIds, Roster, read_roster};
 use std::path::{Path, PathBuf};
 use tree::{Item, Skipped, Tree};
 
@@ -56,6 +56,9 @@ pub(crate) struct RosterUse {
     pub(crate) students: usize,
     pub(crate) absent: usize,
     pub(crate) not_on_roster: usize,
+    /// Canvas's columns of each student who has them (by the gradebook's `student`), for
+    /// `--canvas-csv`.
+    pub(crate) canvas: Vec<(String, CanvasIds)>,
 }
 
 /// What the intake found.
@@ -372,6 +375,12 @@ fn apply_roster(roster: &Roster, submissions: &mut Vec<Submission>) -> RosterUse
         students: roster.students.len(),
         absent,
         not_on_roster: flagged,
+        canvas: roster
+            .students
+            .iter()
+            .filter(|s| !s.canvas.is_empty())
+            .map(|s| (s.key.clone(), s.canvas.clone()))
+            .collect(),
     }
 }
 

@@ -17,6 +17,42 @@ pub(crate) struct RosterStudent {
     ids: Vec<String>,
     /// The name, normalized, for matching when no id matches.
     match_name: Option<String>,
+    /// Canvas's own columns, when the roster is Canvas's (its gradebook export).
+    pub(crate) canvas: CanvasIds,
+}
+
+/// The columns Canvas's gradebook import matches a student on, as a roster exported from
+/// Canvas gives them (`ID`, `SIS User ID`, `SIS Login ID`, `Section`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct CanvasIds {
+    pub(crate) id: Option<String>,
+    pub(crate) sis_user_id: Option<String>,
+    pub(crate) sis_login_id: Option<String>,
+    pub(crate) section: Option<String>,
+}
+
+impl CanvasIds {
+    /// Whether the roster gave any of them.
+    pub(crate) fn is_empty(&self) -> bool {
+        *self == CanvasIds::default()
+    }
+
+    /// The row's Canvas columns, found by their header exactly as Canvas writes it.
+    fn read(header: &[String], field: impl Fn(usize) -> String) -> CanvasIds {
+        let of = |name: &str| {
+            header
+                .iter()
+                .position(|h| h.trim().eq_ignore_ascii_case(name))
+                .map(&field)
+                .filter(|v| !v.is_empty())
+        };
+        CanvasIds {
+            id: of("ID"),
+            sis_user_id: of("SIS User ID"),
+            sis_login_id: of("SIS Login ID"),
+            section: of("Section"),
+        }
+    }
 }
 
 /// The roster as read.
@@ -230,6 +266,7 @@ pub(crate) fn read_roster(path: &Path) -> Result<Roster, RosterError> {
             });
         }
         students.push(RosterStudent {
+            canvas: CanvasIds::read(header, |i| field(i).to_owned()),
             key: key.to_owned(),
             match_name: name.as_deref().map(normalize_name),
             name,
@@ -351,6 +388,33 @@ mod tests {
         assert_eq!(r.find(&["x".into()], Some("Cy")), None);
         let by_email = roster("Name,E-mail\nCy,cy@uni.example\n").unwrap();
         assert_eq!(by_email.key_column, "E-mail");
+    }
+
+    #[test]
+    fn canvas_s_own_columns_are_kept_as_canvas_wrote_them() {
+        // Canvas's gradebook export: its columns, a "Points Possible" row with no student.
+        let r = roster(
+            "Student,ID,SIS User ID,SIS Login ID,Section,Lab 3 (4821)\n\
+             \x20   Points Possible,,,,,3\n\
+             \"Núñez, Ana\",4001,S-17,ana,\"BPE 101, section 2\",\n\
+             \"Li, Bo\",4002,,bo,,\n",
+        )
+        .unwrap();
+        assert_eq!(r.key_column, "ID");
+        assert_eq!(r.students.len(), 2);
+        assert_eq!(
+            r.students[0].canvas,
+            CanvasIds {
+                id: Some("4001".into()),
+                sis_user_id: Some("S-17".into()),
+                sis_login_id: Some("ana".into()),
+                section: Some("BPE 101, section 2".into()),
+            }
+        );
+        assert_eq!(r.students[1].canvas.sis_user_id, None);
+        // A roster that is not Canvas's has none.
+        let plain = roster("Username,Name\nana,Ana\n").unwrap();
+        assert!(plain.students[0].canvas.is_empty());
     }
 
     #[test]
