@@ -46,7 +46,9 @@ CL100K_PATTERN = (
 
 
 def english_text() -> tuple[str, str]:
-    sources = sorted(glob.glob("/usr/share/doc/python3*/html/_sources/**/*.txt", recursive=True))
+    # Every python3* folder there links to the same sources: one of them.
+    folders = sorted(glob.glob("/usr/share/doc/python3*-doc/html/_sources"))
+    sources = sorted(glob.glob(os.path.join(folders[0], "**", "*.txt"), recursive=True)) if folders else []
     if sources:
         parts = []
         for path in sources:
