@@ -163,17 +163,23 @@ def measure(peer: str, task: str, encoding: str, text_path: str, runs: int, voca
                 return len(tok.get_mergeable_ranks())
 
     result = job()  # warm-up (and the answer compared between peers)
-    times = []
+    times, cpu = [], []
     for _ in range(runs):
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         job()
         times.append(time.perf_counter() - started)
+        cpu.append(time.process_time() - cpu_started)
     if isinstance(result, list):
         import hashlib
 
         result = hashlib.sha256(json.dumps(result).encode()).hexdigest()
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    return {"seconds": statistics.median(times), "peak_mb": peak, "result": result}
+    return {
+        "seconds": statistics.median(times),
+        "cpu_seconds": statistics.median(cpu),
+        "peak_mb": peak,
+        "result": result,
+    }
 
 
 def run_one(peer, task, encoding, text_path, runs, vocab) -> dict:
@@ -221,13 +227,16 @@ def main() -> None:
         print(f"  training: {ours['seconds'] / theirs['seconds']:.2f} of rustbpe's time", file=sys.stderr)
 
     lines = [
-        "| text | encoding | task | bpe_lab s | peer | peer s | speed-up | bpe_lab peak MB | peer peak MB |",
+        "| text | encoding | task | bpe_lab s (CPU s) | peer | peer s (CPU s) "
+        "| peer's time ÷ bpe_lab's (CPU) | bpe_lab peak MB | peer peak MB |",
         "| --- | --- | --- | ---: | --- | ---: | ---: | ---: | ---: |",
     ]
     for name, encoding, label, peer, ours, theirs in rows:
         lines.append(
-            f"| {name} | {encoding} | {label} | {ours['seconds']:.3f} | {peer} | "
-            f"{theirs['seconds']:.3f} | {theirs['seconds'] / ours['seconds']:.2f}× | "
+            f"| {name} | {encoding} | {label} | {ours['seconds']:.3f} ({ours['cpu_seconds']:.3f}) "
+            f"| {peer} | {theirs['seconds']:.3f} ({theirs['cpu_seconds']:.3f}) "
+            f"| {theirs['seconds'] / ours['seconds']:.2f}× "
+            f"({theirs['cpu_seconds'] / ours['cpu_seconds']:.2f}×) | "
             f"{ours['peak_mb']:.0f} | {theirs['peak_mb']:.0f} |"
         )
     sources = "\n".join(f"- {name}: {source}, {size / 1e6:.1f} MB" for name, _, source, size in texts)
