@@ -61,18 +61,45 @@ def test_byte_level_training_equals_the_literal_loop():
         assert enc.decode(enc.encode_ordinary(text)) == text
 
 
-def test_training_streams_the_iterator():
+def test_training_streams_the_iterator(monkeypatch):
+    """Texts reach the library in batches as they are pulled, never all at once: when each
+    batch is counted, the iterator has given only that batch's texts and those before."""
+    import bpe_lab.train as train
+
     pulled = []
+    batches = []
+
+    class Recording:
+        def __init__(self, *args):
+            self.inner = bpe_lab._bpe_lab.ByteLevelTrainer(*args)
+
+        def add(self, texts):
+            batches.append((len(texts), len(pulled)))
+            self.inner.add(texts)
+
+        def train(self, *args):
+            return self.inner.train(*args)
+
+    class Native:
+        ByteLevelTrainer = Recording
+
+    monkeypatch.setattr(train, "_bpe_lab", Native)
+    monkeypatch.setattr(train, "_BATCH_TEXTS", 100)
 
     def texts():
-        for i, text in enumerate(CORPUS * 1000):
+        for i, text in enumerate(CORPUS * 100):
             pulled.append(i)
             yield text
 
-    enc = bpe_lab.train_bytelevel(texts(), 300, pattern="gpt4")
-    assert len(pulled) == len(CORPUS) * 1000
-    assert enc == enc and enc.n_vocab <= 300
-    assert enc.encode_ordinary("the cat") == bpe_lab.train_bytelevel(CORPUS * 1000, 300, pattern="gpt4").encode_ordinary("the cat")
+    streamed = bpe_lab.train_bytelevel(texts(), 300, pattern="gpt4")
+    assert len(batches) == len(CORPUS)  # 1,200 texts in batches of 100
+    counted = 0
+    for size, pulled_then in batches:
+        counted += size
+        assert pulled_then == counted
+    monkeypatch.undo()
+    whole = bpe_lab.train_bytelevel(CORPUS * 100, 300, pattern="gpt4")
+    assert streamed.token_byte_values() == whole.token_byte_values()
 
 
 def test_shards_counted_apart_train_to_the_same_merges():
