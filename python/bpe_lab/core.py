@@ -257,6 +257,44 @@ class Encoding:
 
     # Pickling: a registered encoding by its name, any other by its parts.
 
+    # tiktoken's private helpers, which its own tests use.
+
+    def _encode_single_piece(self, text_or_bytes: str | bytes) -> list[int]:
+        """The ids of a text or bytes taken as one chunk, without the split pattern."""
+        if isinstance(text_or_bytes, str):
+            text_or_bytes = text_or_bytes.encode("utf-8")
+        return self._core_bpe.encode_single_piece(text_or_bytes)
+
+    def _encode_bytes(self, text: bytes) -> list[int]:
+        """The ids of bytes that may not be UTF-8, as tiktoken gives them: the valid prefix
+        encoded as text, except that its last chunk (with the whitespace-only tokens before
+        it) is merged again together with the invalid rest, as one piece."""
+        try:
+            return self.encode_ordinary(text.decode("utf-8"))
+        except UnicodeDecodeError as e:
+            end = e.start
+        valid = text[:end].decode("utf-8")
+        tokens = self.encode_ordinary(valid)
+        last = self._core_bpe.last_chunk_len(valid)
+        encoded = valid.encode("utf-8")
+        in_last = len(self._core_bpe.encode_single_piece(encoded[len(encoded) - last :])) if last else 0
+
+        def all_space(token: int) -> bool:
+            return all(b in b" \n\t" for b in self.decode_single_token_bytes(token))
+
+        # A split before trailing whitespace can disappear once more bytes follow, so the
+        # whitespace tokens before the last chunk are merged again too.
+        if in_last and all_space(tokens[-in_last]):
+            while in_last < len(tokens) and all_space(tokens[-in_last - 1]):
+                in_last += 1
+        rest = text[end:]
+        if tokens and in_last:
+            rest = self.decode_bytes(tokens[-in_last:]) + rest
+            tokens = tokens[:-in_last]
+        if rest:
+            tokens += self._core_bpe.encode_single_piece(rest)
+        return tokens
+
     def __getstate__(self) -> object:
         from bpe_lab import registry
 

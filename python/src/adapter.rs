@@ -146,6 +146,26 @@ pub fn encode_ordinary_batch<S: AsRef<str> + Sync>(
         .map_err(value)
 }
 
+/// The ids of some bytes taken as one chunk, without splitting (tiktoken's
+/// `encode_single_piece`): one token if they are one, else merged by rank.
+pub fn encode_piece(tokenizer: &ByteLevel, bytes: &[u8]) -> Vec<u32> {
+    let mut out = Vec::new();
+    // No bytes, no ids (tiktoken's own `encode_single_piece` panics here).
+    if bytes.is_empty() {
+        return out;
+    }
+    let done = tokenizer.ranks().encode_piece(bytes, &mut out);
+    debug_assert!(done, "every byte has a rank");
+    out
+}
+
+/// The byte length of the last chunk the split pattern finds in `text` (0 for none).
+pub fn last_chunk_len(tokenizer: &ByteLevel, text: &str) -> Result<usize, AdapterError> {
+    let splitter = Splitter::new(tokenizer.pattern().clone()).map_err(value)?;
+    let chunks = splitter.chunks(text).map_err(value)?;
+    Ok(chunks.last().map_or(0, |c| c.len()))
+}
+
 /// The bytes of `ids`; an id that is no token is tiktoken's `KeyError`.
 pub fn decode_bytes(tokenizer: &ByteLevel, ids: &[u32]) -> Result<Vec<u8>, AdapterError> {
     let mut out = Vec::with_capacity(ids.len() * 4);

@@ -129,6 +129,16 @@ impl CoreBpe {
         adapter::token_id(&self.inner, &piece).ok_or_else(|| PyKeyError::new_err(PyBytesArg(piece)))
     }
 
+    /// The ids of `piece` as one chunk, not split (tiktoken's `encode_single_piece`).
+    fn encode_single_piece(&self, py: Python<'_>, piece: Vec<u8>) -> Vec<u32> {
+        py.detach(|| adapter::encode_piece(&self.inner, &piece))
+    }
+
+    /// The byte length of the last chunk of `text` under the split pattern.
+    fn last_chunk_len(&self, py: Python<'_>, text: PyBackedStr) -> PyResult<usize> {
+        Ok(py.detach(|| adapter::last_chunk_len(&self.inner, &text))?)
+    }
+
     fn decode_bytes<'py>(
         &self,
         py: Python<'py>,

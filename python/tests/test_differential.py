@@ -168,3 +168,17 @@ def test_pickling_keeps_the_encoding(pair):
     assert again.encode("hello world<|endoftext|>", allowed_special="all") == theirs.encode(
         "hello world<|endoftext|>", allowed_special="all"
     )
+
+
+def test_bytes_that_are_not_utf8_agree(pair):
+    ours, theirs = pair
+    rng = random.Random(5)
+    samples = [b"", b"\xff", b" \xec\x8b\xa4\xed", b"hello \xe2\x82", b"  \n\n \xf0\x9f\x98", b"\x80abc"]
+    for text in generated(9, 40):
+        data = text.encode("utf-8")
+        samples += [data, data[: max(0, len(data) - 1)], data + b"\xc3", bytes(rng.randrange(256) for _ in range(12))]
+    for data in samples:
+        assert ours._encode_bytes(data) == theirs._encode_bytes(data), data
+        if data:  # tiktoken panics on no bytes; bpe_lab gives no ids (below)
+            assert ours._encode_single_piece(data) == theirs._encode_single_piece(data), data
+    assert ours._encode_single_piece(b"") == []
