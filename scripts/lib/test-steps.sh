@@ -198,4 +198,8 @@ list_tests() {
         .venv/bin/python -m pytest -q -p no:cacheprovider --collect-only tests/python/executor 2>/dev/null |
             sed -n 's/^\(tests\/.*::.*\)$/pytest:\1/p'
     fi
+    if [ -x .venv-python/bin/python ]; then
+        .venv-python/bin/python -m pytest -q -p no:cacheprovider --collect-only python/tests 2>/dev/null |
+            sed -n 's/^\(python\/tests\/.*::.*\)$/pytest:\1/p'
+    fi
 }

@@ -46,6 +46,35 @@ impl ChunkCounts {
         out
     }
 
+    /// Chunks counted elsewhere (a stream read piece by piece, shards counted where they live),
+    /// as (chunk, count) in the order they were met: a chunk listed again has its counts summed
+    /// and keeps its first place, so the result is what counting the whole text at once gives.
+    /// Chunks with a count of 0 are left out.
+    ///
+    /// ```
+    /// use bpe_lab::bpe::bytelevel::ChunkCounts;
+    /// let chunks = ChunkCounts::from_counts([("ab", 2), ("c", 1), ("ab", 3)]);
+    /// assert_eq!(chunks.iter().collect::<Vec<_>>(), [(&b"ab"[..], 5), (&b"c"[..], 1)]);
+    /// ```
+    pub fn from_counts<C: AsRef<[u8]>>(counts: impl IntoIterator<Item = (C, u64)>) -> Self {
+        let mut index: FxHashMap<Box<[u8]>, usize> = FxHashMap::default();
+        let mut out = ChunkCounts::default();
+        for (chunk, count) in counts {
+            let chunk = chunk.as_ref();
+            if count == 0 {
+                continue;
+            }
+            match index.get(chunk) {
+                Some(&i) => out.chunks[i].1 += count,
+                None => {
+                    index.insert(chunk.into(), out.chunks.len());
+                    out.chunks.push((chunk.into(), count));
+                }
+            }
+        }
+        out
+    }
+
     /// The chunks of `text` split by `splitter`, with the text first cut at every occurrence of
     /// `specials` (which are left out: training never sees them, and nothing is merged across
     /// them). Counting runs on `threads` threads where the pattern allows cutting the text

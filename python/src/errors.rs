@@ -1,0 +1,16 @@
+//! The library's errors as the Python exceptions a tiktoken user expects.
+
+use pyo3::PyErr;
+use pyo3::exceptions::{PyKeyError, PyOSError, PyValueError};
+
+use crate::adapter::AdapterError;
+
+impl From<AdapterError> for PyErr {
+    fn from(e: AdapterError) -> PyErr {
+        match e {
+            AdapterError::Value(m) => PyValueError::new_err(m),
+            AdapterError::Key(m) => PyKeyError::new_err(m),
+            AdapterError::Io(m) => PyOSError::new_err(m),
+        }
+    }
+}
