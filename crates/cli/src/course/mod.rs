@@ -20,6 +20,7 @@ pub(crate) mod handout_manifest;
 pub mod judge;
 pub(crate) mod nbgrader_course;
 pub(crate) mod notebook;
+pub(crate) mod own_tests;
 pub mod process;
 pub mod release;
 pub(crate) mod release_record;
