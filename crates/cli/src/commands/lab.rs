@@ -665,6 +665,7 @@ fn show_not_graded(tally: &Tally) {
         for p in tally.parts(whose) {
             let what = p
                 .exercise
+                .as_ref()
                 .map_or_else(String::new, |e| format!(", {}", e.name()));
             eprintln!("  {} {}{what}: {}", p.student, p.file.display(), p.reason);
         }

@@ -15,6 +15,7 @@ pub(crate) mod doctor_grading;
 pub mod executor;
 pub(crate) mod exercise_name;
 pub(crate) mod grade;
+pub(crate) mod graded_exercise;
 pub(crate) mod handout;
 pub(crate) mod handout_manifest;
 pub mod judge;

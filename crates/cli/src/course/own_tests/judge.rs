@@ -11,10 +11,14 @@
 //! worker's own program holds the hidden tests and hostile code can print them.
 
 use super::cell::OwnTestCell;
+use crate::course::grade::lab::{Lab, LabExercise};
+use crate::course::graded_exercise::GradedExercise;
 use crate::course::judge::extract::{EditableCell, Piece};
 use crate::course::judge::stand_in::crate_stand_in_every_step;
 use crate::course::judge::worker::{Compiled, HARNESS, LineMap, Worker, compile, with_pieces};
-use crate::course::judge::{CellNote, Details, JudgeOptions, Judged, Verdict, pieces_before};
+use crate::course::judge::{
+    CellNote, Details, JudgeOptions, Judged, Verdict, judge_exercise, pieces_before,
+};
 use bpe_lab::lab::check::{Reply, Status};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -114,6 +118,38 @@ fn token() -> Vec<u8> {
         bytes = (nanos ^ u128::from(std::process::id()) << 64).to_le_bytes();
     }
     bytes.to_vec()
+}
+
+/// Grades one exercise of `lab`, built-in or the instructor's own, from the student's items
+/// in the cells before its check or test cell (`check_index`): the judge's finding, the notes
+/// on the student's cells, and, for an own exercise, the points its passed tests earned.
+pub(crate) fn judge_graded(
+    lab: &Lab,
+    exercise: &LabExercise,
+    cells: &[EditableCell],
+    check_index: usize,
+    scratch: &Path,
+    slot: usize,
+    options: &JudgeOptions,
+) -> (Judged, Vec<CellNote>, Option<f64>) {
+    match (&exercise.exercise, lab.own_test(&exercise.exercise)) {
+        (GradedExercise::BuiltIn(e), _) => {
+            let (judged, notes) = judge_exercise(*e, cells, check_index, scratch, slot, options);
+            (judged, notes, None)
+        }
+        (GradedExercise::Own(_), Some(tests)) => {
+            let (own, notes) = judge_own(tests, cells, check_index, scratch, slot, options);
+            let earned = own.earned();
+            (own.judged, notes, Some(earned))
+        }
+        (GradedExercise::Own(name), None) => {
+            let why = format!(
+                "not graded (the grader's own trouble): the lab {} has no test cell for {name:?}",
+                lab.name
+            );
+            (Judged::bare(Verdict::NotGraded, why), Vec::new(), None)
+        }
+    }
 }
 
 /// Grades the own exercise `cell` from the student's items in the cells before its test cell
