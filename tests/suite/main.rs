@@ -49,6 +49,7 @@ mod lab_cli;
 mod lab_nbgrader;
 mod lab_parity;
 mod layers;
+mod own_exercises;
 mod package_boundary;
 mod process_reaping;
 mod process_supervisor;

@@ -1,8 +1,10 @@
 //! The test cell's format: its metadata key, the hidden-test markers, and the named tests
 //! read out of its Rust (`own_test!("name", points, { … })`, plus any helper items).
 
+use crate::course::judge::extract::offset;
 use serde_json::Value;
 use std::fmt;
+use syn::spanned::Spanned;
 
 /// The marker lines around tests only the grader runs (nbgrader's words, as Rust comments).
 pub(crate) const BEGIN_HIDDEN: &str = "// BEGIN HIDDEN TESTS";
@@ -142,6 +144,11 @@ pub(crate) struct OwnTestCell {
     pub(crate) visible_items: Vec<String>,
 }
 
+/// The text of `text` that `span` covers, as the instructor wrote it.
+fn cut(text: &str, span: proc_macro2::Span) -> String {
+    text[offset(text, span.start())..offset(text, span.end())].to_owned()
+}
+
 /// `own_test!`'s arguments.
 struct TestArgs {
     name: syn::LitStr,
@@ -192,29 +199,25 @@ impl OwnTestCell {
                         if cell.tests.iter().any(|t| t.name == name) {
                             return Err(TestCellError::SameName { name });
                         }
-                        let body = &args.body;
                         cell.tests.push(OwnTest {
                             name,
                             points: args.points,
-                            body: quote::quote!(#body).to_string(),
+                            body: cut(part, args.body.span()),
                             hidden,
                         });
                     }
                     syn::Item::Macro(m) => {
                         return Err(TestCellError::Statement {
-                            what: format!(
-                                "a call of {}!",
-                                quote::ToTokens::to_token_stream(&m.mac.path)
-                            ),
+                            what: format!("a call of {}!", cut(part, m.mac.path.span())),
                         });
                     }
                     syn::Item::Verbatim(v) => {
                         return Err(TestCellError::Statement {
-                            what: format!("`{v}`"),
+                            what: format!("`{}`", cut(part, v.span())),
                         });
                     }
                     item => {
-                        let text = quote::ToTokens::to_token_stream(&item).to_string();
+                        let text = cut(part, item.span());
                         if !hidden {
                             cell.visible_items.push(text.clone());
                         }
