@@ -339,3 +339,113 @@ fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
     }
     out
 }
+
+/// `lab new` writes a lab that releases (its hidden test gone) and grades as it comes: its own
+/// solution earns every point, the untouched student version none.
+#[test]
+fn a_new_lab_releases_and_grades_as_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let sources = dir.path().join("instructor");
+    let run = bpe_lab(&[
+        "lab",
+        "new",
+        "09-count-words",
+        "--sources",
+        path_str(&sources),
+    ]);
+    assert_success(&run);
+    let again = bpe_lab(&[
+        "lab",
+        "new",
+        "09-count-words",
+        "--sources",
+        path_str(&sources),
+    ]);
+    assert_failure(&again, 1, &["09-count-words.ipynb exists already"]);
+    let bad = bpe_lab(&["lab", "new", "nine", "--sources", path_str(&sources)]);
+    assert_failure(&bad, 2, &["NN-name", "\"nine\" is not a lab name"]);
+    let out = dir.path().join("notebooks");
+    let run = bpe_lab(&[
+        "lab",
+        "release",
+        "--sources",
+        path_str(&sources),
+        "--output",
+        path_str(&out),
+    ]);
+    assert_success(&run);
+    let student: Value =
+        serde_json::from_str(&fs::read_to_string(out.join("09-count-words.ipynb")).unwrap())
+            .unwrap();
+    let text = student.to_string();
+    assert!(
+        !text.contains("no words") && !text.contains("HIDDEN"),
+        "{text}"
+    );
+    if !sandbox_available() {
+        return;
+    }
+    let instructor: Value =
+        serde_json::from_str(&fs::read_to_string(sources.join("09-count-words.ipynb")).unwrap())
+            .unwrap();
+    let solution = instructor["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "count_words-solution")
+        .map(source_of)
+        .unwrap();
+    let subs = dir.path().join("submissions");
+    for (student_name, body) in [("ana", Some(solution.as_str())), ("bo", None)] {
+        fs::create_dir_all(subs.join(student_name)).unwrap();
+        fs::write(
+            subs.join(student_name).join("09-count-words.ipynb"),
+            serde_json::to_string(&submission_of(&student, "count_words-solution", body)).unwrap(),
+        )
+        .unwrap();
+    }
+    let grades = dir.path().join("grades.csv");
+    let run = bpe_lab(&[
+        "lab",
+        "grade",
+        path_str(&subs),
+        "--sources",
+        path_str(&sources),
+        "--out",
+        path_str(&grades),
+        "--feedback",
+        path_str(&dir.path().join("feedback")),
+        "--check-timeout",
+        "5",
+    ]);
+    eprintln!("{}", stderr(&run));
+    assert_success(&run);
+    let csv = fs::read_to_string(&grades).unwrap();
+    let mut lines = csv.lines().map(fields);
+    let header = lines.next().unwrap();
+    let at = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let rows: Vec<Vec<String>> = lines.collect();
+    let row = |who: &str| rows.iter().find(|r| r[0] == who).unwrap().clone();
+    assert_eq!(row("ana")[at("count_words")], "2", "{csv}");
+    assert_eq!(row("ana")[at("max")], "2", "{csv}");
+    assert_eq!(
+        row("bo")[at("count_words outcome")],
+        "not implemented",
+        "{csv}"
+    );
+}
+
+/// `released` with the cell `id` holding `body` (or left as released).
+fn submission_of(released: &Value, id: &str, body: Option<&str>) -> Value {
+    let mut nb = released.clone();
+    if let Some(body) = body {
+        let cell = nb["cells"]
+            .as_array_mut()
+            .unwrap()
+            .iter_mut()
+            .find(|c| c["id"] == id)
+            .unwrap();
+        cell["source"] = json!(body);
+    }
+    nb
+}

@@ -53,6 +53,19 @@ pub(crate) enum LabCommand {
     /// data, scripts/lab, deploy files, their guide), without instructor/, sample solutions or
     /// the self-study edition. Build images and the students' repository from it
     Handout(HandoutArgs),
+    /// Write a new instructor notebook NN-name.ipynb: the setup cell, a solution cell and a
+    /// test cell of your own tests (one hidden) to fill in
+    New(NewArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct NewArgs {
+    /// The lab's name: two digits, a dash and lowercase words (08-count-tokens)
+    #[arg(value_name = "NN-name")]
+    pub(crate) name: String,
+    /// Instructor sources, where the notebook is written
+    #[arg(long, value_name = "DIR", default_value = "instructor")]
+    pub(crate) sources: PathBuf,
 }
 
 #[derive(Debug, Args)]
@@ -306,6 +319,7 @@ pub(crate) fn run(args: &LabArgs) -> Result<(), CliError> {
         LabCommand::Doctor(a) => run_doctor(a),
         LabCommand::NbgraderCourse(a) => run_nbgrader_course(a),
         LabCommand::Handout(a) => run_handout(a),
+        LabCommand::New(a) => run_new(a),
     }
 }
 
@@ -315,6 +329,20 @@ pub(crate) fn run(args: &LabArgs) -> Result<(), CliError> {
 fn announce_tie_rule() -> Result<(), CliError> {
     bpe_lab::lab::parity::tie_break_setting().map_err(|e| CliError::usage(e.to_string()))?;
     eprintln!("{}", bpe_lab::lab::parity::tie_break_line());
+    Ok(())
+}
+
+fn run_new(args: &NewArgs) -> Result<(), CliError> {
+    use crate::course::own_tests::new_lab::{NewLabError, new_lab};
+    let path = new_lab(&args.sources, &args.name).map_err(|e| match e {
+        NewLabError::BadName { .. } => CliError::usage(format!("NN-name: {e}")),
+        NewLabError::Exists { .. } => CliError::runtime(e.to_string()),
+        NewLabError::Write(_) => CliError::runtime(format!("--sources: {e}")),
+    })?;
+    eprintln!(
+        "wrote     {} (fill it in, then `bpe-lab lab release`)",
+        path.display()
+    );
     Ok(())
 }
 

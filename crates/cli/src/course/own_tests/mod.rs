@@ -10,5 +10,6 @@
 
 pub(crate) mod cell;
 pub(crate) mod judge;
+pub(crate) mod new_lab;
 
 pub(crate) use cell::{OwnTestCell, strip_hidden};
