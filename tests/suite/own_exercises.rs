@@ -349,7 +349,7 @@ fn a_new_lab_releases_and_grades_as_written() {
     let run = bpe_lab(&[
         "lab",
         "new",
-        "09-count-words",
+        "08-count-tokens",
         "--sources",
         path_str(&sources),
     ]);
@@ -357,11 +357,11 @@ fn a_new_lab_releases_and_grades_as_written() {
     let again = bpe_lab(&[
         "lab",
         "new",
-        "09-count-words",
+        "08-count-tokens",
         "--sources",
         path_str(&sources),
     ]);
-    assert_failure(&again, 1, &["09-count-words.ipynb exists already"]);
+    assert_failure(&again, 1, &["08-count-tokens.ipynb exists already"]);
     let bad = bpe_lab(&["lab", "new", "nine", "--sources", path_str(&sources)]);
     assert_failure(&bad, 2, &["NN-name", "\"nine\" is not a lab name"]);
     let out = dir.path().join("notebooks");
@@ -375,7 +375,7 @@ fn a_new_lab_releases_and_grades_as_written() {
     ]);
     assert_success(&run);
     let student: Value =
-        serde_json::from_str(&fs::read_to_string(out.join("09-count-words.ipynb")).unwrap())
+        serde_json::from_str(&fs::read_to_string(out.join("08-count-tokens.ipynb")).unwrap())
             .unwrap();
     let text = student.to_string();
     assert!(
@@ -386,21 +386,21 @@ fn a_new_lab_releases_and_grades_as_written() {
         return;
     }
     let instructor: Value =
-        serde_json::from_str(&fs::read_to_string(sources.join("09-count-words.ipynb")).unwrap())
+        serde_json::from_str(&fs::read_to_string(sources.join("08-count-tokens.ipynb")).unwrap())
             .unwrap();
     let solution = instructor["cells"]
         .as_array()
         .unwrap()
         .iter()
-        .find(|c| c["id"] == "count_words-solution")
+        .find(|c| c["id"] == "count_tokens-solution")
         .map(source_of)
         .unwrap();
     let subs = dir.path().join("submissions");
     for (student_name, body) in [("ana", Some(solution.as_str())), ("bo", None)] {
         fs::create_dir_all(subs.join(student_name)).unwrap();
         fs::write(
-            subs.join(student_name).join("09-count-words.ipynb"),
-            serde_json::to_string(&submission_of(&student, "count_words-solution", body)).unwrap(),
+            subs.join(student_name).join("08-count-tokens.ipynb"),
+            serde_json::to_string(&submission_of(&student, "count_tokens-solution", body)).unwrap(),
         )
         .unwrap();
     }
@@ -426,10 +426,10 @@ fn a_new_lab_releases_and_grades_as_written() {
     let at = |name: &str| header.iter().position(|h| h == name).unwrap();
     let rows: Vec<Vec<String>> = lines.collect();
     let row = |who: &str| rows.iter().find(|r| r[0] == who).unwrap().clone();
-    assert_eq!(row("ana")[at("count_words")], "2", "{csv}");
+    assert_eq!(row("ana")[at("count_tokens")], "2", "{csv}");
     assert_eq!(row("ana")[at("max")], "2", "{csv}");
     assert_eq!(
-        row("bo")[at("count_words outcome")],
+        row("bo")[at("count_tokens outcome")],
         "not implemented",
         "{csv}"
     );
@@ -448,4 +448,111 @@ fn submission_of(released: &Value, id: &str, body: Option<&str>) -> Value {
         cell["source"] = json!(body);
     }
     nb
+}
+
+/// The guide shows the commands and the cell format these tests use.
+#[test]
+fn the_guide_shows_what_these_tests_run() {
+    let guide =
+        fs::read_to_string(Path::new(env!("BPE_LAB_REPO")).join("docs/instructors.md")).unwrap();
+    for shown in [
+        "## Your own exercises",
+        "bpe-lab lab new 08-count-tokens",
+        r#"{"bpe_lab": {"own_test": "count_tokens"}}"#,
+        "// BEGIN HIDDEN TESTS",
+        "bpe-lab lab grade submissions/ --lab 05-apply",
+        "own_test!(\"counts two words\", 2, {",
+    ] {
+        assert!(guide.contains(shown), "the guide no longer shows {shown:?}");
+    }
+}
+
+/// The guide's first recipe: an exercise added to notebook 05 — a solution cell and a test
+/// cell after its last check — is released and graded beside 05's own exercises, which grade
+/// as before.
+#[test]
+fn an_exercise_added_to_notebook_05_is_graded_beside_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let sources = dir.path().join("instructor");
+    fs::create_dir_all(&sources).unwrap();
+    let repo = Path::new(env!("BPE_LAB_REPO"));
+    let mut nb: Value =
+        serde_json::from_str(&fs::read_to_string(repo.join("instructor/05-apply.ipynb")).unwrap())
+            .unwrap();
+    let cells = nb["cells"].as_array_mut().unwrap();
+    cells.push(code("count-solution", json!({}), SOLUTION));
+    cells.push(code(
+        "count-tests",
+        json!({"bpe_lab": {"own_test": "count_tokens"}}),
+        &test_cell_source(),
+    ));
+    fs::write(
+        sources.join("05-apply.ipynb"),
+        serde_json::to_string_pretty(&nb).unwrap(),
+    )
+    .unwrap();
+    let out = dir.path().join("notebooks");
+    let run = bpe_lab(&[
+        "lab",
+        "release",
+        "--sources",
+        path_str(&sources),
+        "--output",
+        path_str(&out),
+    ]);
+    assert_success(&run);
+    let released: Value =
+        serde_json::from_str(&fs::read_to_string(out.join("05-apply.ipynb")).unwrap()).unwrap();
+    assert!(!released.to_string().contains(SECRET));
+    if !sandbox_available() {
+        return;
+    }
+    let subs = dir.path().join("submissions");
+    let right = with_fn("    text.split_whitespace().count()");
+    for (student, body) in [("ana", Some(right.as_str())), ("bo", None)] {
+        fs::create_dir_all(subs.join(student)).unwrap();
+        fs::write(
+            subs.join(student).join("05-apply.ipynb"),
+            serde_json::to_string(&submission(&released, body)).unwrap(),
+        )
+        .unwrap();
+    }
+    let grades = dir.path().join("grades.csv");
+    let run = bpe_lab(&[
+        "lab",
+        "grade",
+        path_str(&subs),
+        "--lab",
+        "05-apply",
+        "--sources",
+        path_str(&sources),
+        "--out",
+        path_str(&grades),
+        "--feedback",
+        path_str(&dir.path().join("feedback")),
+        "--check-timeout",
+        "5",
+    ]);
+    eprintln!("{}", stderr(&run));
+    assert_success(&run);
+    let csv = fs::read_to_string(&grades).unwrap();
+    let mut lines = csv.lines().map(fields);
+    let header = lines.next().unwrap();
+    let at = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let rows: Vec<Vec<String>> = lines.collect();
+    let row = |who: &str| rows.iter().find(|r| r[0] == who).unwrap().clone();
+    assert_eq!(row("ana")[at("count_tokens")], "3", "{csv}");
+    assert_eq!(row("bo")[at("count_tokens")], "0", "{csv}");
+    // 05's own exercises, left undone by both, are graded as before.
+    let own_columns = header
+        .iter()
+        .filter(|h| h.ends_with(" outcome") && h.as_str() != "count_tokens outcome")
+        .count();
+    assert!(own_columns >= 1, "{csv}");
+    for h in header
+        .iter()
+        .filter(|h| h.ends_with(" outcome") && h.as_str() != "count_tokens outcome")
+    {
+        assert_eq!(row("ana")[at(h)], "not implemented", "{h}: {csv}");
+    }
 }
