@@ -179,6 +179,9 @@ pub(crate) fn judge_own(
             options.compile_limit,
         )
     };
+    // The source holds the hidden tests: no worker may find it in the scratch folder, this
+    // one or the next that uses the folder.
+    let source_file = scratch.join("main.rs");
     let judged = match build(true) {
         Err(e) => OwnJudged::bare(
             Verdict::NotGraded,
@@ -186,11 +189,11 @@ pub(crate) fn judge_own(
         ),
         Ok(Compiled::Failed(messages)) => not_compiled(cell, &messages, &build),
         Ok(Compiled::Ok) => {
-            // The source holds the hidden tests: the running worker must not read it.
-            let _ = std::fs::remove_file(scratch.join("main.rs"));
+            let _ = std::fs::remove_file(&source_file);
             run_tests(cell, scratch, slot, options)
         }
     };
+    let _ = std::fs::remove_file(&source_file);
     (judged, notes)
 }
 
