@@ -21,6 +21,7 @@ pub mod bytes;
 pub mod check;
 pub mod display;
 mod fallback;
+pub mod own_test;
 pub mod parallel;
 pub mod parity;
 pub mod plot;

@@ -8,5 +8,6 @@ pub use super::fallback::student_or_reference;
 pub use super::plot::{Plot, Scale};
 pub use super::tokens::{merges_table, pair_table, tokens_html};
 pub use crate::EOW;
+pub use crate::own_test;
 pub use std::collections::{BTreeMap, BTreeSet, HashMap};
 pub use std::time::{Duration, Instant};

@@ -54,6 +54,7 @@ mod lab_nbgrader;
 mod lab_parity;
 mod layers;
 mod openai_encodings;
+mod own_exercises;
 mod package_boundary;
 mod process_reaping;
 mod process_supervisor;

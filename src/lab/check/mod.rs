@@ -62,7 +62,7 @@ pub use exercises::{
 pub use report::RESULT_MIME;
 pub use result::{Check, Counterexample, Status};
 pub use run::Reply;
-pub(crate) use run::quietly;
+pub(crate) use run::{quietly, time_limit};
 pub use shrink::{Shrink, Text};
 pub use table::judge;
 

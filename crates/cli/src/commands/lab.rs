@@ -62,6 +62,9 @@ pub(crate) enum LabCommand {
     /// exercise) and the repository it builds from. It holds the solutions: upload it to
     /// Gradescope only, never to students
     GradescopeBundle(GradescopeBundleArgs),
+    /// Write a new instructor notebook NN-name.ipynb: the setup cell, a solution cell and a
+    /// test cell of your own tests (one hidden) to fill in
+    New(NewArgs),
 }
 
 #[derive(Debug, Args)]
@@ -70,12 +73,7 @@ pub(crate) struct GradescopeBundleArgs {
     #[arg(long, value_name = "NAME")]
     pub(crate) lab: String,
     /// The zip to write (Gradescope's "Configure Autograder" takes it)
-    #[arg(
-        long = "output",
-        alias = "out",
-        value_name = "FILE",
-        default_value = "autograder.zip"
-    )]
+    #[arg(long = "output", value_name = "FILE", default_value = "autograder.zip")]
     pub(crate) out: PathBuf,
     /// Instructor sources; the repository is the folder above them
     #[arg(long, value_name = "DIR", default_value = "instructor")]
@@ -83,6 +81,16 @@ pub(crate) struct GradescopeBundleArgs {
     /// Seconds one exercise's check may take when Gradescope grades
     #[arg(long, value_name = "SECONDS", default_value_t = 20)]
     pub(crate) check_timeout: u64,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct NewArgs {
+    /// The lab's name: two digits, a dash and lowercase words (08-count-tokens)
+    #[arg(value_name = "NN-name")]
+    pub(crate) name: String,
+    /// Instructor sources, where the notebook is written
+    #[arg(long, value_name = "DIR", default_value = "instructor")]
+    pub(crate) sources: PathBuf,
 }
 
 #[derive(Debug, Args)]
@@ -366,6 +374,7 @@ pub(crate) fn run(args: &LabArgs) -> Result<(), CliError> {
         LabCommand::NbgraderCourse(a) => run_nbgrader_course(a),
         LabCommand::Handout(a) => run_handout(a),
         LabCommand::GradescopeBundle(a) => run_gradescope_bundle(a),
+        LabCommand::New(a) => run_new(a),
     }
 }
 
@@ -415,6 +424,20 @@ fn run_gradescope_bundle(args: &GradescopeBundleArgs) -> Result<(), CliError> {
 fn announce_tie_rule() -> Result<(), CliError> {
     bpe_lab::lab::parity::tie_break_setting().map_err(|e| CliError::usage(e.to_string()))?;
     eprintln!("{}", bpe_lab::lab::parity::tie_break_line());
+    Ok(())
+}
+
+fn run_new(args: &NewArgs) -> Result<(), CliError> {
+    use crate::course::own_tests::new_lab::{NewLabError, new_lab};
+    let path = new_lab(&args.sources, &args.name).map_err(|e| match e {
+        NewLabError::BadName { .. } => CliError::usage(format!("NN-name: {e}")),
+        NewLabError::Exists { .. } => CliError::runtime(e.to_string()),
+        NewLabError::Write(_) => CliError::runtime(format!("--sources: {e}")),
+    })?;
+    eprintln!(
+        "wrote     {} (fill it in, then `bpe-lab lab release`)",
+        path.display()
+    );
     Ok(())
 }
 
@@ -766,6 +789,7 @@ fn show_not_graded(tally: &Tally) {
         for p in tally.parts(whose) {
             let what = p
                 .exercise
+                .as_ref()
                 .map_or_else(String::new, |e| format!(", {}", e.name()));
             eprintln!("  {} {}{what}: {}", p.student, p.file.display(), p.reason);
         }

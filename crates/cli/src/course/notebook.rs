@@ -42,6 +42,9 @@ pub(crate) enum Role {
     Solution,
     /// A check cell (`metadata.bpe_lab.exercise`): runs the exercise's check; graded.
     Check { exercise: String, points: f64 },
+    /// An instructor's test cell (`metadata.bpe_lab.own_test`, the exercise's name): named
+    /// tests with their points, some maybe hidden ([`crate::course::own_tests`]); graded.
+    OwnTest { exercise: String },
 }
 
 /// A notebook as JSON, with accessors for what the tools use. Unknown fields are kept.
@@ -176,6 +179,11 @@ pub(crate) fn role(cell: &Value) -> Role {
         return Role::Check {
             exercise: exercise.to_owned(),
             points: meta["points"].as_f64().unwrap_or(1.0),
+        };
+    }
+    if let Some(exercise) = crate::course::own_tests::cell::own_exercise(cell) {
+        return Role::OwnTest {
+            exercise: exercise.to_owned(),
         };
     }
     if is_code(cell) && source(cell).contains(BEGIN_SOLUTION) {

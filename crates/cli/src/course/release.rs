@@ -9,6 +9,8 @@ use super::notebook::{
     BEGIN_SOLUTION, END_SOLUTION, Notebook, NotebookError, Role, cell_id, clear_outputs, is_locked,
     metadata_mut, role, set_source, source,
 };
+use super::own_tests::cell::{BEGIN_HIDDEN, END_HIDDEN, TestCellError};
+use super::own_tests::{OwnTestCell, strip_hidden};
 use super::release_record::ReleaseRecord;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
@@ -215,7 +217,7 @@ fn add_folded_solutions(nb: &mut Notebook) {
                 last_solution = Some(solution_text(&source(&cell)));
                 None
             }
-            Role::Check { exercise, .. } => last_solution
+            Role::Check { exercise, .. } | Role::OwnTest { exercise } => last_solution
                 .take()
                 .zip(cell_id(&cell).map(|id| format!("{id}-solution")))
                 .map(|(code, id)| folded_solution(&id, &exercise, &code)),
@@ -253,9 +255,15 @@ fn folded_solution(id: &str, exercise: &str, code: &str) -> Value {
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum CellProblem {
     Markers(MarkerError),
-    SecondCheck { exercise: String },
+    SecondCheck {
+        exercise: String,
+    },
     SolutionInCheck,
     StrayEnd,
+    /// An instructor's test cell that cannot be read or whose hidden-test markers do not pair.
+    OwnTest(TestCellError),
+    /// Hidden-test markers in a cell not marked as a test cell: they would ship as written.
+    HiddenOutsideTest,
 }
 
 impl fmt::Display for CellProblem {
@@ -267,6 +275,12 @@ impl fmt::Display for CellProblem {
             }
             CellProblem::SolutionInCheck => f.write_str("a check cell cannot hold a solution"),
             CellProblem::StrayEnd => write!(f, "{END_SOLUTION} without a {BEGIN_SOLUTION}"),
+            CellProblem::OwnTest(e) => write!(f, "test cell: {e}"),
+            CellProblem::HiddenOutsideTest => write!(
+                f,
+                "hidden-test markers in a cell that is not a test cell (its metadata needs \
+                 {{\"bpe_lab\": {{\"own_test\": \"<exercise>\"}}}}), so they would reach students"
+            ),
         }
     }
 }
@@ -280,7 +294,13 @@ fn student_cell(
 ) -> Result<Value, CellProblem> {
     clear_outputs(cell);
     let text = source(cell);
-    Ok(match role(cell) {
+    let role = role(cell);
+    if !matches!(role, Role::OwnTest { .. })
+        && (text.contains(BEGIN_HIDDEN) || text.contains(END_HIDDEN))
+    {
+        return Err(CellProblem::HiddenOutsideTest);
+    }
+    Ok(match role {
         Role::Solution => {
             set_source(cell, &strip_solutions(&text).map_err(CellProblem::Markers)?);
             json!({
@@ -298,6 +318,24 @@ fn student_cell(
             json!({
                 "grade": true, "grade_id": id, "locked": true, "solution": false,
                 "points": points, "checksum": checksum(&text),
+                "schema_version": NBGRADER_SCHEMA,
+            })
+        }
+        Role::OwnTest { exercise } => {
+            if !exercises.insert(exercise.clone()) {
+                return Err(CellProblem::SecondCheck { exercise });
+            }
+            if text.contains(BEGIN_SOLUTION) {
+                return Err(CellProblem::SolutionInCheck);
+            }
+            // Read whole (hidden tests too) so a broken hidden test is refused here, not found
+            // when grading; the student gets the visible part only.
+            let tests = OwnTestCell::parse(&exercise, &text).map_err(CellProblem::OwnTest)?;
+            let visible = strip_hidden(&text).map_err(CellProblem::OwnTest)?;
+            set_source(cell, &visible);
+            json!({
+                "grade": true, "grade_id": id, "locked": true, "solution": false,
+                "points": tests.points(), "checksum": checksum(&visible),
                 "schema_version": NBGRADER_SCHEMA,
             })
         }

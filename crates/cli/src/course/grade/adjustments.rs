@@ -494,7 +494,7 @@ mod tests {
             exercises
                 .iter()
                 .map(|&(exercise, points)| LabExercise {
-                    exercise,
+                    exercise: exercise.into(),
                     points,
                     check_id: String::new(),
                 })
@@ -672,8 +672,8 @@ mod tests {
             printed: String::new(),
         };
         g.exercises = vec![
-            e(Exercise::MostFrequentPair, 1.0, 1.0),
-            e(Exercise::MergePairInWord, 0.0, 2.0),
+            e(Exercise::MostFrequentPair.into(), 1.0, 1.0),
+            e(Exercise::MergePairInWord.into(), 0.0, 2.0),
         ];
         g.total = 1.0;
         g.max = 3.0;

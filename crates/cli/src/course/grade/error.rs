@@ -31,7 +31,10 @@ impl fmt::Display for LabError {
                 let known: Vec<&str> = Exercise::ALL.iter().map(|e| e.name()).collect();
                 write!(
                     f,
-                    "{}: cell {cell}: the grader has no check for the exercise {name:?} (it has: {})",
+                    "{}: cell {cell}: the grader has no check for the exercise {name:?} (it has: {}); \
+                     for an exercise of your own, write a test cell of Rust tests marked \
+                     {{\"bpe_lab\": {{\"own_test\": {name:?}}}}} instead (docs/instructors.md, \
+                     \"Your own exercises\")",
                     path.display(),
                     known.join(", ")
                 )

@@ -7,8 +7,8 @@ use super::gradebook::number;
 use super::note::Whose;
 use super::record::{ExerciseGrade, Grade, Outcome};
 use super::submission::stem;
+use crate::course::graded_exercise::GradedExercise;
 use crate::course::judge::Details;
-use bpe_lab::lab::check::Exercise;
 use bpe_lab::lab::display::escape;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -57,10 +57,10 @@ const GRADERS_TROUBLE: &str = "This is trouble on the grader's side, not a probl
 fn outline(g: &Grade) -> Vec<Block> {
     let parts = g.not_graded_parts();
     // Exercises the grader's own trouble left not graded: said so, never blamed on the code.
-    let troubled: Vec<Exercise> = parts
+    let troubled: Vec<GradedExercise> = parts
         .iter()
         .filter(|p| p.whose == Whose::Grader)
-        .filter_map(|p| p.exercise)
+        .filter_map(|p| p.exercise.clone())
         .collect();
     let unfinished = parts.iter().any(|p| p.whose == Whose::Grader);
     let mut blocks = header(g, unfinished);
@@ -152,7 +152,7 @@ fn header(g: &Grade, unfinished: bool) -> Vec<Block> {
 }
 
 /// One row per exercise: its name, the result and the points.
-fn results_table(g: &Grade, troubled: &[Exercise]) -> Block {
+fn results_table(g: &Grade, troubled: &[GradedExercise]) -> Block {
     let rows = g
         .exercises
         .iter()
@@ -377,7 +377,7 @@ mod tests {
 
     fn graded() -> Grade {
         let exercise = |exercise: Exercise, verdict: Verdict, points: f64| ExerciseGrade {
-            exercise,
+            exercise: exercise.into(),
             points,
             max_points: 2.0,
             verdict,

@@ -133,10 +133,11 @@ mod tests {
             name: name.to_owned(),
             released: nb,
             releases,
+            own_tests: Vec::new(),
             exercises: exercises
                 .iter()
                 .map(|&exercise| LabExercise {
-                    exercise,
+                    exercise: exercise.into(),
                     points: 1.0,
                     check_id: String::new(),
                 })
@@ -153,7 +154,7 @@ mod tests {
         let mut g = Grade::empty("ana", PathBuf::from("s/ana/02-b.ipynb"));
         g.lab = Some("02-b".into());
         g.exercises = vec![ExerciseGrade {
-            exercise: Exercise::Decode,
+            exercise: Exercise::Decode.into(),
             points: 1.0,
             max_points: 1.0,
             verdict: Verdict::Checked(Status::Passed),
@@ -165,7 +166,7 @@ mod tests {
         g.max = 1.0;
         g.notes = vec![GradeNote::Cell(CellNote::BreaksBuild {
             number: 3,
-            exercise: Exercise::Decode,
+            exercise: Exercise::Decode.into(),
         })];
         let csv = gradebook_csv(std::slice::from_ref(&g), &labs);
         assert_eq!(

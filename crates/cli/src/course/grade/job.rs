@@ -11,8 +11,9 @@ use super::note::{GradeNote, Ungradable};
 use super::record::Grade;
 use super::scratch::job_scratch;
 use super::submission::{Submission, stem};
-use crate::course::judge::{JudgeOptions, editable_cells, judge_exercise};
+use crate::course::judge::{JudgeOptions, editable_cells};
 use crate::course::notebook::{Notebook, cell_id, to_jupyter_json};
+use crate::course::own_tests::judge::judge_graded;
 use crate::course::release::{Edition, edition_in};
 use crate::course::restore::restore;
 use crate::course::run_sandboxed::{ExecuteOptions, Executed, describe, execute};
@@ -135,15 +136,12 @@ fn judge_all(
             .iter()
             .position(|c| cell_id(c) == Some(exercise.check_id.as_str()))
             .unwrap_or(restored.cells().len());
-        let (judged, notes) = judge_exercise(
-            exercise.exercise,
-            &cells,
-            check_index,
-            scratch,
-            slot,
-            options,
-        );
+        let (judged, notes, earned) =
+            judge_graded(lab, exercise, &cells, check_index, scratch, slot, options);
         slot_grade.record(judged);
+        if let Some(earned) = earned {
+            slot_grade.points = earned;
+        }
         cell_notes.extend(notes);
     }
     cell_notes

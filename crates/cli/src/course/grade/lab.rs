@@ -3,7 +3,9 @@
 //! with every exercise name checked against the grader's checks.
 
 use super::error::LabError;
+use crate::course::graded_exercise::GradedExercise;
 use crate::course::notebook::{Notebook, Role, cell_id, role};
+use crate::course::own_tests::OwnTestCell;
 use crate::course::release::{lab_name, sources, student_version};
 use crate::course::release_record::{ReleaseRecord, Releases, kept};
 use bpe_lab::lab::check::Exercise;
@@ -12,7 +14,7 @@ use std::path::Path;
 /// One graded exercise of a lab.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct LabExercise {
-    pub(crate) exercise: Exercise,
+    pub(crate) exercise: GradedExercise,
     pub(crate) points: f64,
     /// The id of its check cell, where the student's code before it ends.
     pub(crate) check_id: String,
@@ -27,6 +29,9 @@ pub(crate) struct Lab {
     pub(crate) exercises: Vec<LabExercise>,
     /// Today's release and the ones kept: what a student may have received.
     pub(crate) releases: Releases,
+    /// The test cells of the instructor's own exercises, as the instructor's source has them
+    /// (hidden tests included: the released notebook has only the visible ones).
+    pub(crate) own_tests: Vec<OwnTestCell>,
 }
 
 impl Lab {
@@ -46,6 +51,15 @@ impl Lab {
             released,
             exercises,
             releases,
+            own_tests: Vec::new(),
+        }
+    }
+
+    /// The tests of the own exercise `exercise`, when it is one of this lab's.
+    pub(crate) fn own_test(&self, exercise: &GradedExercise) -> Option<&OwnTestCell> {
+        match exercise {
+            GradedExercise::Own(name) => self.own_tests.iter().find(|t| &t.exercise == name),
+            GradedExercise::BuiltIn(_) => None,
         }
     }
 
@@ -58,16 +72,27 @@ impl Lab {
         let source = Notebook::read(path)?;
         let released = student_version(&source, path)?;
         let mut exercises = Vec::new();
+        let mut own_tests = Vec::new();
         for (index, cell) in released.cells().iter().enumerate() {
-            let Role::Check { exercise, points } = role(cell) else {
-                continue;
-            };
             let check_id = cell_id(cell).unwrap_or_default().to_owned();
-            let exercise = exercise.parse().map_err(|_| LabError::UnknownExercise {
-                path: path.to_owned(),
-                cell: index + 1,
-                name: exercise,
-            })?;
+            let (exercise, points) = match role(cell) {
+                Role::Check { exercise, points } => {
+                    let exercise: Exercise =
+                        exercise.parse().map_err(|_| LabError::UnknownExercise {
+                            path: path.to_owned(),
+                            cell: index + 1,
+                            name: exercise,
+                        })?;
+                    (GradedExercise::BuiltIn(exercise), points)
+                }
+                Role::OwnTest { exercise } => {
+                    let tests = own_tests_of(&source, &check_id, &exercise, path, index)?;
+                    let points = tests.points();
+                    own_tests.push(tests);
+                    (GradedExercise::Own(exercise), points)
+                }
+                _ => continue,
+            };
             exercises.push(LabExercise {
                 exercise,
                 points,
@@ -87,8 +112,32 @@ impl Lab {
             released,
             exercises,
             releases,
+            own_tests,
         })
     }
+}
+
+/// The test cell `id` of the instructor's `source` (at `path`), read whole: the grader runs
+/// the hidden tests too, and takes them from here, never from a student's file.
+fn own_tests_of(
+    source: &Notebook,
+    id: &str,
+    exercise: &str,
+    path: &Path,
+    index: usize,
+) -> Result<OwnTestCell, LabError> {
+    let cell = source
+        .cells()
+        .iter()
+        .find(|c| cell_id(c) == Some(id))
+        .map(crate::course::notebook::source)
+        .unwrap_or_default();
+    OwnTestCell::parse(exercise, &cell).map_err(|e| {
+        LabError::Notebook(crate::course::notebook::NotebookError {
+            path: path.to_owned(),
+            problem: format!("cell {} ({id}): test cell: {e}", index + 1),
+        })
+    })
 }
 
 /// Every lab in the instructor sources directory.
@@ -121,7 +170,7 @@ mod tests {
         assert_eq!(
             lab.exercises,
             [LabExercise {
-                exercise: Exercise::Decode,
+                exercise: Exercise::Decode.into(),
                 points: 2.0,
                 check_id: "chk".into()
             }]

@@ -7,8 +7,8 @@
 use super::intake::note::IntakeNote;
 use super::note::{GradeNote, Whose};
 use super::record::{Grade, Outcome};
+use crate::course::graded_exercise::GradedExercise;
 use crate::course::judge::Verdict;
-use bpe_lab::lab::check::Exercise;
 use std::path::PathBuf;
 
 /// One part of a submission that was not graded.
@@ -17,7 +17,7 @@ pub(crate) struct NotGraded {
     pub(crate) student: String,
     pub(crate) file: PathBuf,
     /// The exercise, or `None` when the whole submission was not graded.
-    pub(crate) exercise: Option<Exercise>,
+    pub(crate) exercise: Option<GradedExercise>,
     pub(crate) whose: Whose,
     /// In the words the feedback uses.
     pub(crate) reason: String,
@@ -49,7 +49,7 @@ impl Grade {
         self.exercises
             .iter()
             .filter(|e| e.verdict == Verdict::NotGraded)
-            .map(|e| part(Some(e.exercise), Whose::Grader, e.message.clone()))
+            .map(|e| part(Some(e.exercise.clone()), Whose::Grader, e.message.clone()))
             .collect()
     }
 
@@ -129,11 +129,11 @@ impl Tally {
 mod tests {
     use super::*;
     use crate::course::grade::{note::Ungradable, record::ExerciseGrade};
-    use bpe_lab::lab::check::Status;
+    use bpe_lab::lab::check::{Exercise, Status};
 
     fn exercise(exercise: Exercise, verdict: Verdict, message: &str) -> ExerciseGrade {
         ExerciseGrade {
-            exercise,
+            exercise: exercise.into(),
             points: 0.0,
             max_points: 1.0,
             verdict,
@@ -159,7 +159,7 @@ mod tests {
             [NotGraded {
                 student: "ana".into(),
                 file: PathBuf::from("s/ana/03.ipynb"),
-                exercise: Some(Exercise::MergePairInWord),
+                exercise: Some(Exercise::MergePairInWord.into()),
                 whose: Whose::Grader,
                 reason: "no worker".into(),
             }]
@@ -180,7 +180,7 @@ mod tests {
         let parts = broken.not_graded_parts();
         assert_eq!(parts.len(), 1);
         assert_eq!(
-            (parts[0].exercise, parts[0].whose),
+            (parts[0].exercise.clone(), parts[0].whose),
             (None, Whose::Submission)
         );
         assert_eq!(parts[0].reason, "could not be graded: not JSON");

@@ -36,7 +36,7 @@ mod tests {
 
     fn with(verdict: Verdict, details: Option<Details>) -> String {
         outcome(&ExerciseGrade {
-            exercise: Exercise::Decode,
+            exercise: Exercise::Decode.into(),
             points: 0.0,
             max_points: 1.0,
             verdict,

@@ -5,16 +5,15 @@ use super::adjustments::Applied;
 use super::lab::Lab;
 use super::note::{GradeNote, Ungradable};
 use super::setup::GradingSetup;
+use crate::course::graded_exercise::GradedExercise;
 use crate::course::judge::{Details, Judged, Verdict};
-use bpe_lab::lab::check::Exercise;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
 /// One exercise's grade.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(crate) struct ExerciseGrade {
-    #[serde(with = "crate::course::exercise_name")]
-    pub(crate) exercise: Exercise,
+    pub(crate) exercise: GradedExercise,
     pub(crate) points: f64,
     pub(crate) max_points: f64,
     pub(crate) verdict: Verdict,
@@ -138,7 +137,7 @@ impl Grade {
             .exercises
             .iter()
             .map(|e| ExerciseGrade {
-                exercise: e.exercise,
+                exercise: e.exercise.clone(),
                 points: 0.0,
                 max_points: e.points,
                 verdict: Verdict::NotGraded,

@@ -69,7 +69,7 @@ mod tests {
 
     fn exercise(exercise: Exercise, verdict: Verdict, details: Option<Details>) -> ExerciseGrade {
         ExerciseGrade {
-            exercise,
+            exercise: exercise.into(),
             points: 0.0,
             max_points: 1.5,
             verdict,

@@ -10,8 +10,9 @@ use super::gradebook::number;
 use super::record::Grade;
 use super::summary_html::summary_html;
 use super::write::write;
+use crate::course::graded_exercise::GradedExercise;
 use crate::course::judge::{Details, Verdict};
-use bpe_lab::lab::check::{Exercise, Status};
+use bpe_lab::lab::check::Status;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -135,7 +136,7 @@ impl Counts {
 /// One exercise across the class.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct ExerciseSummary {
-    pub(crate) exercise: Exercise,
+    pub(crate) exercise: GradedExercise,
     pub(crate) max_points: f64,
     pub(crate) counts: Counts,
 }
@@ -245,7 +246,7 @@ fn bins(totals: &[f64], max: f64) -> Vec<Bin> {
 /// same smallest failing input (or, without one, with the same message).
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct FailingCase {
-    pub(crate) exercise: Exercise,
+    pub(crate) exercise: GradedExercise,
     pub(crate) outcome: Outcome,
     /// The smallest failing input, and what the reference returns for it.
     pub(crate) input: Option<String>,
@@ -311,7 +312,7 @@ pub(crate) struct ClassSummary {
 }
 
 /// The key failing cases are grouped by.
-type CaseKey = (Exercise, Outcome, Option<String>, Option<String>);
+type CaseKey = (GradedExercise, Outcome, Option<String>, Option<String>);
 
 /// Summarizes `grades`, lab by lab (a grade belongs to the lab it was graded against).
 pub(crate) fn summarize<'a>(grades: impl IntoIterator<Item = &'a Grade>) -> ClassSummary {
@@ -346,7 +347,7 @@ fn summarize_lab(lab: &str, grades: &[&Grade]) -> LabSummary {
                 Some(at) => at,
                 None => {
                     exercises.push(ExerciseSummary {
-                        exercise: e.exercise,
+                        exercise: e.exercise.clone(),
                         max_points: e.max_points,
                         counts: Counts::default(),
                     });
@@ -367,7 +368,7 @@ fn summarize_lab(lab: &str, grades: &[&Grade]) -> LabSummary {
             // Without an input, the message is what is shared (`todo!()`, a borrowed answer);
             // with one, messages differ in what each student's code did, so the input groups.
             let key = (
-                e.exercise,
+                e.exercise.clone(),
                 outcome,
                 input.clone(),
                 if input.is_none() {
@@ -391,7 +392,7 @@ fn summarize_lab(lab: &str, grades: &[&Grade]) -> LabSummary {
         max,
         not_final.len(),
     );
-    let order = |e: Exercise| exercises.iter().position(|s| s.exercise == e);
+    let order = |e: &GradedExercise| exercises.iter().position(|s| &s.exercise == e);
     let mut failing: Vec<FailingCase> = groups
         .into_iter()
         .map(
@@ -409,7 +410,7 @@ fn summarize_lab(lab: &str, grades: &[&Grade]) -> LabSummary {
         b.students
             .len()
             .cmp(&a.students.len())
-            .then(order(a.exercise).cmp(&order(b.exercise)))
+            .then(order(&a.exercise).cmp(&order(&b.exercise)))
             .then(a.outcome.cmp(&b.outcome))
             .then(a.input.cmp(&b.input))
             .then(a.message.cmp(&b.message))
@@ -617,12 +618,13 @@ mod tests {
     use crate::course::grade::note::Ungradable;
     use crate::course::grade::record::ExerciseGrade;
     use crate::course::grade::summary_html::summary_html;
+    use bpe_lab::lab::check::Exercise;
 
     const INPUT: &str = "word [\"a\", \"b\"], pair (\"a\", \"b\")";
 
     fn result(exercise: Exercise, max: f64, verdict: Verdict, message: &str) -> ExerciseGrade {
         ExerciseGrade {
-            exercise,
+            exercise: exercise.into(),
             points: if verdict.passed() { max } else { 0.0 },
             max_points: max,
             verdict,
@@ -813,7 +815,7 @@ mod tests {
             .iter()
             .map(|c| {
                 (
-                    c.exercise,
+                    c.exercise.built_in().expect("a built-in exercise"),
                     c.outcome,
                     c.students.iter().map(String::as_str).collect(),
                 )

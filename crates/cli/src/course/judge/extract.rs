@@ -58,7 +58,7 @@ fn name_of(item: &syn::Item) -> Option<(Namespace, String)> {
 }
 
 /// Byte offset of a (1-based line, 0-based char column) position in `text`.
-fn offset(text: &str, at: LineColumn) -> usize {
+pub(crate) fn offset(text: &str, at: LineColumn) -> usize {
     let mut line_start = 0;
     for _ in 1..at.line {
         match text[line_start..].find('\n') {

@@ -15,7 +15,7 @@ pub(crate) mod extract;
 mod harness;
 pub(crate) mod note;
 pub(crate) mod options;
-mod stand_in;
+pub(crate) mod stand_in;
 pub(crate) mod verdict;
 pub mod worker;
 
@@ -68,7 +68,7 @@ fn indices(by_cell: &CellPieces) -> Vec<usize> {
 
 /// Each editable cell's items before the check (a `main` left out: the worker has its own),
 /// and the notes on what was left out of them.
-fn pieces_before(
+pub(crate) fn pieces_before(
     cells: &[EditableCell],
     check_index: usize,
 ) -> (Vec<(usize, Vec<Piece>)>, Vec<CellNote>) {

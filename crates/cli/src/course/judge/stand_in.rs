@@ -11,16 +11,26 @@ use std::fmt::Write as _;
 
 /// The steps a worker for `exercise` offers: each taught before it that `bpe/steps.rs` has
 /// (the exercise table's [`Worker::OffersStep`]), under the exercise's name.
-fn offered(exercise: Exercise) -> impl Iterator<Item = &'static Row> {
-    TABLE
-        .iter()
-        .filter(move |row| row.worker == Worker::OffersStep && exercise.may_use(row.exercise))
+fn offered(exercise: Option<Exercise>) -> impl Iterator<Item = &'static Row> {
+    TABLE.iter().filter(move |row| {
+        row.worker == Worker::OffersStep && exercise.is_none_or(|e| e.may_use(row.exercise))
+    })
+}
+
+/// The stand-in for an instructor's own exercise: every step the crate offers workers. An
+/// instructor's tests name no reference of the lab's, so none is withheld.
+pub(crate) fn crate_stand_in_every_step() -> String {
+    stand_in(None)
 }
 
 /// `EOW`, `TieBreak`, the notebooks' prelude, and the steps taught before `exercise`. The
 /// steps' code sits in a private module, so the exercise's own answer is not reachable by any
 /// path.
 pub(super) fn crate_stand_in(exercise: Exercise) -> String {
+    stand_in(Some(exercise))
+}
+
+fn stand_in(exercise: Option<Exercise>) -> String {
     let mut out =
         String::from("#[allow(dead_code, unused_imports)]\nmod bpe_lab {\n    mod steps {\n");
     out.push_str(STEPS);

@@ -59,6 +59,9 @@ fn assess_cell(
     let found = check_results(cell);
     let exercise = match role(cell) {
         Role::Check { exercise, .. } => exercise,
+        Role::OwnTest { exercise } => {
+            return assess_own_tests(found, here, version, seconds, exercise);
+        }
         _ if !found.is_empty() => return (None, Some(Problem::StrayResult { cell: here })),
         _ => return (None, None),
     };
@@ -76,6 +79,48 @@ fn assess_cell(
         status,
         seconds,
         ok,
+    };
+    (Some(outcome), problem)
+}
+
+/// An instructor's test cell: each of its tests shows a result (named `test (N points)`),
+/// and each must be the one its version must show; the first that is not is the problem,
+/// named by the test.
+fn assess_own_tests(
+    found: Vec<crate::course::results::FoundResult>,
+    here: CellRef,
+    version: Version,
+    seconds: f64,
+    exercise: String,
+) -> (Option<ExerciseOutcome>, Option<Problem>) {
+    let wrong = found.iter().find(|r| r.status != Some(version.expected()));
+    let problem = match (wrong, found.is_empty()) {
+        (Some(result), _) => Some(Problem::WrongResult {
+            cell: here,
+            exercise: format!("{exercise}, test {}", result.exercise),
+            found: result.status,
+            expected: version.expected(),
+            message: Some(result.message.clone()),
+        }),
+        (None, true) => Some(Problem::WrongResult {
+            cell: here,
+            exercise: exercise.clone(),
+            found: None,
+            expected: version.expected(),
+            message: None,
+        }),
+        (None, false) => None,
+    };
+    let status = match (wrong, found.is_empty()) {
+        (Some(result), _) => result.status,
+        (None, true) => None,
+        (None, false) => Some(version.expected()),
+    };
+    let outcome = ExerciseOutcome {
+        exercise,
+        status,
+        seconds,
+        ok: problem.is_none(),
     };
     (Some(outcome), problem)
 }
@@ -204,5 +249,37 @@ mod tests {
         ] {
             assert!(all.contains(expected), "missing {expected:?} in:\n{all}");
         }
+    }
+
+    /// An instructor's test cell shows a result per test; verify names the test that did not
+    /// pass against the solution.
+    #[test]
+    fn own_tests_must_all_pass_and_the_failing_one_is_named() {
+        let result = |name: &str, status: &str| json!({"output_type": "display_data", "data": {RESULT_MIME: {"exercise": name, "status": status, "message": format!("{name} said {status}")}}});
+        let cell = |outputs: Vec<Value>| {
+            json!({"cell_type": "code", "id": "count-tests", "source": "",
+                   "metadata": {"bpe_lab": {"own_test": "count_tokens"}}, "outputs": outputs})
+        };
+        let nb = executed(vec![cell(vec![
+            result("counts two (2 points)", "passed"),
+            result("counts none (1 point)", "failed"),
+        ])]);
+        let (exercises, problems) = assess(&nb, &ok_run(1), Version::Source);
+        assert_eq!(exercises.len(), 1);
+        assert_eq!(exercises[0].exercise, "count_tokens");
+        assert!(!exercises[0].ok);
+        assert_eq!(problems.len(), 1);
+        let said = problems[0].to_string();
+        assert!(
+            said.contains("count_tokens, test counts none (1 point)"),
+            "{said}"
+        );
+        assert!(said.contains("failed"), "{said}");
+        let passing = executed(vec![cell(vec![result("counts two (2 points)", "passed")])]);
+        let (exercises, problems) = assess(&passing, &ok_run(1), Version::Source);
+        assert!(exercises[0].ok && problems.is_empty(), "{problems:?}");
+        let silent = executed(vec![cell(vec![])]);
+        let (_, problems) = assess(&silent, &ok_run(1), Version::Source);
+        assert_eq!(problems.len(), 1);
     }
 }

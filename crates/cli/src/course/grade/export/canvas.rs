@@ -99,7 +99,7 @@ mod tests {
         Lab::bare(
             name,
             vec![LabExercise {
-                exercise: Exercise::Decode,
+                exercise: Exercise::Decode.into(),
                 points,
                 check_id: String::new(),
             }],

@@ -76,8 +76,8 @@ mod tests {
     fn results_follow_the_autograder_specification() {
         let mut g = Grade::empty("ana", PathBuf::from("submission/03-merge.ipynb"));
         g.lab = Some("03-merge".into());
-        let e = |exercise, points, verdict, details| ExerciseGrade {
-            exercise,
+        let e = |exercise: Exercise, points, verdict, details| ExerciseGrade {
+            exercise: exercise.into(),
             points,
             max_points: 2.0,
             verdict,
