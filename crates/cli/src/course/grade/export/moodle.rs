@@ -385,7 +385,7 @@ mod tests {
         g.max = 3.0;
         g.total = total;
         g.exercises = vec![ExerciseGrade {
-            exercise: Exercise::MergePairInWord,
+            exercise: Exercise::MergePairInWord.into(),
             points: total,
             max_points: 3.0,
             verdict: Verdict::Checked(if total > 0.0 {
