@@ -3,20 +3,21 @@
 //! tiktoken's rule applies them (lowest rank first), so that a student sees *why* a word costs
 //! what it costs.
 
-use super::display::{Html, python_str, table};
+use super::display::{Html, mark_on_circle, python_str, table};
 use super::replay::byte_token_text;
 use super::tokens::tokens_html;
 use crate::bpe::bytelevel::{RankTable, SplitError, SplitPattern, Splitter};
 use crate::tokenizer::{ByteLevelError, ByteLevelTokenizer};
 use std::fmt::Write as _;
 
-/// Pieces quoted as Python quotes strings, joined by ` | `: `' Yoru' | '̀ba'`. A byte that is
-/// only part of a character stays `\xNN` as [`byte_token_text`] writes it (Python would show
-/// it as `\xNN` in a bytes literal), not `\\xNN`.
+/// Pieces quoted as Python quotes strings, joined by ` | `: `' Yoru' | '◌̀ba'` (a piece that
+/// starts with a combining mark shows it on a dotted circle, [`mark_on_circle`]). A byte that
+/// is only part of a character stays `\xNN` as [`byte_token_text`] writes it (Python would
+/// show it as `\xNN` in a bytes literal), not `\\xNN`.
 fn joined(pieces: &[String]) -> String {
     pieces
         .iter()
-        .map(|p| python_str(p).replace("\\\\x", "\\x"))
+        .map(|p| python_str(&mark_on_circle(p)).replace("\\\\x", "\\x"))
         .collect::<Vec<_>>()
         .join(" | ")
 }

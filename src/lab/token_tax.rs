@@ -74,11 +74,47 @@ pub struct Groups {
     /// Words of the dataset's names (`name` column) that its descriptions use but never write
     /// in lower case, most frequent first: Lagos, Djenné, Thieboudienne, …
     pub african: Vec<Word>,
-    /// For each name, a lower-case English word of the descriptions used as often (or as
-    /// near as there is), then as near in length; each word once.
+    /// For each name, an English word that the descriptions write in lower case, used as often
+    /// in them (or as near as there is), then as near in length; each word once, written with
+    /// a capital as the names are (`River`), since a capital changes the tokens.
     pub english: Vec<Word>,
     /// For each name, the place of `places` nearest in length, each once, while they last.
     pub places: Vec<Word>,
+    /// The words of the names that the rule left out, each once, alphabetically, with why.
+    pub dropped: Vec<(String, Dropped)>,
+}
+
+/// Why a word of the dataset's names is not on the list of African names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Dropped {
+    /// It does not start with a capital (`of`, `de`).
+    NotCapitalised,
+    /// The descriptions write it in lower case (`Rice`, `Market`).
+    WrittenInLowerCase,
+    /// The descriptions never use it.
+    NotInDescriptions,
+    /// One of the capitalised English words of names (`Cape`, `Town`).
+    EnglishWord,
+}
+
+impl std::fmt::Display for Dropped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Dropped::NotCapitalised => "no capital",
+            Dropped::NotInDescriptions => "not in the descriptions",
+            Dropped::WrittenInLowerCase => "written in lower case too",
+            Dropped::EnglishWord => "an English word of names",
+        })
+    }
+}
+
+/// `word` with its first letter a capital: `river` → `River`.
+fn capitalised(word: &str) -> String {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }
 
 /// A fixed shuffle of words: among equally good controls, the one whose hash is smallest, so
@@ -106,7 +142,7 @@ fn shuffled(word: &str) -> u64 {
 /// let groups = matched_groups(&names, &text, &["Oslo", "Paris"]);
 /// let words = |list: &[bpe_lab::lab::token_tax::Word]| list.iter().map(|w| w.text.clone()).collect::<Vec<_>>();
 /// assert_eq!(words(&groups.african), ["Lagos"]);
-/// assert_eq!(words(&groups.english), ["famous"]); // the only word used twice, as Lagos is
+/// assert_eq!(words(&groups.english), ["Famous"]); // the only word used twice, as Lagos is
 /// assert_eq!(words(&groups.places), ["Paris"]);   // five letters, as Lagos has
 /// ```
 pub fn matched_groups(names: &[String], paragraphs: &[String], places: &[&str]) -> Groups {
@@ -126,13 +162,28 @@ pub fn matched_groups(names: &[String], paragraphs: &[String], places: &[&str]) 
         names.iter().flat_map(|n| words(n)).collect()
     };
     let lowered: HashSet<String> = candidates.iter().map(|w| w.to_lowercase()).collect();
-    let mut african: Vec<&str> = candidates
+    let why_dropped = |w: &str| {
+        if !w.chars().next().is_some_and(char::is_uppercase) {
+            Some(Dropped::NotCapitalised)
+        } else if lower.contains(w.to_lowercase().as_str()) {
+            Some(Dropped::WrittenInLowerCase)
+        } else if !count.contains_key(w) {
+            Some(Dropped::NotInDescriptions)
+        } else if ENGLISH_IN_NAMES.contains(&w) {
+            Some(Dropped::EnglishWord)
+        } else {
+            None
+        }
+    };
+    let distinct: HashSet<&str> = candidates.into_iter().collect();
+    let mut dropped: Vec<(String, Dropped)> = distinct
+        .iter()
+        .filter_map(|w| why_dropped(w).map(|why| (w.to_string(), why)))
+        .collect();
+    dropped.sort();
+    let mut african: Vec<&str> = distinct
         .into_iter()
-        .filter(|w| w.chars().next().is_some_and(char::is_uppercase))
-        .filter(|w| count.contains_key(w) && !lower.contains(w.to_lowercase().as_str()))
-        .filter(|w| !ENGLISH_IN_NAMES.contains(w))
-        .collect::<HashSet<_>>()
-        .into_iter()
+        .filter(|w| why_dropped(w).is_none())
         .collect();
     african.sort_by(|a, b| count[b].cmp(&count[a]).then_with(|| a.cmp(b)));
     let mut english: Vec<&str> = lower
@@ -153,6 +204,7 @@ pub fn matched_groups(names: &[String], paragraphs: &[String], places: &[&str]) 
         african: Vec::new(),
         english: Vec::new(),
         places: Vec::new(),
+        dropped,
     };
     for &name in &african {
         let (n, len) = (count[name], letters(name));
@@ -162,7 +214,10 @@ pub fn matched_groups(names: &[String], paragraphs: &[String], places: &[&str]) 
             .min_by_key(|w| (count[*w].abs_diff(n), letters(w).abs_diff(len), shuffled(w)))
         {
             english_used.insert(best);
-            groups.english.push(word(best));
+            groups.english.push(Word {
+                text: capitalised(best),
+                ..word(best)
+            });
         }
         if let Some(&best) = places
             .iter()
@@ -197,6 +252,17 @@ impl Measured {
         let tokens: usize = self.words.iter().map(|(_, c)| c[t]).sum();
         let letters: usize = self.words.iter().map(|(w, _)| w.letters()).sum();
         tokens as f64 / letters as f64
+    }
+
+    /// The fewest, the median and the most tokens a word of the list takes under `t` (the
+    /// median of an even number of words is the lower middle one).
+    pub fn spread(&self, t: usize) -> (usize, usize, usize) {
+        let mut counts: Vec<usize> = self.words.iter().map(|(_, c)| c[t]).collect();
+        counts.sort_unstable();
+        match (counts.first(), counts.last()) {
+            (Some(&lo), Some(&hi)) => (lo, counts[(counts.len() - 1) / 2], hi),
+            _ => (0, 0, 0),
+        }
     }
 
     /// Mean letters per word.
@@ -245,7 +311,7 @@ pub fn measure(groups: &Groups, tokenizers: &[Counter]) -> Tax {
             .collect(),
         lists: vec![
             costs("African names", &groups.african),
-            costs("English words, same frequency", &groups.english),
+            costs("English words, same frequency here", &groups.english),
             costs("places outside Africa", &groups.places),
         ],
     }
@@ -281,6 +347,30 @@ impl Tax {
     /// each control's.
     pub fn summary(&self) -> Html {
         self.rates(Measured::per_word, 2)
+    }
+
+    /// How the words of each list spread: per tokenizer, each list's fewest, median and most
+    /// tokens per word, and how many of its words are one token.
+    pub fn spread(&self) -> Html {
+        let mut headers: Vec<String> = vec!["tokenizer".to_string()];
+        headers.extend(
+            self.lists
+                .iter()
+                .map(|m| format!("{}: fewest / median / most (one token)", m.label)),
+        );
+        let rows: Vec<Vec<String>> = (0..self.tokenizers.len())
+            .map(|t| {
+                let mut row = vec![self.tokenizers[t].clone()];
+                row.extend(self.lists.iter().map(|m| {
+                    let (lo, mid, hi) = m.spread(t);
+                    let single = m.words.iter().filter(|(_, c)| c[t] == 1).count();
+                    format!("{lo} / {mid} / {hi} ({single} of {})", m.words.len())
+                }));
+                row
+            })
+            .collect();
+        let headers: Vec<&str> = headers.iter().map(String::as_str).collect();
+        table(&headers, &rows)
     }
 
     /// The same per letter: all of a list's tokens over all of its letters.
@@ -431,8 +521,23 @@ mod tests {
         let groups = matched_groups(&names, &text, &[]);
         let african: Vec<&str> = groups.african.iter().map(|w| w.text.as_str()).collect();
         assert_eq!(african, ["Djenné"]);
-        assert!(groups.english.iter().all(|w| w.text != "market"));
+        assert!(groups.english.iter().all(|w| w.text != "Market"));
         assert!(groups.places.is_empty());
+        let dropped: Vec<(&str, Dropped)> = groups
+            .dropped
+            .iter()
+            .map(|(w, why)| (w.as_str(), *why))
+            .collect();
+        assert_eq!(
+            dropped,
+            [
+                ("Day", Dropped::NotInDescriptions),
+                ("Great", Dropped::EnglishWord),
+                ("Market", Dropped::WrittenInLowerCase),
+                ("Mosque", Dropped::EnglishWord),
+                ("of", Dropped::NotCapitalised),
+            ]
+        );
     }
 
     #[test]
@@ -446,13 +551,14 @@ mod tests {
         assert_eq!(list(&groups.african), ["Bamako", "Lomé"]);
         // Bamako: twice → "river" (the only word used twice); Lomé: once, four letters →
         // "lies" or "sand", whichever the shuffle puts first.
-        assert_eq!(groups.english[0].text, "river");
+        // Capitalised as the names are.
+        assert_eq!(groups.english[0].text, "River");
         let second = &groups.english[1].text;
-        assert!(second == "lies" || second == "sand", "{second}");
+        assert!(second == "Lies" || second == "Sand", "{second}");
         let first = if shuffled("lies") < shuffled("sand") {
-            "lies"
+            "Lies"
         } else {
-            "sand"
+            "Sand"
         };
         assert_eq!(second, first);
         assert_eq!(list(&groups.places), ["Berlin", "Rome"]);
@@ -468,6 +574,7 @@ mod tests {
             african: vec![w("Lagos", 3), w("Djenné", 1)],
             english: vec![w("water", 2), w("sand", 2)],
             places: vec![w("Paris", 0)],
+            dropped: Vec::new(),
         };
         let bytes = |w: &str| w.len();
         let chars = |w: &str| w.chars().count();
@@ -486,6 +593,9 @@ mod tests {
             tax.summary().text
         );
         assert_eq!(tax.words(1).text.lines().count(), 4);
+        // Bytes of " Lagos" and " Djenné": 6 and 8.
+        assert_eq!(tax.lists[0].spread(0), (6, 6, 8));
+        assert!(tax.spread().text.contains("6 / 6 / 8 (0 of 2)"));
         let rates = paragraph_rates(&["ab cd".to_string()], &[("bytes", &bytes)]);
         assert!(rates.text.contains("1.00"), "{}", rates.text);
     }
