@@ -22,6 +22,26 @@ fn joined(pieces: &[String]) -> String {
         .join(" | ")
 }
 
+/// A text as a table's row label: quoted as Python quotes it, with how many combining marks it
+/// holds when it holds any, so that two spellings that look alike (`Yorùbá` in NFC, and in
+/// NFD with two marks) are told apart.
+///
+/// ```
+/// assert_eq!(bpe_lab::lab::split::row_label(" Yorùbá"), "' Yorùbá'");
+/// assert_eq!(bpe_lab::lab::split::row_label(" Yoru\u{300}ba\u{301}"), "' Yoru\u{300}ba\u{301}' (2 marks)");
+/// ```
+pub fn row_label(text: &str) -> String {
+    let marks = text
+        .chars()
+        .filter(|&c| crate::bpe::bytelevel::classes::is_mark(c))
+        .count();
+    match marks {
+        0 => python_str(text),
+        1 => format!("{} (1 mark)", python_str(text)),
+        n => format!("{} ({n} marks)", python_str(text)),
+    }
+}
+
 /// One row per text: its chunks under each pattern, with their number.
 ///
 /// ```
@@ -42,7 +62,7 @@ pub fn chunks_table(texts: &[&str], patterns: &[SplitPattern]) -> Result<Html, S
     );
     let mut rows = Vec::new();
     for text in texts {
-        let mut row = vec![python_str(text)];
+        let mut row = vec![row_label(text)];
         for s in &splitters {
             let chunks: Vec<String> = s.chunks(text)?.into_iter().map(String::from).collect();
             row.push(format!("{}: {}", chunks.len(), joined(&chunks)));
@@ -75,7 +95,7 @@ pub fn tokens_table(
     headers.extend(tokenizers.iter().map(|t| t.name()));
     let mut rows = Vec::new();
     for text in texts {
-        let mut row = vec![python_str(text)];
+        let mut row = vec![row_label(text)];
         for t in tokenizers {
             let tokens = token_texts(t, text)?;
             row.push(format!("{}: {}", tokens.len(), joined(&tokens)));
