@@ -408,6 +408,8 @@ mod tests {
         assert!((f.tokens_per_byte - 1.0 / 3.0).abs() < 1e-12);
         assert!((f.premium() - p.premium(1, 1)).abs() < 1e-12);
         assert_eq!(p.article_range(1, 0), (3.0, 3.0));
-        assert!(p.factors().text.contains("× 3.00 = 3.00× (3.00–3.00)"));
+        // "Other" under "bytes": 1.00 × 3.00 × 1.00; under "chars": 1.00 × 3.00 × 0.33.
+        assert!(p.factors().text.contains("× 1.00 = 3.00× (3.00–3.00)"));
+        assert!(p.factors().text.contains("× 0.33 = 1.00× (1.00–1.00)"));
     }
 }
