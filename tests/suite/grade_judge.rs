@@ -500,8 +500,9 @@ const PAIRS_BORROWED: &str =
     bpe_lab::lab::bytes::count_pairs_in_chunks(chunks)
 }";
 
-/// minbpe's encoder; `PICK` chooses among the chunk's mergeable pairs `(pair, id, count)`.
-fn encode_source(pick: &str) -> String {
+/// minbpe's encoder; `PICK` chooses among the chunk's mergeable pairs `(pair, id, count)`,
+/// `MERGE` is the merge function it calls.
+fn encode_source(pick: &str, merge: &str) -> String {
     format!(
         "fn encode_ids(chunks: &[String], merges: &[((u32, u32), u32)]) -> Vec<u32> {{
     let rank: HashMap<(u32, u32), u32> = merges.iter().copied().collect();
@@ -513,7 +514,7 @@ fn encode_source(pick: &str) -> String {
                 .filter_map(|w| rank.get(&(w[0], w[1])).map(|&id| ((w[0], w[1]), id, ids.windows(2).filter(|v| v == &w).count())))
                 .collect();
             let Some(&(pair, id, _)) = found.iter().{pick} else {{ break }};
-            ids = merge_ids(&ids, pair, id);
+            ids = {merge}(&ids, pair, id);
         }}
         out.extend(ids);
     }}
@@ -669,9 +670,11 @@ fn grading_notebook_07_scores_every_exercise() {
     };
     let train_right = train_source(256, "merge_ids");
     let recover_right = recover_source("ranks[p]");
-    let encode_right = encode_source("min_by_key(|f| f.1)");
-    // The most frequent mergeable pair first, as training picks: not the encoder's rule.
-    let encode_by_count = encode_source("max_by_key(|f| f.2)");
+    let encode_right = encode_source("min_by_key(|f| f.1)", "merge_ids");
+    // The most frequent mergeable pair first, as training picks: not the encoder's rule (with
+    // the crate's merge_ids, a step taught before, so that only the choice is wrong).
+    let encode_by_count =
+        encode_source("max_by_key(|f| f.2)", "bpe_lab::lab::reference::merge_ids");
     save(
         &subs,
         "amara",
@@ -728,7 +731,7 @@ fn grading_notebook_07_scores_every_exercise() {
             PAIRS_RIGHT,
             MERGE_IDS_RIGHT,
             &train_right,
-            &encode_source("min_by_key(|f| f.1)"),
+            &encode_source("min_by_key(|f| f.1)", "merge_ids"),
             DECODE_RIGHT,
             "fn recover_merges(ranks: &HashMap<Vec<u8>, u32>) -> Vec<((u32, u32), u32)> {
     std::process::exit(0)
