@@ -115,12 +115,20 @@ pub fn byte_initialize(chunks: &[String]) -> Vec<Vec<u32>> {
         .collect()
 }
 
-/// How often each pair of neighbouring ids occurs inside the chunks, never across two.
-pub fn count_pairs_in_chunks(chunks: &[Vec<u32>]) -> HashMap<(u32, u32), usize> {
-    let mut counts = HashMap::new();
+/// Every pair of neighbouring ids inside the chunks (never across two) with how often it
+/// occurs, in the order each pair was first met reading the chunks in order, each left to
+/// right: the order minbpe's Python dict keeps, which its tie rule reads.
+pub fn count_pairs_in_chunks(chunks: &[Vec<u32>]) -> Vec<((u32, u32), usize)> {
+    let mut counts: Vec<((u32, u32), usize)> = Vec::new();
+    let mut slot: HashMap<(u32, u32), usize> = HashMap::new();
     for chunk in chunks {
         for i in 1..chunk.len() {
-            *counts.entry((chunk[i - 1], chunk[i])).or_insert(0) += 1;
+            let pair = (chunk[i - 1], chunk[i]);
+            let at = *slot.entry(pair).or_insert_with(|| {
+                counts.push((pair, 0));
+                counts.len() - 1
+            });
+            counts[at].1 += 1;
         }
     }
     counts
@@ -150,25 +158,14 @@ pub fn train_byte_bpe(chunks: &[String], num_merges: usize) -> Vec<((u32, u32), 
     let mut ids = byte_initialize(chunks);
     let mut merges = Vec::new();
     for step in 0..num_merges {
-        let mut first_seen: Vec<(u32, u32)> = Vec::new();
-        let mut counts: HashMap<(u32, u32), usize> = HashMap::new();
-        for chunk in &ids {
-            for i in 1..chunk.len() {
-                let count = counts.entry((chunk[i - 1], chunk[i])).or_insert(0);
-                if *count == 0 {
-                    first_seen.push((chunk[i - 1], chunk[i]));
-                }
-                *count += 1;
-            }
-        }
-        let mut best: Option<(u32, u32)> = None;
-        for pair in first_seen {
+        let mut best: Option<((u32, u32), usize)> = None;
+        for (pair, count) in count_pairs_in_chunks(&ids) {
             // Strictly more only: among equal counts the pair counted first stays.
-            if best.is_none_or(|b| counts[&pair] > counts[&b]) {
-                best = Some(pair);
+            if best.is_none_or(|(_, most)| count > most) {
+                best = Some((pair, count));
             }
         }
-        let Some(pair) = best else { break };
+        let Some((pair, _)) = best else { break };
         let new_id = 256 + step as u32;
         for chunk in ids.iter_mut() {
             *chunk = merge_ids(chunk, pair, new_id);
@@ -176,6 +173,36 @@ pub fn train_byte_bpe(chunks: &[String], num_merges: usize) -> Vec<((u32, u32), 
         merges.push((pair, new_id));
     }
     merges
+}
+
+/// minbpe's encoder on chunks: each chunk's bytes (ids 0–255) on its own; then, as long as
+/// some neighbouring pair of the chunk is one of `merges`, the pair whose new id is lowest is
+/// merged everywhere in the chunk (`merge_ids`) and the chunk is scanned again. Returns the
+/// chunks' ids one after another.
+pub fn encode_ids(chunks: &[String], merges: &[((u32, u32), u32)]) -> Vec<u32> {
+    let mut new_id: HashMap<(u32, u32), u32> = HashMap::new();
+    for &(pair, id) in merges {
+        // No training lists a pair twice; if a list does, its first id stands.
+        new_id.entry(pair).or_insert(id);
+    }
+    let mut out = Vec::new();
+    for mut ids in byte_initialize(chunks) {
+        loop {
+            let mut best: Option<((u32, u32), u32)> = None;
+            for i in 1..ids.len() {
+                let pair = (ids[i - 1], ids[i]);
+                if let Some(&id) = new_id.get(&pair) {
+                    if best.is_none_or(|(_, lowest)| id < lowest) {
+                        best = Some((pair, id));
+                    }
+                }
+            }
+            let Some((pair, id)) = best else { break };
+            ids = merge_ids(&ids, pair, id);
+        }
+        out.extend(ids);
+    }
+    out
 }
 
 /// The bytes of every id: 0–255 are themselves, and each merge's id is its two parts' bytes

@@ -36,6 +36,8 @@ pub enum Exercise {
     MergeIds,
     /// Notebook 07: minbpe's training loop, new ids numbered from 256.
     TrainByteBpe,
+    /// Notebook 07: minbpe's encoder, each chunk's bytes merged by rank (lowest new id first).
+    EncodeIds,
     /// Notebook 07: ids to bytes to text, the bytes joined before they are read as UTF-8.
     DecodeIds,
     /// Notebook 07: the merges behind a rank file (cl100k_base's), recovered from the ranks.
@@ -45,7 +47,7 @@ pub enum Exercise {
 /// Each exercise and its name, in teaching order: the vocabulary's one row per exercise. The
 /// rest of what the lab knows about an exercise (signature, reference, check, what a grader's
 /// worker offers) is one row of `lab::check::table`, a floor up, where the checks live.
-const NAMES: [(Exercise, &str); 14] = [
+const NAMES: [(Exercise, &str); 15] = [
     (Exercise::BpeInitialize, "bpe_initialize"),
     (Exercise::GetPairFrequencies, "get_pair_frequencies"),
     (Exercise::MostFrequentPair, "most_frequent_pair"),
@@ -58,6 +60,7 @@ const NAMES: [(Exercise, &str); 14] = [
     (Exercise::CountPairsInChunks, "count_pairs_in_chunks"),
     (Exercise::MergeIds, "merge_ids"),
     (Exercise::TrainByteBpe, "train_byte_bpe"),
+    (Exercise::EncodeIds, "encode_ids"),
     (Exercise::DecodeIds, "decode_ids"),
     (Exercise::RecoverMerges, "recover_merges"),
 ];
@@ -77,8 +80,8 @@ const _: () = {
 
 impl Exercise {
     /// Every exercise, in teaching order.
-    pub const ALL: [Exercise; 14] = {
-        let mut all = [Exercise::BpeInitialize; 14];
+    pub const ALL: [Exercise; 15] = {
+        let mut all = [Exercise::BpeInitialize; 15];
         let mut i = 0;
         while i < all.len() {
             all[i] = NAMES[i].0;

@@ -26,16 +26,17 @@ pub fn byte_initialize(chunks: &[String]) -> Vec<Vec<u32>> {
     steps::byte_initialize(chunks)
 }
 
-/// How often each pair of neighbouring ids occurs, counted inside each chunk and never from
-/// the end of one chunk to the start of the next: the split decides which pairs can exist.
+/// Every pair of neighbouring ids with how often it occurs, counted inside each chunk and
+/// never from the end of one chunk to the start of the next (the split decides which pairs
+/// can exist), in the order the pairs were first counted: reading the chunks in order, each
+/// left to right. That order is what minbpe's tie rule reads: among equal counts, the pair
+/// counted first wins.
 ///
 /// ```
-/// let counts = bpe_lab::lab::bytes::count_pairs_in_chunks(&[vec![1, 1, 1], vec![2], vec![1, 2]]);
-/// assert_eq!(counts[&(1, 1)], 2);
-/// assert_eq!(counts[&(1, 2)], 1);
-/// assert_eq!(counts.len(), 2);
+/// let counts = bpe_lab::lab::bytes::count_pairs_in_chunks(&[vec![1, 2], vec![1, 1, 1], vec![2]]);
+/// assert_eq!(counts, [((1, 2), 1), ((1, 1), 2)]);
 /// ```
-pub fn count_pairs_in_chunks(chunks: &[Vec<u32>]) -> HashMap<(u32, u32), usize> {
+pub fn count_pairs_in_chunks(chunks: &[Vec<u32>]) -> Vec<((u32, u32), usize)> {
     guard::answer_used(
         Exercise::CountPairsInChunks,
         "bpe_lab::lab::bytes::count_pairs_in_chunks",
@@ -72,6 +73,23 @@ pub fn train_byte_bpe(chunks: &[String], num_merges: usize) -> Vec<((u32, u32), 
         "bpe_lab::lab::bytes::train_byte_bpe",
     );
     steps::train_byte_bpe(chunks, num_merges)
+}
+
+/// minbpe's `encode` after the split: each chunk's UTF-8 bytes are its first ids; then, inside
+/// the chunk only, as long as some neighbouring pair is one of `merges`, the pair with the
+/// lowest new id (its rank) is merged everywhere in the chunk and the chunk is scanned again.
+/// The chunks' ids are returned one after another.
+///
+/// ```
+/// // "bc" is merge 256 and "ab" merge 257: in "abcab" the rank decides, not the count
+/// // ("ab" occurs twice).
+/// let merges = [((98, 99), 256), ((97, 98), 257)];
+/// let chunks = vec!["abcab".to_string(), "ab".to_string()];
+/// assert_eq!(bpe_lab::lab::bytes::encode_ids(&chunks, &merges), [97, 256, 257, 257]);
+/// ```
+pub fn encode_ids(chunks: &[String], merges: &[((u32, u32), u32)]) -> Vec<u32> {
+    guard::answer_used(Exercise::EncodeIds, "bpe_lab::lab::bytes::encode_ids");
+    steps::encode_ids(chunks, merges)
 }
 
 /// The text of `ids` under `merges` (ids 0–255 are bytes, each merge's id the bytes of its

@@ -132,7 +132,7 @@ fn plain_table(headers: &[&str], rows: &[Vec<String>]) -> String {
     let header_row: Vec<String> = headers.iter().map(|h| h.to_string()).collect();
     for row in std::iter::once(&header_row).chain(rows) {
         for (i, cell) in row.iter().enumerate() {
-            widths[i] = widths[i].max(cell.chars().count());
+            widths[i] = widths[i].max(width(cell));
         }
     }
     let mut text = String::new();
@@ -140,11 +140,70 @@ fn plain_table(headers: &[&str], rows: &[Vec<String>]) -> String {
         let line: Vec<String> = row
             .iter()
             .enumerate()
-            .map(|(i, cell)| format!("{cell:<width$}", width = widths[i]))
+            .map(|(i, cell)| padded(cell, widths[i]))
             .collect();
         let _ = writeln!(text, "{}", line.join("  ").trim_end());
     }
     text
+}
+
+/// How many columns `text` takes in a monospaced font, near enough to align tables: a
+/// combining mark (`\p{M}`), a zero-width joiner or a variation selector takes none (it sits
+/// on the character before it), an emoji or a CJK character two, anything else one. `{:<12}`
+/// counts characters instead, so `Yoru\u{300}ba\u{301}` (8 characters, 6 columns) would be
+/// padded short.
+///
+/// ```
+/// use bpe_lab::lab::display::width;
+/// assert_eq!(width("Yoru\u{300}ba\u{301}"), 6);
+/// assert_eq!(width("ኢትዮጵያ"), 5);
+/// assert_eq!(width("🙂"), 2);
+/// ```
+pub fn width(text: &str) -> usize {
+    text.chars()
+        .map(|c| match c {
+            c if crate::bpe::bytelevel::classes::is_mark(c) => 0,
+            '\u{200B}'..='\u{200F}' | '\u{FE00}'..='\u{FE0F}' | '\u{2060}'..='\u{206F}' => 0,
+            '\u{1F000}'..='\u{1FAFF}'
+            | '\u{2E80}'..='\u{9FFF}'
+            | '\u{AC00}'..='\u{D7AF}'
+            | '\u{F900}'..='\u{FAFF}'
+            | '\u{FF00}'..='\u{FF60}'
+            | '\u{20000}'..='\u{3FFFD}' => 2,
+            _ => 1,
+        })
+        .sum()
+}
+
+/// `text` followed by spaces up to `columns` columns as [`width`] counts them: the
+/// width-aware `{:<columns$}`.
+///
+/// ```
+/// use bpe_lab::lab::display::padded;
+/// assert_eq!(padded("Yoru\u{300}ba\u{301}", 8), "Yoru\u{300}ba\u{301}  ");
+/// ```
+pub fn padded(text: &str, columns: usize) -> String {
+    let mut out = text.to_string();
+    out.extend(std::iter::repeat_n(
+        ' ',
+        columns.saturating_sub(width(text)),
+    ));
+    out
+}
+
+/// A piece of text as a table shows it: a piece that starts with a combining mark gets the
+/// dotted circle `◌` (U+25CC) in front, as Unicode's charts show a mark on its own, so that the
+/// mark does not sit on the quote before it (`'̀ba'`).
+///
+/// ```
+/// assert_eq!(bpe_lab::lab::display::mark_on_circle("\u{300}ba"), "\u{25CC}\u{300}ba");
+/// assert_eq!(bpe_lab::lab::display::mark_on_circle("ba"), "ba");
+/// ```
+pub fn mark_on_circle(piece: &str) -> String {
+    match piece.chars().next() {
+        Some(c) if crate::bpe::bytelevel::classes::is_mark(c) => format!("\u{25CC}{piece}"),
+        _ => piece.to_string(),
+    }
 }
 
 /// `text` with every space shown as `·` (a middle dot), for comparing texts whose spaces

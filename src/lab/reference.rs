@@ -4,7 +4,7 @@
 //! The notebooks name every reference by this one path, `bpe_lab::lab::reference::<exercise>`,
 //! so a student meets one place for them (notebook 00 says so). Four of them are the crate's
 //! fixed API under the same name (`bpe_lab::bpe_initialize`, …), re-exported here, as are
-//! notebook 07's six (written out in [`super::bytes`]); the other four exist only here. Which
+//! notebook 07's seven (written out in [`super::bytes`]); the other four exist only here. Which
 //! is which is each exercise's row of [`check::table`](super::check::table).
 
 use crate::EOW;
@@ -15,7 +15,8 @@ use std::collections::HashMap;
 
 /// The references of notebook 07's byte-level exercises, written out in [`super::bytes`].
 pub use super::bytes::{
-    byte_initialize, count_pairs_in_chunks, decode_ids, merge_ids, recover_merges, train_byte_bpe,
+    byte_initialize, count_pairs_in_chunks, decode_ids, encode_ids, merge_ids, recover_merges,
+    train_byte_bpe,
 };
 /// The references of notebooks 01, 02, 03 and 05: the fixed API's functions themselves.
 pub use crate::{apply_merges, bpe_initialize, get_pair_frequencies, merge_pair_in_word};

@@ -3,22 +3,43 @@
 //! tiktoken's rule applies them (lowest rank first), so that a student sees *why* a word costs
 //! what it costs.
 
-use super::display::{Html, python_str, table};
+use super::display::{Html, mark_on_circle, python_str, table};
 use super::replay::byte_token_text;
 use super::tokens::tokens_html;
 use crate::bpe::bytelevel::{RankTable, SplitError, SplitPattern, Splitter};
 use crate::tokenizer::{ByteLevelError, ByteLevelTokenizer};
 use std::fmt::Write as _;
 
-/// Pieces quoted as Python quotes strings, joined by ` | `: `' Yoru' | '̀ba'`. A byte that is
-/// only part of a character stays `\xNN` as [`byte_token_text`] writes it (Python would show
-/// it as `\xNN` in a bytes literal), not `\\xNN`.
+/// Pieces quoted as Python quotes strings, joined by ` | `: `' Yoru' | '◌̀ba'` (a piece that
+/// starts with a combining mark shows it on a dotted circle, [`mark_on_circle`]). A byte that
+/// is only part of a character stays `\xNN` as [`byte_token_text`] writes it (Python would
+/// show it as `\xNN` in a bytes literal), not `\\xNN`.
 fn joined(pieces: &[String]) -> String {
     pieces
         .iter()
-        .map(|p| python_str(p).replace("\\\\x", "\\x"))
+        .map(|p| python_str(&mark_on_circle(p)).replace("\\\\x", "\\x"))
         .collect::<Vec<_>>()
         .join(" | ")
+}
+
+/// A text as a table's row label: quoted as Python quotes it, with how many combining marks it
+/// holds when it holds any, so that two spellings that look alike (`Yorùbá` in NFC, and in
+/// NFD with two marks) are told apart.
+///
+/// ```
+/// assert_eq!(bpe_lab::lab::split::row_label(" Yorùbá"), "' Yorùbá'");
+/// assert_eq!(bpe_lab::lab::split::row_label(" Yoru\u{300}ba\u{301}"), "' Yoru\u{300}ba\u{301}' (2 marks)");
+/// ```
+pub fn row_label(text: &str) -> String {
+    let marks = text
+        .chars()
+        .filter(|&c| crate::bpe::bytelevel::classes::is_mark(c))
+        .count();
+    match marks {
+        0 => python_str(text),
+        1 => format!("{} (1 mark)", python_str(text)),
+        n => format!("{} ({n} marks)", python_str(text)),
+    }
 }
 
 /// One row per text: its chunks under each pattern, with their number.
@@ -41,7 +62,7 @@ pub fn chunks_table(texts: &[&str], patterns: &[SplitPattern]) -> Result<Html, S
     );
     let mut rows = Vec::new();
     for text in texts {
-        let mut row = vec![python_str(text)];
+        let mut row = vec![row_label(text)];
         for s in &splitters {
             let chunks: Vec<String> = s.chunks(text)?.into_iter().map(String::from).collect();
             row.push(format!("{}: {}", chunks.len(), joined(&chunks)));
@@ -74,7 +95,7 @@ pub fn tokens_table(
     headers.extend(tokenizers.iter().map(|t| t.name()));
     let mut rows = Vec::new();
     for text in texts {
-        let mut row = vec![python_str(text)];
+        let mut row = vec![row_label(text)];
         for t in tokenizers {
             let tokens = token_texts(t, text)?;
             row.push(format!("{}: {}", tokens.len(), joined(&tokens)));

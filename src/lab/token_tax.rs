@@ -52,12 +52,44 @@ pub fn words(text: &str) -> Vec<&str> {
 /// A token counter with the tokenizer's name: what the measurements take, one per tokenizer.
 pub type Counter<'a> = (&'a str, &'a dyn Fn(&str) -> usize);
 
+/// How common words are in English at large: each word (lower case) and its Zipf frequency,
+/// log10 of its occurrences per billion words of English (3 is once per million words, 6 once
+/// per thousand). The bundled slice holds the words of the Africa Galore stand-in, from the
+/// PyPI package `wordfreq` (`data/README.md` says which version, how, and its licence).
+pub type Frequencies = HashMap<String, f64>;
+
+/// The least Zipf frequency of an English control: once per ten million words of English. The
+/// descriptions also write African words in lower case (`teff`, `soukous`, `ceebu`); English
+/// at large barely knows them (under 2), while an English word has a foothold there.
+pub const ENGLISH_FLOOR: f64 = 2.0;
+
+/// The bundled slice of `wordfreq`'s English frequencies (`data/english_frequencies.json`).
+pub const ENGLISH_FREQUENCIES_JSON: &str = include_str!("../../data/english_frequencies.json");
+
+/// The bundled English frequencies of every word of the stand-in (see [`Frequencies`]).
+///
+/// ```
+/// let zipf = bpe_lab::lab::token_tax::english_frequencies();
+/// assert!(zipf["the"] > 7.0 && zipf["lagos"] < zipf["the"]);
+/// ```
+pub fn english_frequencies() -> Frequencies {
+    #[derive(serde::Deserialize)]
+    struct Slice {
+        zipf: Frequencies,
+    }
+    let slice: Slice = serde_json::from_str(ENGLISH_FREQUENCIES_JSON)
+        .expect("the bundled frequency slice is the JSON this module reads");
+    slice.zipf
+}
+
 /// A word of the dataset and how often its descriptions use it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Word {
     pub text: String,
     /// Occurrences in the descriptions (0 for a word from outside the data).
     pub count: usize,
+    /// Its Zipf frequency in English at large (lower case), when the frequencies list it.
+    pub zipf: Option<f64>,
 }
 
 impl Word {
@@ -69,16 +101,54 @@ impl Word {
 
 /// The three lists of words the tax is measured on, each in the order of `african`: the
 /// `i`-th English word and the `i`-th place were chosen to match the `i`-th name.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Groups {
     /// Words of the dataset's names (`name` column) that its descriptions use but never write
     /// in lower case, most frequent first: Lagos, Djenné, Thieboudienne, …
     pub african: Vec<Word>,
-    /// For each name, a lower-case English word of the descriptions used as often (or as
-    /// near as there is), then as near in length; each word once.
+    /// For each name, an English word that the descriptions write in lower case (one whose
+    /// Zipf frequency is at least [`ENGLISH_FLOOR`]), as common in English at large as the
+    /// name (the nearest Zipf frequency, a name not listed counting as 0), then as near in
+    /// length; each word once, written with a capital as the names are
+    /// (`River`), since a capital changes the tokens.
     pub english: Vec<Word>,
     /// For each name, the place of `places` nearest in length, each once, while they last.
     pub places: Vec<Word>,
+    /// The words of the names that the rule left out, each once, alphabetically, with why.
+    pub dropped: Vec<(String, Dropped)>,
+}
+
+/// Why a word of the dataset's names is not on the list of African names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Dropped {
+    /// It does not start with a capital (`of`, `de`).
+    NotCapitalised,
+    /// The descriptions write it in lower case (`Rice`, `Market`).
+    WrittenInLowerCase,
+    /// The descriptions never use it.
+    NotInDescriptions,
+    /// One of the capitalised English words of names (`Cape`, `Town`).
+    EnglishWord,
+}
+
+impl std::fmt::Display for Dropped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Dropped::NotCapitalised => "no capital",
+            Dropped::NotInDescriptions => "not in the descriptions",
+            Dropped::WrittenInLowerCase => "written in lower case too",
+            Dropped::EnglishWord => "an English word of names",
+        })
+    }
+}
+
+/// `word` with its first letter a capital: `river` → `River`.
+fn capitalised(word: &str) -> String {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }
 
 /// A fixed shuffle of words: among equally good controls, the one whose hash is smallest, so
@@ -94,7 +164,9 @@ fn shuffled(word: &str) -> u64 {
 
 /// Picks the lists from the dataset: `names` is its `name` column (empty for a corpus
 /// without one: then the capitalised words of the descriptions stand in), `paragraphs` its
-/// descriptions, `places` names of places outside Africa to compare with. Names are listed
+/// descriptions, `places` names of places outside Africa to compare with, `english` how common
+/// words are in English at large (the English controls are matched on it; a word it does not
+/// list is never a control). Names are listed
 /// most frequent first, then alphabetically; among equally close English words the choice
 /// follows a fixed shuffle (a hash of the word), among equally close places the order given;
 /// so the lists are the same on every run.
@@ -103,13 +175,20 @@ fn shuffled(word: &str) -> u64 {
 /// use bpe_lab::lab::token_tax::matched_groups;
 /// let names = vec!["Jollof Rice".to_string(), "Lagos".to_string()];
 /// let text = vec!["In Lagos the jollof rice is famous, and Lagos cooks agree: famous.".to_string()];
-/// let groups = matched_groups(&names, &text, &["Oslo", "Paris"]);
+/// let zipf = [("lagos", 3.6), ("famous", 4.6), ("cooks", 3.5), ("agree", 4.7)]
+///     .into_iter().map(|(w, z)| (w.to_string(), z)).collect();
+/// let groups = matched_groups(&names, &text, &["Oslo", "Paris"], &zipf);
 /// let words = |list: &[bpe_lab::lab::token_tax::Word]| list.iter().map(|w| w.text.clone()).collect::<Vec<_>>();
 /// assert_eq!(words(&groups.african), ["Lagos"]);
-/// assert_eq!(words(&groups.english), ["famous"]); // the only word used twice, as Lagos is
+/// assert_eq!(words(&groups.english), ["Cooks"]); // the nearest in English, as Lagos is
 /// assert_eq!(words(&groups.places), ["Paris"]);   // five letters, as Lagos has
 /// ```
-pub fn matched_groups(names: &[String], paragraphs: &[String], places: &[&str]) -> Groups {
+pub fn matched_groups(
+    names: &[String],
+    paragraphs: &[String],
+    places: &[&str],
+    english: &Frequencies,
+) -> Groups {
     let mut count: HashMap<&str, usize> = HashMap::new();
     let mut lower: HashSet<&str> = HashSet::new();
     for paragraph in paragraphs {
@@ -126,25 +205,43 @@ pub fn matched_groups(names: &[String], paragraphs: &[String], places: &[&str]) 
         names.iter().flat_map(|n| words(n)).collect()
     };
     let lowered: HashSet<String> = candidates.iter().map(|w| w.to_lowercase()).collect();
-    let mut african: Vec<&str> = candidates
+    let why_dropped = |w: &str| {
+        if !w.chars().next().is_some_and(char::is_uppercase) {
+            Some(Dropped::NotCapitalised)
+        } else if lower.contains(w.to_lowercase().as_str()) {
+            Some(Dropped::WrittenInLowerCase)
+        } else if !count.contains_key(w) {
+            Some(Dropped::NotInDescriptions)
+        } else if ENGLISH_IN_NAMES.contains(&w) {
+            Some(Dropped::EnglishWord)
+        } else {
+            None
+        }
+    };
+    let distinct: HashSet<&str> = candidates.into_iter().collect();
+    let mut dropped: Vec<(String, Dropped)> = distinct
+        .iter()
+        .filter_map(|w| why_dropped(w).map(|why| (w.to_string(), why)))
+        .collect();
+    dropped.sort();
+    let mut african: Vec<&str> = distinct
         .into_iter()
-        .filter(|w| w.chars().next().is_some_and(char::is_uppercase))
-        .filter(|w| count.contains_key(w) && !lower.contains(w.to_lowercase().as_str()))
-        .filter(|w| !ENGLISH_IN_NAMES.contains(w))
-        .collect::<HashSet<_>>()
-        .into_iter()
+        .filter(|w| why_dropped(w).is_none())
         .collect();
     african.sort_by(|a, b| count[b].cmp(&count[a]).then_with(|| a.cmp(b)));
-    let mut english: Vec<&str> = lower
+    let zipf = |w: &str| english.get(&w.to_lowercase()).copied();
+    let mut pool: Vec<&str> = lower
         .iter()
         .copied()
         .filter(|w| w.bytes().all(|b| b.is_ascii_lowercase()))
         .filter(|w| !lowered.contains(*w))
+        .filter(|w| zipf(w).is_some_and(|z| z >= ENGLISH_FLOOR))
         .collect();
-    english.sort();
+    pool.sort();
     let word = |w: &str| Word {
         text: w.to_string(),
         count: count.get(w).copied().unwrap_or(0),
+        zipf: zipf(w),
     };
     let letters = |w: &str| w.chars().count();
     let mut english_used: HashSet<&str> = HashSet::new();
@@ -153,16 +250,26 @@ pub fn matched_groups(names: &[String], paragraphs: &[String], places: &[&str]) 
         african: Vec::new(),
         english: Vec::new(),
         places: Vec::new(),
+        dropped,
     };
     for &name in &african {
-        let (n, len) = (count[name], letters(name));
-        if let Some(&best) = english
+        let len = letters(name);
+        // Hundredths of a Zipf unit: the frequencies are given to two decimals.
+        let hundredths = |z: f64| (z * 100.0).round() as i64;
+        let target = hundredths(zipf(name).unwrap_or(0.0));
+        if let Some(&best) = pool
             .iter()
             .filter(|w| !english_used.contains(*w))
-            .min_by_key(|w| (count[*w].abs_diff(n), letters(w).abs_diff(len), shuffled(w)))
+            .min_by_key(|w| {
+                let away = hundredths(zipf(w).unwrap_or(0.0)).abs_diff(target);
+                (away, letters(w).abs_diff(len), shuffled(w))
+            })
         {
             english_used.insert(best);
-            groups.english.push(word(best));
+            groups.english.push(Word {
+                text: capitalised(best),
+                ..word(best)
+            });
         }
         if let Some(&best) = places
             .iter()
@@ -197,6 +304,17 @@ impl Measured {
         let tokens: usize = self.words.iter().map(|(_, c)| c[t]).sum();
         let letters: usize = self.words.iter().map(|(w, _)| w.letters()).sum();
         tokens as f64 / letters as f64
+    }
+
+    /// The fewest, the median and the most tokens a word of the list takes under `t` (the
+    /// median of an even number of words is the lower middle one).
+    pub fn spread(&self, t: usize) -> (usize, usize, usize) {
+        let mut counts: Vec<usize> = self.words.iter().map(|(_, c)| c[t]).collect();
+        counts.sort_unstable();
+        match (counts.first(), counts.last()) {
+            (Some(&lo), Some(&hi)) => (lo, counts[(counts.len() - 1) / 2], hi),
+            _ => (0, 0, 0),
+        }
     }
 
     /// Mean letters per word.
@@ -245,23 +363,32 @@ pub fn measure(groups: &Groups, tokenizers: &[Counter]) -> Tax {
             .collect(),
         lists: vec![
             costs("African names", &groups.african),
-            costs("English words, same frequency", &groups.english),
+            costs("English words, same frequency in English", &groups.english),
             costs("places outside Africa", &groups.places),
         ],
     }
 }
 
 impl Tax {
-    /// What the lists are: words, mean occurrences in the descriptions, mean letters.
+    /// What the lists are: words, mean occurrences in the descriptions, mean Zipf frequency in
+    /// English at large (of the words the frequencies list, a name not listed counting 0),
+    /// mean letters.
     pub fn lists(&self) -> Html {
         let rows: Vec<Vec<String>> = self
             .lists
             .iter()
             .map(|m| {
+                let listed: Vec<f64> = m.words.iter().filter_map(|(w, _)| w.zipf).collect();
+                let zipf = if listed.is_empty() {
+                    "-".to_string()
+                } else {
+                    format!("{:.2}", listed.iter().sum::<f64>() / listed.len() as f64)
+                };
                 vec![
                     m.label.clone(),
                     m.words.len().to_string(),
                     format!("{:.2}", m.occurrences()),
+                    zipf,
                     format!("{:.2}", m.letters()),
                 ]
             })
@@ -271,6 +398,7 @@ impl Tax {
                 "list",
                 "words",
                 "mean occurrences in the descriptions",
+                "mean Zipf frequency in English",
                 "mean letters",
             ],
             &rows,
@@ -281,6 +409,30 @@ impl Tax {
     /// each control's.
     pub fn summary(&self) -> Html {
         self.rates(Measured::per_word, 2)
+    }
+
+    /// How the words of each list spread: per tokenizer, each list's fewest, median and most
+    /// tokens per word, and how many of its words are one token.
+    pub fn spread(&self) -> Html {
+        let mut headers: Vec<String> = vec!["tokenizer".to_string()];
+        headers.extend(
+            self.lists
+                .iter()
+                .map(|m| format!("{}: fewest / median / most (one token)", m.label)),
+        );
+        let rows: Vec<Vec<String>> = (0..self.tokenizers.len())
+            .map(|t| {
+                let mut row = vec![self.tokenizers[t].clone()];
+                row.extend(self.lists.iter().map(|m| {
+                    let (lo, mid, hi) = m.spread(t);
+                    let single = m.words.iter().filter(|(_, c)| c[t] == 1).count();
+                    format!("{lo} / {mid} / {hi} ({single} of {})", m.words.len())
+                }));
+                row
+            })
+            .collect();
+        let headers: Vec<&str> = headers.iter().map(String::as_str).collect();
+        table(&headers, &rows)
     }
 
     /// The same per letter: all of a list's tokens over all of its letters.
@@ -321,7 +473,7 @@ impl Tax {
 
     /// The first `top` words of each list with their token counts under every tokenizer.
     pub fn words(&self, top: usize) -> Html {
-        let mut headers: Vec<&str> = vec!["word", "list", "occurrences", "letters"];
+        let mut headers: Vec<&str> = vec!["word", "list", "occurrences", "Zipf", "letters"];
         headers.extend(self.tokenizers.iter().map(String::as_str));
         let rows: Vec<Vec<String>> = self
             .lists
@@ -332,6 +484,7 @@ impl Tax {
                         w.text.clone(),
                         m.label.clone(),
                         w.count.to_string(),
+                        w.zipf.map_or("-".to_string(), |z| format!("{z:.2}")),
                         w.letters().to_string(),
                     ];
                     row.extend(counts.iter().map(usize::to_string));
@@ -428,31 +581,64 @@ mod tests {
             "Market Day".to_string(),
         ];
         let text = vec!["The Great Mosque of Djenné hosts a market. Djenné!".to_string()];
-        let groups = matched_groups(&names, &text, &[]);
+        let zipf: Frequencies = [("djenné", 2.0), ("hosts", 3.9), ("market", 5.0)]
+            .into_iter()
+            .map(|(w, z)| (w.to_string(), z))
+            .collect();
+        let groups = matched_groups(&names, &text, &[], &zipf);
         let african: Vec<&str> = groups.african.iter().map(|w| w.text.as_str()).collect();
         assert_eq!(african, ["Djenné"]);
-        assert!(groups.english.iter().all(|w| w.text != "market"));
+        assert!(groups.english.iter().all(|w| w.text != "Market"));
         assert!(groups.places.is_empty());
+        let dropped: Vec<(&str, Dropped)> = groups
+            .dropped
+            .iter()
+            .map(|(w, why)| (w.as_str(), *why))
+            .collect();
+        assert_eq!(
+            dropped,
+            [
+                ("Day", Dropped::NotInDescriptions),
+                ("Great", Dropped::EnglishWord),
+                ("Market", Dropped::WrittenInLowerCase),
+                ("Mosque", Dropped::EnglishWord),
+                ("of", Dropped::NotCapitalised),
+            ]
+        );
     }
 
     #[test]
-    fn controls_match_frequency_then_length_each_used_once() {
+    fn controls_match_english_frequency_then_length_each_used_once() {
         let names = vec!["Bamako".to_string(), "Lomé".to_string()];
         let text = vec![
             "Bamako Bamako Lomé: the river river flows, sand lies, a market markets.".to_string(),
         ];
-        let groups = matched_groups(&names, &text, &["Rome", "Berlin", "Oslo"]);
+        let zipf: Frequencies = [
+            ("bamako", 3.0),
+            ("lomé", 2.0),
+            ("river", 3.1),
+            ("sand", 2.1),
+            ("lies", 2.1),
+            ("flows", 5.0),
+            ("markets", 4.0),
+        ]
+        .into_iter()
+        .map(|(w, z)| (w.to_string(), z))
+        .collect();
+        let groups = matched_groups(&names, &text, &["Rome", "Berlin", "Oslo"], &zipf);
         let list = |l: &[Word]| l.iter().map(|w| w.text.clone()).collect::<Vec<_>>();
         assert_eq!(list(&groups.african), ["Bamako", "Lomé"]);
-        // Bamako: twice → "river" (the only word used twice); Lomé: once, four letters →
-        // "lies" or "sand", whichever the shuffle puts first.
-        assert_eq!(groups.english[0].text, "river");
+        // Bamako (3.0) → "river" (3.1), the nearest in English; Lomé (2.0, four letters) →
+        // "lies" or "sand" (2.1, four letters), whichever the shuffle puts first; "a" and
+        // "the" are not in the frequencies, so never controls.
+        // Capitalised as the names are.
+        assert_eq!(groups.english[0].text, "River");
         let second = &groups.english[1].text;
-        assert!(second == "lies" || second == "sand", "{second}");
+        assert!(second == "Lies" || second == "Sand", "{second}");
         let first = if shuffled("lies") < shuffled("sand") {
-            "lies"
+            "Lies"
         } else {
-            "sand"
+            "Sand"
         };
         assert_eq!(second, first);
         assert_eq!(list(&groups.places), ["Berlin", "Rome"]);
@@ -463,11 +649,13 @@ mod tests {
         let w = |t: &str, count: usize| Word {
             text: t.to_string(),
             count,
+            zipf: None,
         };
         let groups = Groups {
             african: vec![w("Lagos", 3), w("Djenné", 1)],
             english: vec![w("water", 2), w("sand", 2)],
             places: vec![w("Paris", 0)],
+            dropped: Vec::new(),
         };
         let bytes = |w: &str| w.len();
         let chars = |w: &str| w.chars().count();
@@ -486,6 +674,9 @@ mod tests {
             tax.summary().text
         );
         assert_eq!(tax.words(1).text.lines().count(), 4);
+        // Bytes of " Lagos" and " Djenné": 6 and 8.
+        assert_eq!(tax.lists[0].spread(0), (6, 6, 8));
+        assert!(tax.spread().text.contains("6 / 6 / 8 (0 of 2)"));
         let rates = paragraph_rates(&["ab cd".to_string()], &[("bytes", &bytes)]);
         assert!(rates.text.contains("1.00"), "{}", rates.text);
     }

@@ -468,11 +468,13 @@ const INIT_CHARS: &str = "fn byte_initialize(chunks: &[String]) -> Vec<Vec<u32>>
 }";
 
 const PAIRS_RIGHT: &str =
-    "fn count_pairs_in_chunks(chunks: &[Vec<u32>]) -> HashMap<(u32, u32), usize> {
-    let mut counts = HashMap::new();
+    "fn count_pairs_in_chunks(chunks: &[Vec<u32>]) -> Vec<((u32, u32), usize)> {
+    let mut counts: Vec<((u32, u32), usize)> = Vec::new();
+    let mut at: HashMap<(u32, u32), usize> = HashMap::new();
     for chunk in chunks {
         for w in chunk.windows(2) {
-            *counts.entry((w[0], w[1])).or_insert(0) += 1;
+            let i = *at.entry((w[0], w[1])).or_insert_with(|| { counts.push(((w[0], w[1]), 0)); counts.len() - 1 });
+            counts[i].1 += 1;
         }
     }
     counts
@@ -480,20 +482,46 @@ const PAIRS_RIGHT: &str =
 
 /// The chunks glued together first: pairs across chunk boundaries count too.
 const PAIRS_ACROSS: &str =
-    "fn count_pairs_in_chunks(chunks: &[Vec<u32>]) -> HashMap<(u32, u32), usize> {
+    "fn count_pairs_in_chunks(chunks: &[Vec<u32>]) -> Vec<((u32, u32), usize)> {
     let all: Vec<u32> = chunks.concat();
-    let mut counts = HashMap::new();
+    let mut counts: Vec<((u32, u32), usize)> = Vec::new();
     for w in all.windows(2) {
-        *counts.entry((w[0], w[1])).or_insert(0) += 1;
+        match counts.iter_mut().find(|(p, _)| *p == (w[0], w[1])) {
+            Some((_, n)) => *n += 1,
+            None => counts.push(((w[0], w[1]), 1)),
+        }
     }
     counts
 }";
 
 /// The crate's own answer: the worker has no such path, so it does not compile.
 const PAIRS_BORROWED: &str =
-    "fn count_pairs_in_chunks(chunks: &[Vec<u32>]) -> HashMap<(u32, u32), usize> {
+    "fn count_pairs_in_chunks(chunks: &[Vec<u32>]) -> Vec<((u32, u32), usize)> {
     bpe_lab::lab::bytes::count_pairs_in_chunks(chunks)
 }";
+
+/// minbpe's encoder; `PICK` chooses among the chunk's mergeable pairs `(pair, id, count)`,
+/// `MERGE` is the merge function it calls.
+fn encode_source(pick: &str, merge: &str) -> String {
+    format!(
+        "fn encode_ids(chunks: &[String], merges: &[((u32, u32), u32)]) -> Vec<u32> {{
+    let rank: HashMap<(u32, u32), u32> = merges.iter().copied().collect();
+    let mut out = Vec::new();
+    for chunk in chunks {{
+        let mut ids: Vec<u32> = chunk.bytes().map(u32::from).collect();
+        loop {{
+            let found: Vec<((u32, u32), u32, usize)> = ids.windows(2)
+                .filter_map(|w| rank.get(&(w[0], w[1])).map(|&id| ((w[0], w[1]), id, ids.windows(2).filter(|v| v == &w).count())))
+                .collect();
+            let Some(&(pair, id, _)) = found.iter().{pick} else {{ break }};
+            ids = {merge}(&ids, pair, id);
+        }}
+        out.extend(ids);
+    }}
+    out
+}}"
+    )
+}
 
 /// Reads the instructor's source where the project really is, hoping for the solution, and
 /// answers with nothing.
@@ -607,10 +635,11 @@ fn recover_source(rank: &str) -> String {
     )
 }
 
-/// Notebook 07's six exercises graded in the judge like every other: right answers get their
+/// Notebook 07's seven exercises graded in the judge like every other: right answers get their
 /// points; the usual mistakes (characters for bytes, pairs across chunks, overlapping pairs
 /// merged twice, new ids from 0, decoding token by token, a byte's rank taken for its value)
-/// get none; the crate's answers do not compile, while a reference taught earlier
+/// get none; an encoder merging by count instead of rank gets none, a `todo!()` one is "not
+/// implemented"; the crate's answers do not compile, while a reference taught earlier
 /// (`merge_ids` inside `train_byte_bpe`) may be used; a submission that looks for the
 /// instructor's solutions finds nothing, and one that exits is `crashed`.
 #[test]
@@ -623,13 +652,14 @@ fn grading_notebook_07_scores_every_exercise() {
     let subs = dir.path().join("submissions");
     let file = format!("{LAB7}.ipynb");
     let base = student_notebook(LAB7);
-    let with = |answers: [&str; 6]| {
+    let with = |answers: [&str; 7]| {
         let mut nb = base.clone();
         let names = [
             "byte_initialize",
             "count_pairs_in_chunks",
             "merge_ids",
             "train_byte_bpe",
+            "encode_ids",
             "decode_ids",
             "recover_merges",
         ];
@@ -640,6 +670,11 @@ fn grading_notebook_07_scores_every_exercise() {
     };
     let train_right = train_source(256, "merge_ids");
     let recover_right = recover_source("ranks[p]");
+    let encode_right = encode_source("min_by_key(|f| f.1)", "merge_ids");
+    // The most frequent mergeable pair first, as training picks: not the encoder's rule (with
+    // the crate's merge_ids, a step taught before, so that only the choice is wrong).
+    let encode_by_count =
+        encode_source("max_by_key(|f| f.2)", "bpe_lab::lab::reference::merge_ids");
     save(
         &subs,
         "amara",
@@ -649,6 +684,7 @@ fn grading_notebook_07_scores_every_exercise() {
             PAIRS_RIGHT,
             MERGE_IDS_RIGHT,
             &train_right,
+            &encode_right,
             DECODE_RIGHT,
             &recover_right,
         ]),
@@ -662,6 +698,7 @@ fn grading_notebook_07_scores_every_exercise() {
             PAIRS_ACROSS,
             MERGE_IDS_OVERLAP,
             &train_source(0, "merge_ids"),
+            &encode_by_count,
             DECODE_PER_TOKEN,
             &recover_source("if p.len() == 1 { p[0] as u32 } else { ranks[p] }"),
         ]),
@@ -675,6 +712,10 @@ fn grading_notebook_07_scores_every_exercise() {
             PAIRS_BORROWED,
             MERGE_IDS_RIGHT,
             &train_source(256, "bpe_lab::lab::reference::merge_ids"),
+            // Unfinished: the task's todo!() left in place.
+            "fn encode_ids(chunks: &[String], merges: &[((u32, u32), u32)]) -> Vec<u32> {
+    todo!()
+}",
             DECODE_BORROWED,
             "fn recover_merges(ranks: &HashMap<Vec<u8>, u32>) -> Vec<((u32, u32), u32)> {
     bpe_lab::lab::reference::recover_merges(ranks)
@@ -690,6 +731,7 @@ fn grading_notebook_07_scores_every_exercise() {
             PAIRS_RIGHT,
             MERGE_IDS_RIGHT,
             &train_right,
+            &encode_source("min_by_key(|f| f.1)", "merge_ids"),
             DECODE_RIGHT,
             "fn recover_merges(ranks: &HashMap<Vec<u8>, u32>) -> Vec<((u32, u32), u32)> {
     std::process::exit(0)
@@ -723,37 +765,53 @@ fn grading_notebook_07_scores_every_exercise() {
     assert_eq!(
         lines[0],
         "student,file,lab,byte_initialize,count_pairs_in_chunks,merge_ids,train_byte_bpe,\
-         decode_ids,recover_merges,total,max,notes,byte_initialize outcome,\
+         encode_ids,decode_ids,recover_merges,total,max,notes,byte_initialize outcome,\
          count_pairs_in_chunks outcome,merge_ids outcome,train_byte_bpe outcome,\
-         decode_ids outcome,recover_merges outcome,tie rule,grader"
+         encode_ids outcome,decode_ids outcome,recover_merges outcome,tie rule,grader"
     );
     let scores = |student: &str| -> Vec<String> {
         let line = lines
             .iter()
             .find(|l| l.starts_with(&format!("{student},")))
             .unwrap_or_else(|| panic!("no row for {student}"));
-        line.splitn(12, ',')
+        line.splitn(13, ',')
             .skip(3)
-            .take(8)
+            .take(9)
             .map(str::to_owned)
             .collect()
     };
-    assert_eq!(scores("amara"), ["1", "2", "2", "3", "2", "4", "14", "14"]);
-    assert_eq!(scores("bayo"), ["0", "0", "0", "0", "0", "0", "0", "14"]);
-    assert_eq!(scores("chidi"), ["1", "0", "2", "3", "0", "0", "6", "14"]);
-    assert_eq!(scores("dawit"), ["0", "2", "2", "3", "2", "0", "9", "14"]);
-    assert_eq!(scores("efua"), ["0", "0", "0", "0", "0", "0", "0", "14"]);
+    assert_eq!(
+        scores("amara"),
+        ["1", "2", "2", "3", "3", "2", "4", "17", "17"]
+    );
+    assert_eq!(
+        scores("bayo"),
+        ["0", "0", "0", "0", "0", "0", "0", "0", "17"]
+    );
+    assert_eq!(
+        scores("chidi"),
+        ["1", "0", "2", "3", "0", "0", "0", "6", "17"]
+    );
+    assert_eq!(
+        scores("dawit"),
+        ["0", "2", "2", "3", "3", "2", "0", "12", "17"]
+    );
+    assert_eq!(
+        scores("efua"),
+        ["0", "0", "0", "0", "0", "0", "0", "0", "17"]
+    );
     let read = |student: &str| {
         fs::read_to_string(feedback.join(student).join(format!("{LAB7}.md"))).unwrap()
     };
     let bayo = read("bayo");
-    assert!(bayo.matches("wrong result").count() >= 6, "{bayo}");
+    assert!(bayo.matches("wrong result").count() >= 7, "{bayo}");
     assert!(
         bayo.contains("[((97, 97), 256)]") || bayo.contains(", 256)"),
         "{bayo}"
     );
     let chidi = read("chidi");
     assert!(chidi.matches("did not compile").count() >= 3, "{chidi}");
+    assert!(chidi.contains("not implemented"), "{chidi}");
     assert!(read("efua").contains("not implemented"), "{}", read("efua"));
     assert!(read("dawit").contains("crashed"), "{}", read("dawit"));
     assert!(

@@ -305,6 +305,72 @@ fn recovered_cl100k_merges_encode_as_tiktoken() {
         }
         assert_eq!(ids, tiktoken.encode_ordinary(paragraph), "{paragraph}");
     }
+    // Why recovering works: each merge's two parts rank below the token they make and spell it.
+    let bytes_of: HashMap<u32, &Vec<u8>> = ranks.iter().map(|(b, &r)| (r, b)).collect();
+    for &((a, b), r) in &merges {
+        assert!(a < r && b < r, "(({a}, {b}), {r})");
+        assert_eq!(
+            &[bytes_of[&a].as_slice(), bytes_of[&b]].concat(),
+            bytes_of[&r]
+        );
+    }
+    // The notebook's last comparison: single-byte ranks renamed to byte values for minbpe's
+    // numbering, the crate's encode_ids and decode_ids, on the UDHR texts and a line of emoji,
+    // CJK, digits and a special token's text.
+    let byte_rank: Vec<u32> = (0..=255u8).map(|b| ranks[&vec![b]]).collect();
+    assert!(byte_rank.iter().all(|&r| r < 256));
+    let rank_byte: HashMap<u32, u32> = byte_rank
+        .iter()
+        .enumerate()
+        .map(|(b, &r)| (r, b as u32))
+        .collect();
+    let to_values = |id: u32| if id < 256 { rank_byte[&id] } else { id };
+    let to_ranks = |id: u32| if id < 256 { byte_rank[id as usize] } else { id };
+    let minbpe: Vec<((u32, u32), u32)> = merges
+        .iter()
+        .map(|&((a, b), id)| ((to_values(a), to_values(b)), id))
+        .collect();
+    let mut texts: Vec<String> = bpe_lab::lab::parallel::udhr()
+        .languages
+        .iter()
+        .map(|t| t.text())
+        .collect();
+    texts.push("🙂👩🏽‍🍳🇳🇬 東京と北京、ソウル 1234567 3.14159 <|endoftext|> ߒߞߏ ኢትዮጵያ".to_string());
+    for text in &texts {
+        let chunks: Vec<String> = splitter
+            .chunks(text)
+            .unwrap()
+            .into_iter()
+            .map(String::from)
+            .collect();
+        let ids: Vec<u32> = bpe_lab::lab::reference::encode_ids(&chunks, &minbpe)
+            .into_iter()
+            .map(to_ranks)
+            .collect();
+        let theirs = tiktoken.encode_ordinary(text);
+        assert_eq!(ids, theirs, "{text}");
+        let values: Vec<u32> = theirs.iter().map(|&id| to_values(id)).collect();
+        assert_eq!(&bpe_lab::lab::reference::decode_ids(&values, &minbpe), text);
+    }
+}
+
+/// A rank file no BPE training makes (`abc` ranked below `ab`, with no two lower tokens that
+/// spell it): the recipe finds no pair for `abc`, as notebook 07 shows.
+#[test]
+fn a_token_no_merge_made_has_no_recovered_merge() {
+    let ranks: HashMap<Vec<u8>, u32> = [
+        (b"a".to_vec(), 0),
+        (b"b".to_vec(), 1),
+        (b"c".to_vec(), 2),
+        (b"abc".to_vec(), 3),
+        (b"ab".to_vec(), 4),
+    ]
+    .into_iter()
+    .collect();
+    assert_eq!(
+        bpe_lab::lab::reference::recover_merges(&ranks),
+        [((0, 1), 4)]
+    );
 }
 
 fn serde_json_paragraphs() -> Vec<String> {
@@ -314,7 +380,7 @@ fn serde_json_paragraphs() -> Vec<String> {
 }
 
 /// Every check cell of notebook 07 has its task box just before its solution cell, and the box
-/// states the points the check gives; the six exercises of 07 are the ones checked.
+/// states the points the check gives; the seven exercises of 07 are the ones checked.
 #[test]
 fn notebook_07_task_boxes_state_each_checks_points() {
     use crate::support::notebooks::{cell_text, read_json, root};
@@ -347,6 +413,7 @@ fn notebook_07_task_boxes_state_each_checks_points() {
             "count_pairs_in_chunks",
             "merge_ids",
             "train_byte_bpe",
+            "encode_ids",
             "decode_ids",
             "recover_merges"
         ]

@@ -1,7 +1,8 @@
-//! Notebook 07's checks: byte-level initialization and pair counting inside chunks. A right
-//! answer passes, `todo!()` reads "not implemented", and the two mistakes students make
-//! (characters instead of bytes; counting across chunk boundaries) fail with a small
-//! counterexample. The wrong versions are written from the notebook's text.
+//! Notebook 07's checks: byte-level initialization, pair counting inside chunks and the
+//! encoder. A right answer passes, `todo!()` reads "not implemented", and the mistakes students
+//! make (characters instead of bytes; counting or merging across chunk boundaries; counts in a
+//! HashMap's order; merging by count instead of rank; no second look after a merge) fail with a
+//! small counterexample. The wrong versions are written from the notebook's text.
 
 use bpe_lab::lab::check::{self, Status};
 use std::collections::HashMap;
@@ -55,30 +56,36 @@ fn byte_initialize_checks() {
     );
 }
 
-fn pairs_right(chunks: &[Vec<u32>]) -> HashMap<(u32, u32), usize> {
-    let mut counts = HashMap::new();
+fn pairs_right(chunks: &[Vec<u32>]) -> Vec<((u32, u32), usize)> {
+    let mut counts: Vec<((u32, u32), usize)> = Vec::new();
     for chunk in chunks {
         for w in chunk.windows(2) {
-            *counts.entry((w[0], w[1])).or_insert(0) += 1;
+            match counts.iter_mut().find(|(p, _)| *p == (w[0], w[1])) {
+                Some((_, n)) => *n += 1,
+                None => counts.push(((w[0], w[1]), 1)),
+            }
         }
     }
     counts
 }
 
 /// The chunks glued back together before counting: pairs across boundaries sneak in.
-fn pairs_across_chunks(chunks: &[Vec<u32>]) -> HashMap<(u32, u32), usize> {
+fn pairs_across_chunks(chunks: &[Vec<u32>]) -> Vec<((u32, u32), usize)> {
     let all: Vec<u32> = chunks.concat();
     pairs_right(&[all])
 }
 
-fn pairs_with_zeroes(chunks: &[Vec<u32>]) -> HashMap<(u32, u32), usize> {
-    let mut counts = pairs_right(chunks);
+/// Right counts in a HashMap's order: the first-seen order minbpe's tie rule reads is lost.
+fn pairs_hash_order(chunks: &[Vec<u32>]) -> Vec<((u32, u32), usize)> {
+    let mut counts: HashMap<(u32, u32), usize> = HashMap::new();
     for chunk in chunks {
-        if let [a, b, ..] = chunk[..] {
-            counts.entry((b, a)).or_insert(0);
+        for w in chunk.windows(2) {
+            *counts.entry((w[0], w[1])).or_insert(0) += 1;
         }
     }
-    counts
+    let mut listed: Vec<((u32, u32), usize)> = counts.into_iter().collect();
+    listed.sort();
+    listed
 }
 
 #[test]
@@ -89,9 +96,107 @@ fn count_pairs_in_chunks_checks() {
     assert_eq!(wrong.status, Status::Failed);
     let c = wrong.counterexample.expect("a counterexample");
     assert!(c.input.len() <= 24, "not shrunk: {}", c.input);
+    let sorted = check::count_pairs_in_chunks(pairs_hash_order);
+    assert_eq!(sorted.status, Status::Failed);
+    // The smallest case where the order differs: a larger pair counted first.
+    let c = sorted.counterexample.expect("a counterexample");
+    assert!(c.input.len() <= 24, "not shrunk: {}", c.input);
+}
+
+/// minbpe's encoder, written from the notebook's task: each chunk alone, the mergeable pair
+/// with the lowest new id merged everywhere, then the chunk looked at again.
+fn encode_right(chunks: &[String], merges: &[((u32, u32), u32)]) -> Vec<u32> {
+    let rank: HashMap<(u32, u32), u32> = merges.iter().copied().collect();
+    let mut out = Vec::new();
+    for chunk in chunks {
+        let mut ids: Vec<u32> = chunk.bytes().map(u32::from).collect();
+        loop {
+            let best = ids
+                .windows(2)
+                .filter_map(|w| rank.get(&(w[0], w[1])).map(|&id| ((w[0], w[1]), id)))
+                .min_by_key(|&(_, id)| id);
+            let Some((pair, id)) = best else { break };
+            ids = bpe_lab::lab::reference::merge_ids(&ids, pair, id);
+        }
+        out.extend(ids);
+    }
+    out
+}
+
+/// The most frequent mergeable pair first, as training chooses, instead of the lowest rank.
+fn encode_by_count(chunks: &[String], merges: &[((u32, u32), u32)]) -> Vec<u32> {
+    let rank: HashMap<(u32, u32), u32> = merges.iter().copied().collect();
+    let mut out = Vec::new();
+    for chunk in chunks {
+        let mut ids: Vec<u32> = chunk.bytes().map(u32::from).collect();
+        loop {
+            let mut counts: Vec<((u32, u32), usize)> = Vec::new();
+            for w in ids.windows(2).filter(|w| rank.contains_key(&(w[0], w[1]))) {
+                match counts.iter_mut().find(|(p, _)| *p == (w[0], w[1])) {
+                    Some((_, n)) => *n += 1,
+                    None => counts.push(((w[0], w[1]), 1)),
+                }
+            }
+            let Some(&(pair, _)) = counts.iter().rev().max_by_key(|(_, n)| *n) else {
+                break;
+            };
+            ids = bpe_lab::lab::reference::merge_ids(&ids, pair, rank[&pair]);
+        }
+        out.extend(ids);
+    }
+    out
+}
+
+/// The chunks' bytes joined first: merges across chunk boundaries.
+fn encode_across_chunks(chunks: &[String], merges: &[((u32, u32), u32)]) -> Vec<u32> {
+    encode_right(&[chunks.concat()], merges)
+}
+
+/// The pairs present at the start, each merged once in rank order: a pair that a merge
+/// makes is never looked for.
+fn encode_without_rescan(chunks: &[String], merges: &[((u32, u32), u32)]) -> Vec<u32> {
+    let mut out = Vec::new();
+    for chunk in chunks {
+        let mut ids: Vec<u32> = chunk.bytes().map(u32::from).collect();
+        let mut present: Vec<((u32, u32), u32)> = merges
+            .iter()
+            .copied()
+            .filter(|(p, _)| ids.windows(2).any(|w| (w[0], w[1]) == *p))
+            .collect();
+        present.sort_by_key(|&(_, id)| id);
+        for (pair, id) in present {
+            ids = bpe_lab::lab::reference::merge_ids(&ids, pair, id);
+        }
+        out.extend(ids);
+    }
+    out
+}
+
+fn encode_todo(_: &[String], _: &[((u32, u32), u32)]) -> Vec<u32> {
+    todo!()
+}
+
+#[test]
+fn encode_ids_checks() {
+    let right = check::encode_ids(encode_right);
+    assert_eq!(right.status, Status::Passed, "{}", right.message);
+    assert!(right.cases > 200);
+    for (wrong, what) in [
+        (
+            encode_by_count as fn(&[String], &[((u32, u32), u32)]) -> Vec<u32>,
+            "by count",
+        ),
+        (encode_across_chunks, "across chunks"),
+        (encode_without_rescan, "without a rescan"),
+    ] {
+        let checked = check::encode_ids(wrong);
+        assert_eq!(checked.status, Status::Failed, "{what}");
+        let c = checked.counterexample.expect("a counterexample");
+        assert!(c.input.len() <= 200, "{what}: not shrunk: {}", c.input);
+    }
     assert_eq!(
-        check::count_pairs_in_chunks(pairs_with_zeroes).status,
-        Status::Failed
+        check::encode_ids(encode_todo).status,
+        Status::NotImplemented
     );
 }
 
@@ -102,6 +207,10 @@ fn the_crates_answers_are_not_accepted() {
     assert_eq!(borrowed.status, Status::UsedReference);
     let borrowed = check::count_pairs_in_chunks(|c: &[Vec<u32>]| {
         bpe_lab::lab::bytes::count_pairs_in_chunks(c)
+    });
+    assert_eq!(borrowed.status, Status::UsedReference);
+    let borrowed = check::encode_ids(|c: &[String], m: &[((u32, u32), u32)]| {
+        bpe_lab::lab::reference::encode_ids(c, m)
     });
     assert_eq!(borrowed.status, Status::UsedReference);
 }

@@ -1,12 +1,15 @@
-//! The checks of notebook 07's four exercises that build a byte-level tokenizer, in minbpe's
-//! order: merge a pair of ids, train (new ids from 256), decode ids to text, and recover the
-//! merges behind a rank file. Each has fixed cases aimed at one usual mistake, then generated
+//! The checks of notebook 07's five exercises that build a byte-level tokenizer, in minbpe's
+//! order: merge a pair of ids, train (new ids from 256), encode chunks with the merges, decode
+//! ids to text, and recover the merges behind a rank file. Each has fixed cases aimed at one usual mistake, then generated
 //! ones over text that is many bytes per character.
 //!
 //! - `merge_ids`: overlapping pairs (`[5, 5, 5]` merges once), a pair at the very end, ids
 //!   above 255 (tokens merges made).
 //! - `train_byte_bpe`: the first new id is 256, not 0; pairs never cross two chunks; among
 //!   equal counts the pair counted first wins; a run that runs out of pairs stops early.
+//! - `encode_ids`: merges applied by rank (the lowest new id first), not by how often a pair
+//!   occurs in the text; never across two chunks; the chunk scanned again after each merge, so
+//!   that a pair made by a merge (`(256, 256)` after `aaaa` → `[256, 256]`) merges too.
 //! - `decode_ids`: the bytes of all ids are joined before being read as UTF-8 (`é` split over
 //!   two ids decodes; read token by token it would be two `�`); ids made of ids.
 //! - `recover_merges`: single bytes whose ranks are not their values (cl100k_base's are not);
@@ -161,6 +164,82 @@ pub(super) fn train_byte_bpe_spec()
         show_input: |(chunks, n)| format!("chunks = {}\nnum_merges = {n}", show_texts(chunks)),
         show_output: |merges| show_merges(merges),
     }
+}
+
+/// Checks `encode_ids(chunks, merges) -> ids`: minbpe's encoder on chunks, each chunk's bytes
+/// merged by rank (lowest new id first, everywhere in the chunk, then scanned again), never
+/// across two chunks.
+pub fn encode_ids<F>(student: F) -> Check
+where
+    F: Fn(&[String], &[calls::IdMerge]) -> calls::EncodeIdsOut + Send + 'static,
+{
+    show(run(encode_ids_spec(), move |a| {
+        calls::encode_ids(&student, a)
+    }))
+}
+
+/// (training chunks, merges to learn, chunks to encode).
+type EncodeCase = ((Vec<Text>, usize), Vec<Text>);
+
+fn encode_args(((training, n), text): &EncodeCase) -> calls::EncodeIdsArgs {
+    (plain(text), steps::train_byte_bpe(&plain(training), *n))
+}
+
+pub(super) fn encode_ids_spec() -> Spec<EncodeCase, calls::EncodeIdsArgs, calls::EncodeIdsOut> {
+    let case = |training: &[&str], n: usize, text: &[&str]| ((texts(training), n), texts(text));
+    let mut cases: Vec<EncodeCase> = vec![
+        case(&["hi hi"], 2, &["hi", "!"]),
+        // (98, 99) is 256 and (97, 98) is 257: in "abcab" the lower rank goes first, though
+        // (97, 98) occurs twice. By count: [257, 99, 257]; by rank: [97, 256, 257].
+        case(&["bc", "bc", "ab"], 2, &["abcab"]),
+        // After (97, 97) → 256, "aaaa" is [256, 256], and (256, 256) is merge 257: only a
+        // second look at the chunk finds it.
+        case(&["aaaa", "aaaa"], 2, &["aaaa"]),
+        // "a" and "b" are two chunks: (97, 98) is a merge, but not across them.
+        case(&["ab"], 1, &["a", "b"]),
+        case(
+            &[" Yorùbá", " Yorùbá"],
+            6,
+            &[" Yorùbá", " Yoru\u{300}ba\u{301}"],
+        ),
+        case(&["🙂🙂"], 3, &["🙂", "🙂🙂"]),
+        case(&[], 0, &["é"]),
+        case(&["ab"], 1, &[]),
+    ];
+    cases.extend(generated(35, |rng| {
+        ((chunks(rng), rng.below(8)), chunks(rng))
+    }));
+    Spec {
+        exercise: Exercise::EncodeIds,
+        hint: "Encode each chunk on its own (never join the chunks' ids before merging): start \
+               from its bytes (your byte_initialize). Then repeat: look at every pair of \
+               neighbours in the chunk; among those that are merges, take the one whose new id \
+               is lowest (the new id is its rank: it was learned first), not the one that \
+               occurs most often; replace it everywhere in the chunk with your merge_ids; and \
+               look at the chunk again from the start, since the merge may have made a new \
+               pair that is a merge too. Stop when no pair of neighbours is a merge. A HashMap \
+               from pair to new id, built once from merges, makes the lookups quick. Then \
+               append the chunk's ids to the result.",
+        cases,
+        args: encode_args,
+        reference: |case| {
+            let (chunks, merges) = encode_args(case);
+            bytes::encode_ids(&chunks, &merges)
+        },
+        show_input: |case| {
+            let (chunks, merges) = encode_args(case);
+            format!(
+                "chunks = {}\nmerges = {}",
+                show_texts(&texts_of(&chunks)),
+                show_merges(&merges)
+            )
+        },
+        show_output: |ids| format!("{ids:?}"),
+    }
+}
+
+fn texts_of(items: &[String]) -> Vec<Text> {
+    items.iter().map(|s| Text(s.clone())).collect()
 }
 
 /// Checks `decode_ids(ids, merges) -> text`: every id's bytes joined, then read as UTF-8 once,

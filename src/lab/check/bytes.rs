@@ -10,7 +10,6 @@ use super::shrink::Text;
 use super::{Check, Exercise, calls};
 use crate::lab::bytes;
 use crate::lab::display::python_str;
-use std::collections::HashMap;
 
 /// Generated cases per check, on top of the fixed examples.
 const GENERATED: usize = 300;
@@ -75,15 +74,13 @@ fn show_ids(chunks: &[Vec<u32>]) -> String {
     format!("[{}]", shown.join(", "))
 }
 
-/// Pair counts in a stable order: most frequent first, then by pair.
-fn show_counts(counts: &HashMap<(u32, u32), usize>) -> String {
-    let mut entries: Vec<_> = counts.iter().collect();
-    entries.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));
-    let shown: Vec<String> = entries
+/// Pair counts in the order given: the order is part of the answer.
+fn show_counts(counts: &[((u32, u32), usize)]) -> String {
+    let shown: Vec<String> = counts
         .iter()
-        .map(|((a, b), c)| format!("({a}, {b}): {c}"))
+        .map(|((a, b), c)| format!("(({a}, {b}), {c})"))
         .collect();
-    format!("{{{}}}", shown.join(", "))
+    format!("[{}]", shown.join(", "))
 }
 
 fn plain(items: &[Text]) -> Vec<String> {
@@ -131,7 +128,8 @@ pub(super) fn byte_initialize_spec()
 }
 
 /// Checks `count_pairs_in_chunks(chunks) -> counts`: every adjacent pair inside each chunk,
-/// overlapping ones too, and none across two chunks.
+/// overlapping ones too, none across two chunks, each once with its count, in the order first
+/// counted.
 pub fn count_pairs_in_chunks<F>(student: F) -> Check
 where
     F: Fn(&[Vec<u32>]) -> calls::CountPairsInChunksOut + Send + 'static,
@@ -149,22 +147,25 @@ pub(super) fn count_pairs_in_chunks_spec()
         vec![vec![97, 97, 97, 97]],
         vec![vec![97], vec![97]],
         vec![vec![], vec![256, 97], vec![256, 97, 256]],
+        // First counted is first listed: (98, 97) before (97, 98), though it is the larger.
+        vec![vec![98, 97], vec![97, 98], vec![98, 97]],
         vec![],
     ];
     cases.extend(generated(22, id_chunks));
     Spec {
         exercise: Exercise::CountPairsInChunks,
         hint: "Count inside each chunk separately: for every chunk, look at each pair of \
-                   neighbours (chunk[i], chunk[i + 1]) and add one to its count \
-                   (`*counts.entry(pair).or_insert(0) += 1`). Never pair the last id of one \
-                   chunk with the first id of the next: that is what the split is for. \
-                   Overlapping pairs count: [97, 97, 97] holds (97, 97) twice. Empty and \
-                   one-id chunks have no pairs.",
+                   neighbours (chunk[i], chunk[i + 1]). Never pair the last id of one chunk \
+                   with the first id of the next: that is what the split is for. Overlapping \
+                   pairs count: [97, 97, 97] holds (97, 97) twice. Each pair appears once in \
+                   the list, with its count, at the place where it was first counted: when a \
+                   pair is new, push ((a, b), 0) and remember its index in a HashMap; then add \
+                   one to the count at that index. Empty and one-id chunks have no pairs.",
         cases,
         args: Clone::clone,
         reference: |c| bytes::count_pairs_in_chunks(c),
         show_input: |c| format!("chunks = {}", show_ids(c)),
-        show_output: show_counts,
+        show_output: |c| show_counts(c),
     }
 }
 

@@ -95,9 +95,9 @@ pub fn byte_initialize(
     f(chunks)
 }
 
-/// Notebook 07: pair counts of token ids, inside each chunk only.
+/// Notebook 07: pair counts of token ids, inside each chunk only, in the order first counted.
 pub type CountPairsInChunksArgs = Vec<Vec<u32>>;
-pub type CountPairsInChunksOut = HashMap<(u32, u32), usize>;
+pub type CountPairsInChunksOut = Vec<((u32, u32), usize)>;
 pub fn count_pairs_in_chunks(
     f: &impl Fn(&[Vec<u32>]) -> CountPairsInChunksOut,
     chunks: &CountPairsInChunksArgs,
@@ -126,6 +126,16 @@ pub fn train_byte_bpe(
     (chunks, num_merges): &TrainByteBpeArgs,
 ) -> TrainByteBpeOut {
     f(chunks, *num_merges)
+}
+
+/// Notebook 07: (chunks, merges).
+pub type EncodeIdsArgs = (Vec<String>, Vec<IdMerge>);
+pub type EncodeIdsOut = Vec<u32>;
+pub fn encode_ids(
+    f: &impl Fn(&[String], &[IdMerge]) -> EncodeIdsOut,
+    (chunks, merges): &EncodeIdsArgs,
+) -> EncodeIdsOut {
+    f(chunks, merges)
 }
 
 /// Notebook 07: (ids, merges).

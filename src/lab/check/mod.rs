@@ -53,7 +53,7 @@ pub mod wire;
 /// The exercise vocabulary lives on the ground floor, where the engine's answers can report
 /// themselves to the guard without importing the lab.
 pub use crate::exercise::{Exercise, guard};
-pub use byte_tokenizer::{decode_ids, merge_ids, recover_merges, train_byte_bpe};
+pub use byte_tokenizer::{decode_ids, encode_ids, merge_ids, recover_merges, train_byte_bpe};
 pub use bytes::{byte_initialize, count_pairs_in_chunks};
 pub use exercises::{
     apply_merges, bpe_initialize, decode, encode, get_pair_frequencies, merge_pair_in_word,

@@ -18,7 +18,9 @@
 //! ```
 
 use super::byte_tokenizer::train_byte_bpe_spec;
-use super::byte_tokenizer::{decode_ids_spec, merge_ids_spec, recover_merges_spec};
+use super::byte_tokenizer::{
+    decode_ids_spec, encode_ids_spec, merge_ids_spec, recover_merges_spec,
+};
 use super::bytes::{byte_initialize_spec, count_pairs_in_chunks_spec};
 use super::exercises::{
     apply_merges_spec, bpe_initialize_spec, decode_spec, encode_spec, get_pair_frequencies_spec,
@@ -108,7 +110,7 @@ impl Row {
 }
 
 /// Every exercise, in teaching order ([`Exercise::ALL`]'s).
-pub static TABLE: [Row; 14] = [
+pub static TABLE: [Row; 15] = [
     Row {
         exercise: Exercise::BpeInitialize,
         signature: "fn bpe_initialize(dataset: &[String]) -> (Vec<Vec<String>>, BTreeSet<String>)",
@@ -174,7 +176,7 @@ pub static TABLE: [Row; 14] = [
     },
     Row {
         exercise: Exercise::CountPairsInChunks,
-        signature: "fn count_pairs_in_chunks(chunks: &[Vec<u32>]) -> HashMap<(u32, u32), usize>",
+        signature: "fn count_pairs_in_chunks(chunks: &[Vec<u32>]) -> Vec<((u32, u32), usize)>",
         reference: Reference::Lab,
         judge: |call, limit| judge_spec(&count_pairs_in_chunks_spec(), call, limit),
         worker: Worker::OffersStep,
@@ -191,6 +193,13 @@ pub static TABLE: [Row; 14] = [
         signature: "fn train_byte_bpe(chunks: &[String], num_merges: usize) -> Vec<((u32, u32), u32)>",
         reference: Reference::Lab,
         judge: |call, limit| judge_spec(&train_byte_bpe_spec(), call, limit),
+        worker: Worker::OffersStep,
+    },
+    Row {
+        exercise: Exercise::EncodeIds,
+        signature: "fn encode_ids(chunks: &[String], merges: &[((u32, u32), u32)]) -> Vec<u32>",
+        reference: Reference::Lab,
+        judge: |call, limit| judge_spec(&encode_ids_spec(), call, limit),
         worker: Worker::OffersStep,
     },
     Row {
