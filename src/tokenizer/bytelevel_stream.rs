@@ -62,7 +62,7 @@ pub struct EncodeOptions {
     pub others: DisallowedSpecial,
     pub unit: EncodeUnit,
     pub output: EncodeOutput,
-    /// Threads to encode on (0 counts as 1).
+    /// Threads to encode on (0: one per core, [`crate::bpe::threads_for`]).
     pub threads: usize,
     /// About how many bytes are read before a block is encoded (0: 8 MB). Only the memory
     /// used and how soon the first ids come out depend on it, never the ids.
@@ -442,7 +442,7 @@ impl ByteLevelTokenizer {
         pool: &BufferPool,
         deliver: impl FnMut(Result<(Vec<u8>, u64, u64), ByteLevelError>) -> Result<(), StreamError>,
     ) -> Result<(), StreamError> {
-        let threads = options.threads.max(1);
+        let threads = crate::bpe::threads_for(options.threads);
         let parts = (end / PART_BYTES).max(1) * threads;
         let mut cuts = vec![0];
         match options.unit {

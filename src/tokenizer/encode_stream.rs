@@ -70,7 +70,8 @@ pub enum EncodeLinesError {
 
 impl Tokenizer {
     /// Encodes every line of `input` (named `input_name` in errors, e.g. `file 'a.txt'` or
-    /// `standard input`) into one line of `out` each, on `threads` threads (at least one).
+    /// `standard input`) into one line of `out` each, on `threads` threads (0: one per core,
+    /// [`crate::bpe::threads_for`]).
     pub fn encode_lines(
         &self,
         input: &mut dyn Read,
@@ -89,7 +90,7 @@ impl Tokenizer {
                 LineOutput::Tokens | LineOutput::Json => token.as_bytes().into(),
             })
             .collect();
-        let mut workers: Vec<Worker> = (0..threads.max(1))
+        let mut workers: Vec<Worker> = (0..crate::bpe::threads_for(threads))
             .map(|_| Worker::new(self, &token_text, output))
             .collect();
         let mut stream = Stream {

@@ -1,4 +1,4 @@
-//! The floors of the house (shared/DESIGN.md, "Layers"), enforced inside the library: every
+//! The floors of the house (docs/design.md, "Layers"), enforced inside the library: every
 //! module of `src/` may use only modules on its own floor or below, and no files may use each
 //! other, in a circle of any length.
 //!
@@ -877,7 +877,7 @@ fn no_module_uses_a_higher_floor() {
     let found = real();
     assert!(
         found.upward.is_empty() && found.extern_self.is_empty(),
-        "uses that climb a floor (shared/DESIGN.md, Layers):\n{}",
+        "uses that climb a floor (docs/design.md, Layers):\n{}",
         [&found.upward[..], &found.extern_self[..]]
             .concat()
             .join("\n")

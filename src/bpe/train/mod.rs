@@ -249,7 +249,7 @@ pub struct Profile {
     pub rewrites: Option<Vec<(u32, u32)>>,
 }
 
-/// Seed 000's `train_bpe` on the fast engine: lexicographic tie-break, at most `num_merges`
+/// The training problem's `train_bpe` on the fast engine: lexicographic tie-break, at most `num_merges`
 /// merges, stopping early when no adjacent pair remains. The corpus is left segmented as after
 /// the last merge, as the naive loop would leave it.
 ///

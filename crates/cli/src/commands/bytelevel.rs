@@ -39,6 +39,9 @@ pub(crate) struct ByteLevelEncodeArgs {
     pub(crate) special_as_text: bool,
 }
 
+/// The split pattern `train --byte-level` uses when neither `--pattern` nor `--regex` is given.
+pub(crate) const DEFAULT_PATTERN: SplitPattern = SplitPattern::Cl100k;
+
 pub(crate) fn encoding_parser(value: &str) -> Result<OpenAiEncoding, String> {
     value.parse()
 }
@@ -105,7 +108,7 @@ pub(crate) fn train(args: &crate::commands::train::TrainArgs) -> Result<(), CliE
     let pattern = match (&args.byte_level.pattern, &args.byte_level.regex) {
         (_, Some(regex)) => SplitPattern::from_regex(regex),
         (Some(pattern), None) => pattern.clone(),
-        (None, None) => SplitPattern::Cl100k,
+        (None, None) => DEFAULT_PATTERN,
     };
     // A pattern that does not compile or matches the empty string is refused before reading.
     Splitter::new(pattern.clone()).map_err(|e| CliError::usage(format!("--regex: {e}")))?;

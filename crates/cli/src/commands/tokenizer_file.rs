@@ -31,7 +31,7 @@ pub(crate) fn from_file_error(err: &FileError, what: &str) -> CliError {
 pub(crate) enum VocabOrderArg {
     /// Special tokens, </w>, the characters sorted, then each merge's token in merge order
     MergeOrder,
-    /// Special tokens, then all other tokens sorted by code point (seed 004's sorted(set(vocab)))
+    /// Special tokens, then all other tokens sorted by code point (the tokenizer notebook's sorted(set(vocab)))
     Sorted,
 }
 
@@ -49,7 +49,7 @@ impl From<VocabOrderArg> for VocabOrder {
 pub(crate) enum SplitArg {
     /// At every single space, as Python's text.split(" ") (the lab's rule)
     Space,
-    /// At runs of whitespace, as Python's text.split() (seed 004's encoder)
+    /// At runs of whitespace, as Python's text.split() (the tokenizer notebook's encoder)
     Whitespace,
 }
 
