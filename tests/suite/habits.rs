@@ -96,7 +96,11 @@ fn saved_proptest_cases_are_replayed() {
     }
     // proptest's default folder, where saved cases once went unread.
     let mut unread = Vec::new();
-    files_under(&repo().join("tests/proptest-regressions"), &[""], &mut unread);
+    files_under(
+        &repo().join("tests/proptest-regressions"),
+        &[""],
+        &mut unread,
+    );
     assert!(unread.is_empty(), "saved cases nobody reads: {unread:?}");
 }
 

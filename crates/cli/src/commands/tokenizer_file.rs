@@ -1,4 +1,5 @@
-//! What the tokenizer commands share: loading the tokenizer file with errors that name it,
+//! What the tokenizer commands share: loading a tokenizer of either kind with errors that name
+//! the file or flag,
 //! the value names of `--vocab-order` and `--split`, and where text comes from (a file or
 //! standard input).
 
@@ -8,14 +9,31 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use bpe_lab::files::InvalidUtf8;
-use bpe_lab::tokenizer::{FileError, FileProblem, Split, Tokenizer, VocabOrder};
+use bpe_lab::tokenizer::{
+    AnyTokenizer, FileError, FileProblem, LoadError, OpenAiEncoding, Split, VocabOrder,
+};
 use clap::ValueEnum;
 
 use crate::commands::error::CliError;
 
-/// Loads the tokenizer file at `path`; every problem is reported naming the file.
-pub(crate) fn load(path: &Path) -> Result<Tokenizer, CliError> {
-    Tokenizer::load(path).map_err(|err| from_file_error(&err, "cannot read"))
+/// The tokenizer `--encoding` names, else the file `--tokenizer` gives, of either kind: the
+/// library reads the kind from the file ([`AnyTokenizer::load`]); the command then maps its
+/// flags for that kind (encode, decode, export).
+pub(crate) fn load_any(
+    encoding: Option<OpenAiEncoding>,
+    path: Option<&Path>,
+) -> Result<AnyTokenizer, CliError> {
+    match (encoding, path) {
+        (Some(encoding), _) => encoding
+            .tokenizer()
+            .map(AnyTokenizer::ByteLevel)
+            .map_err(|e| CliError::runtime(e.to_string())),
+        (None, Some(path)) => AnyTokenizer::load(path).map_err(|e| match e {
+            LoadError::Lab(err) => from_file_error(&err, "cannot read"),
+            LoadError::ByteLevel(err) => CliError::runtime(err.to_string()),
+        }),
+        (None, None) => Err(CliError::usage("give --tokenizer or --encoding")),
+    }
 }
 
 /// A library file error as the command reports it (exit status 1).
