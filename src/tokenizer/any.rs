@@ -35,8 +35,10 @@ pub enum TokenizerKind {
 /// A tokenizer of either kind.
 #[derive(Debug, Clone)]
 pub enum AnyTokenizer {
-    Lab(Tokenizer),
-    ByteLevel(ByteLevelTokenizer),
+    // Boxed: both are large (a lab tokenizer's word cache, a byte-level one's rank tables) and
+    // of very different sizes.
+    Lab(Box<Tokenizer>),
+    ByteLevel(Box<ByteLevelTokenizer>),
 }
 
 /// A tokenizer file that could not be loaded, as the reader of its kind says.
@@ -77,11 +79,11 @@ impl AnyTokenizer {
         })?;
         if is_byte_level_file_content(&bytes) {
             ByteLevelTokenizer::open(path)
-                .map(AnyTokenizer::ByteLevel)
+                .map(AnyTokenizer::from)
                 .map_err(LoadError::ByteLevel)
         } else {
             Tokenizer::load(path)
-                .map(AnyTokenizer::Lab)
+                .map(AnyTokenizer::from)
                 .map_err(LoadError::Lab)
         }
     }
@@ -97,13 +99,13 @@ impl AnyTokenizer {
 
 impl From<Tokenizer> for AnyTokenizer {
     fn from(tokenizer: Tokenizer) -> Self {
-        AnyTokenizer::Lab(tokenizer)
+        AnyTokenizer::Lab(Box::new(tokenizer))
     }
 }
 
 impl From<ByteLevelTokenizer> for AnyTokenizer {
     fn from(tokenizer: ByteLevelTokenizer) -> Self {
-        AnyTokenizer::ByteLevel(tokenizer)
+        AnyTokenizer::ByteLevel(Box::new(tokenizer))
     }
 }
 

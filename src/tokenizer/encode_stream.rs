@@ -90,8 +90,8 @@ impl Tokenizer {
                 LineOutput::Tokens | LineOutput::Json => token.as_bytes().into(),
             })
             .collect();
-        let mut workers: Vec<Worker> = (0..crate::bpe::threads_for(threads))
-            .map(|_| Worker::new(self, &token_text, output))
+        let mut workers: Vec<EncodeThread> = (0..crate::bpe::threads_for(threads))
+            .map(|_| EncodeThread::new(self, &token_text, output))
             .collect();
         let mut stream = Stream {
             input_name,
@@ -120,7 +120,7 @@ impl Stream<'_> {
     fn encode_all(
         &mut self,
         reader: &mut dyn Read,
-        workers: &mut [Worker],
+        workers: &mut [EncodeThread],
         out: &mut dyn Write,
     ) -> Result<(), EncodeLinesError> {
         let mut buf: Vec<u8> = Vec::with_capacity(BLOCK);
@@ -164,7 +164,7 @@ impl Stream<'_> {
     fn encode_block(
         &mut self,
         block: &[u8],
-        workers: &mut [Worker],
+        workers: &mut [EncodeThread],
         out: &mut dyn Write,
     ) -> Result<(), EncodeLinesError> {
         let parts = if block.len() >= PARALLEL_MIN {
@@ -242,7 +242,7 @@ struct PartDone {
 
 /// One thread's cache of finished words and its output for the current part; the tokenizer
 /// is shared.
-struct Worker<'t> {
+struct EncodeThread<'t> {
     tokenizer: &'t Tokenizer,
     output: LineOutput,
     split: Split,
@@ -254,9 +254,9 @@ struct Worker<'t> {
     out: Vec<u8>,
 }
 
-impl<'t> Worker<'t> {
+impl<'t> EncodeThread<'t> {
     fn new(tokenizer: &'t Tokenizer, token_text: &'t [Box<[u8]>], output: LineOutput) -> Self {
-        Worker {
+        EncodeThread {
             tokenizer,
             output,
             split: tokenizer.split(),

@@ -34,11 +34,11 @@ fn grade(subs: &Path, out: &Path, jobs: usize, env: &[(&str, &Path)]) -> Output 
     command.output().expect("bpe-lab runs")
 }
 
-/// Each student's exercises as (exercise, verdict, points, message), from the saved grades.
-fn verdicts(
-    out: &Path,
-    students: &[Submission],
-) -> Vec<(String, Vec<(String, String, f64, String)>)> {
+/// One exercise's saved grade: (exercise, verdict, points, message).
+type Verdict = (String, String, f64, String);
+
+/// Each student's exercises, from the saved grades.
+fn verdicts(out: &Path, students: &[Submission]) -> Vec<(String, Vec<Verdict>)> {
     students
         .iter()
         .map(|s| {

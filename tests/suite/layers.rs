@@ -963,11 +963,14 @@ impl Expect {
     }
 }
 
+/// A planted case: its name, (file, text added to it) pairs, and what must be found.
+type PlantedCase = (&'static str, Vec<(&'static str, &'static str)>, Vec<Expect>);
+
 /// The planted cases: what each adds to which file, and what must be found. The first twelve
 /// are issue 38's: the first eight are the kinds it lists as missed by the text scan this test
 /// replaced (routes through re-exports, globs, macros, `extern crate self`, char literals,
 /// circles through a `mod.rs` or longer than two files), the next four those it found.
-fn planted_cases() -> Vec<(&'static str, Vec<(&'static str, &'static str)>, Vec<Expect>)> {
+fn planted_cases() -> Vec<PlantedCase> {
     use Expect::*;
     vec![
         (

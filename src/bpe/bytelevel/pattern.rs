@@ -86,8 +86,9 @@ pub struct BuiltinPattern {
     pub regex: &'static str,
     /// The OpenAI encoding that uses it (as named in help and errors).
     pub encoding: &'static str,
-    /// The hand-written splitter that runs it.
-    pub(crate) splitter: HandSplitter,
+    /// The hand-written splitter that runs it; `None` runs the regex on fancy-regex (slower,
+    /// the same chunks), as a new pattern does until a splitter is written for it.
+    pub(crate) splitter: Option<HandSplitter>,
     /// Whether a text may be cut before an ASCII letter that follows `\n` and each part split
     /// on its own (see [`Splitter::for_each_chunk`]): true when no alternative matches a line
     /// feed followed by a letter and together they match every character, so the matches tile
@@ -106,7 +107,7 @@ pub static BUILTIN_PATTERNS: [BuiltinPattern; 3] = [
         aliases: &["r50k", "r50k_base"],
         regex: GPT2_PATTERN,
         encoding: "r50k_base",
-        splitter: HandSplitter::Gpt2,
+        splitter: Some(HandSplitter::Gpt2),
         // Letters are preceded at most by one space; line feeds end or fill a match of
         // whitespace.
         cuts_before_line_starts: true,
@@ -117,7 +118,7 @@ pub static BUILTIN_PATTERNS: [BuiltinPattern; 3] = [
         aliases: &["cl100k", "cl100k_base"],
         regex: CL100K_PATTERN,
         encoding: "cl100k_base",
-        splitter: HandSplitter::Cl100k,
+        splitter: Some(HandSplitter::Cl100k),
         // Letters are preceded at most by one character that is not `\r` or `\n`; line feeds
         // end a match of spaces or punctuation.
         cuts_before_line_starts: true,
@@ -128,7 +129,7 @@ pub static BUILTIN_PATTERNS: [BuiltinPattern; 3] = [
         aliases: &["o200k_base"],
         regex: O200K_PATTERN,
         encoding: "o200k_base",
-        splitter: HandSplitter::O200k,
+        splitter: Some(HandSplitter::O200k),
         // As cl100k's: letters after at most one character that is not `\r` or `\n`.
         cuts_before_line_starts: true,
     },
@@ -296,7 +297,7 @@ impl Splitter {
                 pattern: pattern.regex().to_owned(),
             });
         }
-        let hand = pattern.builtin().map(|row| row.splitter);
+        let hand = pattern.builtin().and_then(|row| row.splitter);
         let cuts = pattern.cuts_before_line_starts();
         Ok(Splitter {
             pattern,
@@ -328,8 +329,8 @@ impl Splitter {
     /// `text` (so look-ahead sees past `end`). `start` must be where a chunk of the whole text
     /// starts (0, or a cut given by [`Splitter::cut_points`]).
     ///
-    /// The built-in patterns run on hand-written splitters ([`super::gpt2`],
-    /// [`super::cl100k`], [`super::o200k`]), the user's on fancy-regex.
+    /// The built-in patterns run on hand-written splitters (`gpt2.rs`,
+    /// `cl100k.rs`, `o200k.rs`), the user's on fancy-regex.
     pub fn for_each_chunk<'t>(
         &self,
         text: &'t str,

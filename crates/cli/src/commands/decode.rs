@@ -88,7 +88,7 @@ pub(crate) fn run(args: &DecodeArgs) -> Result<(), CliError> {
                 &output,
             );
         }
-        AnyTokenizer::Lab(tokenizer) => tokenizer,
+        AnyTokenizer::Lab(tokenizer) => *tokenizer,
     };
     if args.unit == Some(crate::commands::encode::UnitArg::Text) {
         return Err(CliError::usage(

@@ -130,7 +130,7 @@ pub(crate) fn run(args: &EncodeArgs) -> Result<(), CliError> {
                 threads,
             });
         }
-        AnyTokenizer::Lab(tokenizer) => tokenizer,
+        AnyTokenizer::Lab(tokenizer) => *tokenizer,
     };
     if args.unit == Some(UnitArg::Text) {
         return Err(CliError::usage(

@@ -89,7 +89,7 @@ pub(crate) fn run(args: &ExportArgs) -> Result<(), CliError> {
             };
             return export(&tokenizer, format, &output);
         }
-        AnyTokenizer::Lab(tokenizer) => tokenizer,
+        AnyTokenizer::Lab(tokenizer) => *tokenizer,
     };
     let path = path.expect("a lab tokenizer comes from --tokenizer");
     if let Some(split) = args.split {

@@ -26,7 +26,7 @@ pub(crate) fn load_any(
     match (encoding, path) {
         (Some(encoding), _) => encoding
             .tokenizer()
-            .map(AnyTokenizer::ByteLevel)
+            .map(AnyTokenizer::from)
             .map_err(|e| CliError::runtime(e.to_string())),
         (None, Some(path)) => AnyTokenizer::load(path).map_err(|e| match e {
             LoadError::Lab(err) => from_file_error(&err, "cannot read"),
