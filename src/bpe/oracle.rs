@@ -168,7 +168,6 @@ pub fn best_pair(corpus: &[Vec<String>], policy: TieBreak) -> Option<((String, S
 
 /// The training problem's `train_bpe`, literally, under either tie-break policy: count afresh, pick, merge
 /// everywhere, record; stop after `num_merges` rounds or when no adjacent pair remains.
-#[allow(clippy::ptr_arg)] // mirrors the fixed API's `train_bpe`
 pub fn train_bpe_naive(
     corpus: &mut Vec<Vec<String>>,
     num_merges: usize,

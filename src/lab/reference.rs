@@ -55,7 +55,6 @@ pub fn most_frequent_pair(
 /// let merges = bpe_lab::lab::reference::train_bpe(&mut corpus, 1);
 /// assert_eq!(merges.len(), 1);
 /// ```
-#[allow(clippy::ptr_arg)] // the exercise's signature
 pub fn train_bpe(corpus: &mut Vec<Vec<String>>, num_merges: usize) -> Vec<(String, String)> {
     guard::answer_used(Exercise::TrainBpe, "bpe_lab::lab::reference::train_bpe");
     crate::bpe::oracle::train_bpe_naive(corpus, num_merges, crate::lab::parity::tie_break())

@@ -260,7 +260,6 @@ pub struct Profile {
 /// assert_eq!(merges, [("a".into(), "b".into()), ("ab".into(), "c".into()), ("abc".into(), "ab".into())]);
 /// assert_eq!(corpus, [vec!["abcab".to_string()]]);
 /// ```
-#[allow(clippy::ptr_arg)] // the fixed API's signature, as the seed writes it
 pub fn train_bpe(corpus: &mut Vec<Vec<String>>, num_merges: usize) -> Vec<(String, String)> {
     Trainer::new(num_merges).train_corpus(corpus).merges
 }
