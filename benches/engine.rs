@@ -9,7 +9,7 @@
 //! ```
 //!
 //! Sections:
-//! 1. the fast trainer against the naive oracle (seed 000 literally) on ~1 MB, at two merge
+//! 1. the fast trainer against the naive oracle (the training problem literally) on ~1 MB, at two merge
 //!    counts so the growth of the gap is visible; both start from the text, and their merge
 //!    lists are checked to be equal;
 //! 2. the fast trainer at 1k/10k/30k merges on the large corpus, split into word counting and
@@ -182,7 +182,7 @@ fn naive_vs_fast(config: &Config, small: &str) {
     println!(
         "## Training: fast engine vs naive oracle\n\n{:.2} MB ({} words, {} distinct), \
          lexicographic tie-break. Both start from the text: fast = `WordCounts::from_lines` + \
-         `Trainer::train`; naive = `bpe_initialize` + `train_bpe_naive` (seed 000 literally). \
+         `Trainer::train`; naive = `bpe_initialize` + `train_bpe_naive` (the training problem literally). \
          Their merge lists are checked to be equal.\n",
         small.len() as f64 / 1e6,
         words.total(),
@@ -341,7 +341,7 @@ fn encode(config: &Config, text: &str, merges: &[(String, String)]) {
     println!(
         "## Encoding\n\n{} merges learned on the corpus above. `Encoder::encode_paragraph_into` \
          line by line with a fresh encoder each run (its word cache starts cold; building it is \
-         timed on the whole corpus, not on the sample); the naive encoder is seed 002's \
+         timed on the whole corpus, not on the sample); the naive encoder is the apply-merges problem's \
          `apply_merges_naive`, literally (it builds its rank map on every call), called once \
          per word (chars + `</w>`) on a sample from the start of the corpus. Outputs on the \
          sample are checked to be equal.\n",

@@ -3,7 +3,7 @@
 //! Byte-pair encoding as the DeepMind ai-foundations lab 2.4 teaches it (initialize with
 //! `</w>`, count pairs, merge, learn, encode, decode), with an exact and fast engine under it.
 //!
-//! The fixed API mirrors the lab and the seed problems:
+//! The fixed API mirrors the lab and the course's Python originals:
 //!
 //! ```
 //! use bpe_lab::{apply_merges, train_bpe};
@@ -20,7 +20,7 @@
 //! [`train_bpe`] and [`apply_merges`] run the fast engine; [`bpe::oracle`] keeps the
 //! literal loops the tests compare it with. [`Trainer`] and [`Encoder`] are the richer API;
 //! [`Tokenizer`] (module [`tokenizer`]) adds a vocabulary with documented ids, encode and
-//! decode, a versioned file, export to Hugging Face `tokenizers`, and seed 000's
+//! decode, a versioned file, export to Hugging Face `tokenizers`, and the training problem's
 //! round-by-round explanation.
 
 /// This crate's version (`0.1.0`), for notebooks and reports to say which one they ran.

@@ -354,7 +354,7 @@ def compare(args, scratch):
         return  # ENCODE_MERGES=0: training only (encode.sh has the fuller encoding comparison)
     # Encoding: HF trains the vocabulary once (not timed); bpe-lab gets the same merges, with
     # (c, "</w>") merges ranked first so its words (chars, "</w>") start where HF's do (chars,
-    # last char + "</w>"). Seed 002's rule and HF's BPE then give the same tokens.
+    # last char + "</w>"). The apply-merges problem's rule and HF's BPE then give the same tokens.
     m = args.encode_merges
     print(f"## Encoding, {m}-merge vocabulary trained by HF\n", flush=True)
     print("  training the HF vocabulary for encoding...", file=sys.stderr, flush=True)

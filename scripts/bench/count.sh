@@ -114,7 +114,7 @@ with open(sys.argv[2], "w") as out:
         stem = "".join(random.choices(letters, k=random.randint(1, 8)))
         out.write(f"{stem}{i},{max(1, int(1_000_000 / (i + 1)))}\n")
 PY
-            "$bin" count --merge "$WORK/table-${m}m.csv" --output "$table" 2>/dev/null
+            "$bin" count --sum "$WORK/table-${m}m.csv" --output "$table" 2>/dev/null
             rm -f "$WORK/table-${m}m.csv"
         fi
         row=$(timed "x" - "$bin" train --word-counts "$table" --merges "$MERGES" --output "$WORK/t.json" 2>/dev/null)

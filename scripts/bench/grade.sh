@@ -5,12 +5,12 @@
 # (median, min, max, from the saved grades) and checks every grade against the one the
 # generator expects. The table goes to bench-results/grade.md.
 #
-#   scripts/bench/grade.sh [N] [--jobs J] [other lab grade flags]
+#   scripts/bench/grade.sh [N] [--threads J] [other lab grade flags]
 #   scripts/bench/grade.sh [N] --scaling [other lab grade flags]
 #
-# --scaling grades the same N submissions three times, with --jobs 1, 2 and 4, and prints one
+# --scaling grades the same N submissions three times, with --threads 1, 2 and 4, and prints one
 # table: a row per job count with its wall time, the median time of one submission, and the
-# speed-up over one job (wall of --jobs 1 / wall of this run); every run's grades are checked.
+# speed-up over one job (wall of --threads 1 / wall of this run); every run's grades are checked.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 count=100
@@ -39,7 +39,7 @@ run() {
     local start end
     start=$(date +%s.%N)
     target/debug/bpe-lab lab grade "$work/submissions" --lab 03-merge \
-        --out "$work/run-$name/grades.csv" --feedback "$work/run-$name/feedback" "$@" >&2
+        --output "$work/run-$name/grades.csv" --feedback "$work/run-$name/feedback" "$@" >&2
     end=$(date +%s.%N)
     echo "$name $start $end"
 }
@@ -47,7 +47,7 @@ run() {
 runs=()
 if ((scaling)); then
     for jobs in 1 2 4; do
-        runs+=("$(run "$jobs" --jobs "$jobs" ${flags[@]+"${flags[@]}"})")
+        runs+=("$(run "$jobs" --threads "$jobs" ${flags[@]+"${flags[@]}"})")
     done
 else
     runs+=("$(run given ${flags[@]+"${flags[@]}"})")
@@ -79,7 +79,7 @@ def check(out):
 
 scaling = runs[0][0] != "given"
 if scaling:
-    print("| submissions | cores | --jobs | wall | per submission (wall / n) | one submission: median | min | max | speed-up over --jobs 1 | grades as expected |")
+    print("| submissions | cores | --threads | wall | per submission (wall / n) | one submission: median | min | max | speed-up over --threads 1 | grades as expected |")
     print("|---|---|---|---|---|---|---|---|---|---|")
 else:
     print("| submissions | cores | wall | per submission (wall / n) | one submission: median | min | max | grades as expected |")
@@ -97,7 +97,7 @@ for name, start, end in runs:
     else:
         print(f"| {count} | {cores} | {wall:.1f} s | {wall / count:.2f} s | {times} | {good} |")
     for w in wrong:
-        print(f"MISMATCH (--jobs {name})", w, file=sys.stderr)
+        print(f"MISMATCH (--threads {name})", w, file=sys.stderr)
     failed = failed or bool(wrong)
 sys.exit(1 if failed else 0)
 PY

@@ -18,7 +18,7 @@ The table is the one `bpe-lab count` writes, row for row:
   order, so training from this table gives the same merges as training from the text.
 
 The output is a folder of Parquet part files, in order; `bpe-lab train --word-counts FOLDER` and
-`bpe-lab count --merge FOLDER ...` read it as one table.
+`bpe-lab count --sum FOLDER ...` read it as one table.
 
 Text is read as `bpe-lab` reads it: lines end at "\\n", a trailing "\\r" is dropped, a byte-order
 mark before the first line is dropped, empty lines are skipped. (Spark's text reader also ends a

@@ -1,6 +1,6 @@
-//! The fast encoder: applies a merge list to words exactly as seed 002 specifies.
+//! The fast encoder: applies a merge list to words exactly as the apply-merges problem specifies.
 //!
-//! Seed 002's rule: repeatedly take the adjacent pair with the lowest rank (its first index in
+//! The apply-merges problem's rule: repeatedly take the adjacent pair with the lowest rank (its first index in
 //! the merge list), merge its *leftmost* occurrence only, and look again. For merge lists that
 //! training produced this equals "apply each merge everywhere in list order", but not for
 //! arbitrary lists, so this module never takes that shortcut.
@@ -168,7 +168,7 @@ impl MergeTable {
     }
 }
 
-/// Seed 002's `apply_merges` on the fast path: the lowest-rank adjacent pair, leftmost
+/// The apply-merges problem's `apply_merges` on the fast path: the lowest-rank adjacent pair, leftmost
 /// occurrence first, until no listed pair is adjacent.
 ///
 /// ```

@@ -6,7 +6,7 @@
 //!   interned;
 //! - [`train`]: count, choose ([`TieBreak`]), merge, learn — the fast trainer;
 //! - [`encode`]: apply merges by rank;
-//! - [`oracle`]: every step again, literally, as the seeds and the lab write it; the fast
+//! - [`oracle`]: every step again, literally, as the course's Python originals and the lab write it; the fast
 //!   paths are tested against it.
 
 pub mod bytelevel;
@@ -24,10 +24,6 @@ mod tie_break;
 pub mod train;
 pub mod words;
 
-pub use count::available_threads;
-/// The oracle under its former name, kept only for code written before the rename
-/// (`bpe_lab::bpe::reference::train_bpe_naive`); nothing in this repository uses it.
-#[doc(hidden)]
-pub use oracle as reference;
+pub use count::{available_threads, threads_for};
 pub use steps::EOW;
 pub use tie_break::TieBreak;

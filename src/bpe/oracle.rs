@@ -1,4 +1,4 @@
-//! The oracle: literal transcriptions of the seed problems and of the DeepMind lab, and the
+//! The oracle: literal transcriptions of the course's Python originals and of the DeepMind lab, and the
 //! ranking that decides which pair a round merges ([`Rank`]).
 //!
 //! Nothing here is clever. Every loop does what the Python text does, one step at a time, so
@@ -166,9 +166,8 @@ pub fn best_pair(corpus: &[Vec<String>], policy: TieBreak) -> Option<((String, S
         .map(|p| ((p.pair.0.to_owned(), p.pair.1.to_owned()), p.count))
 }
 
-/// Seed 000's `train_bpe`, literally, under either tie-break policy: count afresh, pick, merge
+/// The training problem's `train_bpe`, literally, under either tie-break policy: count afresh, pick, merge
 /// everywhere, record; stop after `num_merges` rounds or when no adjacent pair remains.
-#[allow(clippy::ptr_arg)] // mirrors the fixed API's `train_bpe`
 pub fn train_bpe_naive(
     corpus: &mut Vec<Vec<String>>,
     num_merges: usize,
@@ -178,7 +177,7 @@ pub fn train_bpe_naive(
 }
 
 /// [`train_bpe_naive`] that also stops when the best pair occurs fewer than `min_frequency`
-/// times (seed 001's `if freq < 2: break`).
+/// times (the simplified-trainer problem's `if freq < 2: break`).
 #[allow(clippy::ptr_arg)] // mirrors the fixed API's `train_bpe`
 pub fn train_naive(
     corpus: &mut Vec<Vec<String>>,
@@ -218,7 +217,7 @@ pub fn learn_bpe_naive(
     (merges, vocabulary, corpus)
 }
 
-/// Seed 002's `apply_merges`, literally: rank = first index in `merges`; repeatedly find the
+/// The apply-merges problem's `apply_merges`, literally: rank = first index in `merges`; repeatedly find the
 /// adjacent pair with the lowest rank, merge its leftmost occurrence only, and rescan.
 pub fn apply_merges_naive(tokens: &[String], merges: &[(String, String)]) -> Vec<String> {
     crate::exercise::guard::answer_used(

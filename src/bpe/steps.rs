@@ -78,7 +78,7 @@ pub fn merge_pair_in_word(word: &[String], pair: &(String, String)) -> Vec<Strin
     out
 }
 
-/// Seed 002, literally: rank = first index in `merges`; repeatedly find the adjacent pair with
+/// The apply-merges problem, literally: rank = first index in `merges`; repeatedly find the adjacent pair with
 /// the lowest rank, merge its leftmost occurrence only, and rescan.
 pub fn apply_merges(tokens: &[String], merges: &[(String, String)]) -> Vec<String> {
     let mut rank: HashMap<(&str, &str), usize> = HashMap::new();

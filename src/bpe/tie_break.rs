@@ -19,12 +19,12 @@ use std::str::FromStr;
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub enum TieBreak {
-    /// The smallest `(left, right)` pair, comparing strings by code point (seed 000).
+    /// The smallest `(left, right)` pair, comparing strings by code point (the training problem).
     #[default]
     Lexicographic,
     /// The pair whose first occurrence comes first when scanning the current corpus word by
     /// word, left to right: what Python's `Counter.most_common(1)` and `max(dict, key=...)`
-    /// return, as the DeepMind lab and seed 004 run them.
+    /// return, as the DeepMind lab and the tokenizer notebook run them.
     FirstSeen,
 }
 

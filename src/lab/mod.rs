@@ -31,6 +31,8 @@ pub mod replay;
 pub mod split;
 pub mod token_tax;
 pub mod tokens;
+// Grader plumbing: public only for the `bpe-lab-cli` package, out of the documented surface.
+#[doc(hidden)]
 pub mod worker_sources;
 
 pub use check::{Check, Status};

@@ -2,7 +2,7 @@
 //! and the figures the lab printed on the real Africa Galore, to show beside a student's own.
 //!
 //! **The switch.** This series breaks ties between equally frequent pairs by taking the
-//! smallest pair (seed 000's rule), which does not depend on the order of the text. The
+//! smallest pair (the training problem's rule), which does not depend on the order of the text. The
 //! DeepMind lab takes the pair its `Counter` saw first. A course that wants the lab's exact
 //! answers sets the environment variable [`TIE_BREAK_ENV`] to `first-seen` before starting
 //! Jupyter (`BPE_LAB_TIE_BREAK=first-seen ./scripts/lab`); the `train_bpe` check, the encode

@@ -22,7 +22,7 @@ pub use super::bytes::{
 pub use crate::{apply_merges, bpe_initialize, get_pair_frequencies, merge_pair_in_word};
 
 /// The most frequent pair of `pair_freqs` and its count; among equal counts the smallest pair
-/// (seed 000's rule, the oracle's [`Rank::lexicographic`]); `None` when the map is empty.
+/// (the training problem's rule, the oracle's [`Rank::lexicographic`]); `None` when the map is empty.
 ///
 /// ```
 /// use std::collections::HashMap;
@@ -56,13 +56,12 @@ pub fn most_frequent_pair(
 /// let merges = bpe_lab::lab::reference::train_bpe(&mut corpus, 1);
 /// assert_eq!(merges.len(), 1);
 /// ```
-#[allow(clippy::ptr_arg)] // the exercise's signature
 pub fn train_bpe(corpus: &mut Vec<Vec<String>>, num_merges: usize) -> Vec<(String, String)> {
     guard::answer_used(Exercise::TrainBpe, "bpe_lab::lab::reference::train_bpe");
     crate::bpe::oracle::train_bpe_naive(corpus, num_merges, crate::lab::parity::tie_break())
 }
 
-/// The unknown token's text in the notebooks' vocabularies (seed 004's numbering plus it).
+/// The unknown token's text in the notebooks' vocabularies (the tokenizer notebook's numbering plus it).
 pub const UNK: &str = "<UNK>";
 
 /// Ids of `text`: each [`lab_words`] word as its characters plus `</w>`, merged by rank (seed

@@ -102,7 +102,7 @@ pub fn tokens_html(words: &[Vec<String>]) -> Html {
 }
 
 /// The `top` most frequent pairs as a table (most frequent first, ties in the lexicographic
-/// order of seed 000, so the first row is the pair that rule merges).
+/// order of the training problem, so the first row is the pair that rule merges).
 pub fn pair_table(pair_freqs: &HashMap<(String, String), usize>, top: usize) -> Html {
     let mut pairs: Vec<(&(String, String), &usize)> = pair_freqs.iter().collect();
     pairs.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));

@@ -180,7 +180,7 @@ fn token_line(text: &str, index: usize) -> usize {
 
 /// Whether a JSON text is a byte-level tokenizer file (so a reader of several kinds can pick
 /// the right one).
-pub fn is_byte_level_json(text: &str) -> bool {
+pub(crate) fn is_byte_level_json(text: &str) -> bool {
     #[derive(Deserialize)]
     struct Probe {
         format: Option<String>,
@@ -193,7 +193,7 @@ pub fn is_byte_level_json(text: &str) -> bool {
 /// tokenizer's reader: bpe-lab's byte-level JSON, a Hugging Face `tokenizer.json` (a JSON
 /// object with a `"model"`), or text that is no JSON (a rank file). JSON that does not parse is
 /// left to the lab's reader, whose errors say where.
-pub fn is_byte_level_file_content(bytes: &[u8]) -> bool {
+pub(crate) fn is_byte_level_file_content(bytes: &[u8]) -> bool {
     let start = bytes.trim_ascii_start();
     if start.is_empty() {
         return false;

@@ -62,7 +62,7 @@ pub struct EncodeOptions {
     pub others: DisallowedSpecial,
     pub unit: EncodeUnit,
     pub output: EncodeOutput,
-    /// Threads to encode on (0 counts as 1).
+    /// Threads to encode on (0: one per core, [`crate::bpe::threads_for`]).
     pub threads: usize,
     /// About how many bytes are read before a block is encoded (0: 8 MB). Only the memory
     /// used and how soon the first ids come out depend on it, never the ids.
@@ -110,7 +110,7 @@ impl std::error::Error for StreamError {}
 
 /// One encoding thread's state, kept from block to block: its chunk cache, and buffers that
 /// would otherwise be fresh memory for every part (which the kernel must zero first).
-struct Worker<'r> {
+struct EncodeThread<'r> {
     encoder: ChunkEncoder<'r>,
     ids: Vec<u32>,
 }
@@ -125,12 +125,12 @@ const BLOCK_BYTES: usize = 8 << 20;
 
 /// The special tokens that act on a text under some options: those cutting it (allowed) and
 /// those that are errors where they occur.
-struct Acting<'a> {
+struct SpecialsInPlay<'a> {
     allowed: Vec<&'a str>,
     errors: Vec<&'a str>,
 }
 
-impl<'a> Acting<'a> {
+impl<'a> SpecialsInPlay<'a> {
     fn new(
         tokenizer: &'a ByteLevelTokenizer,
         allowed: &AllowedSpecial,
@@ -147,7 +147,7 @@ impl<'a> Acting<'a> {
             AllowedSpecial::Only(set) => set.contains(s),
         };
         let names = || tokenizer.specials().keys().map(String::as_str);
-        Ok(Acting {
+        Ok(SpecialsInPlay {
             allowed: names().filter(|s| is_allowed(s)).collect(),
             errors: match others {
                 DisallowedSpecial::Error => names().filter(|s| !is_allowed(s)).collect(),
@@ -219,7 +219,7 @@ impl ByteLevelTokenizer {
         from: usize,
         to: usize,
         parts: usize,
-        acting: &Acting,
+        acting: &SpecialsInPlay,
     ) -> Vec<usize> {
         self.splitter()
             .cut_points(&text[from..to], parts)
@@ -237,7 +237,7 @@ impl ByteLevelTokenizer {
         text: &str,
         start: usize,
         end: usize,
-        acting: &Acting,
+        acting: &SpecialsInPlay,
         encoder: &mut ChunkEncoder,
         out: &mut Vec<u32>,
     ) -> Result<(), ByteLevelError> {
@@ -284,7 +284,7 @@ impl ByteLevelTokenizer {
         parts: usize,
         threads: usize,
     ) -> Result<Vec<u32>, ByteLevelError> {
-        let acting = Acting::new(self, allowed, others)?;
+        let acting = SpecialsInPlay::new(self, allowed, others)?;
         let mut cuts = vec![0];
         cuts.extend(self.part_cuts(text, 0, text.len(), parts.max(1), &acting));
         cuts.push(text.len());
@@ -314,11 +314,11 @@ impl ByteLevelTokenizer {
         output: &mut dyn Write,
         options: &EncodeOptions,
     ) -> Result<StreamEncoded, StreamError> {
-        let acting =
-            Acting::new(self, &options.allowed, options.others).map_err(StreamError::Encode)?;
+        let acting = SpecialsInPlay::new(self, &options.allowed, options.others)
+            .map_err(StreamError::Encode)?;
         // Workers are made when a block has parts for them (see `encode_block`), so a small
         // input costs one, whatever `threads` says.
-        let mut encoders: Vec<Worker> = Vec::new();
+        let mut encoders: Vec<EncodeThread> = Vec::new();
         let pool = BufferPool::default();
         // Cuts are known for the built-in patterns; a user's pattern reads everything first.
         let streams = self.splitter().can_cut();
@@ -401,7 +401,7 @@ impl ByteLevelTokenizer {
     /// Where a block of `text` (the valid text read so far, more to come) may end: after its
     /// last line feed for lines; at the last cut for a whole text, leaving room after it for
     /// the look-ahead and for a special token to be seen whole.
-    fn block_end(&self, text: &str, unit: EncodeUnit, acting: &Acting) -> Option<usize> {
+    fn block_end(&self, text: &str, unit: EncodeUnit, acting: &SpecialsInPlay) -> Option<usize> {
         match unit {
             EncodeUnit::Lines => text.rfind('\n').map(|i| i + 1),
             EncodeUnit::Text => {
@@ -436,13 +436,13 @@ impl ByteLevelTokenizer {
         &'s self,
         text: &str,
         end: usize,
-        acting: &Acting,
+        acting: &SpecialsInPlay,
         options: &EncodeOptions,
-        encoders: &mut Vec<Worker<'s>>,
+        encoders: &mut Vec<EncodeThread<'s>>,
         pool: &BufferPool,
         deliver: impl FnMut(Result<(Vec<u8>, u64, u64), ByteLevelError>) -> Result<(), StreamError>,
     ) -> Result<(), StreamError> {
-        let threads = options.threads.max(1);
+        let threads = crate::bpe::threads_for(options.threads);
         let parts = (end / PART_BYTES).max(1) * threads;
         let mut cuts = vec![0];
         match options.unit {
@@ -462,12 +462,12 @@ impl ByteLevelTokenizer {
         cuts.push(end);
         // The block was searched for specials that are errors before (encode_stream): its
         // parts need not be again.
-        let acting = &Acting {
+        let acting = &SpecialsInPlay {
             allowed: acting.allowed.clone(),
             errors: Vec::new(),
         };
-        let work = |start: usize, stop: usize, worker: &mut Worker| {
-            let Worker { encoder, ids } = worker;
+        let work = |start: usize, stop: usize, worker: &mut EncodeThread| {
+            let EncodeThread { encoder, ids } = worker;
             ids.clear();
             let mut bytes = pool
                 .lock()
@@ -506,7 +506,7 @@ impl ByteLevelTokenizer {
         // memory follows the input's size, not `threads` (each worker's cache starts at a few MB).
         let needed = threads.min(cuts.len() - 1).max(1);
         while encoders.len() < needed {
-            encoders.push(Worker {
+            encoders.push(EncodeThread {
                 encoder: ChunkEncoder::new(self.ranks()),
                 ids: Vec::new(),
             });

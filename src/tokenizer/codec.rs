@@ -1,7 +1,7 @@
 //! The tokenizer: text to tokens to ids, and ids back to text.
 //!
 //! Encoding cuts the text into words ([`Split`]), makes each word its characters followed by
-//! `</w>`, applies the merges with seed 002's rule (lowest rank first, leftmost occurrence) on
+//! `</w>`, applies the merges with the apply-merges problem's rule (lowest rank first, leftmost occurrence) on
 //! the cached fast [`Encoder`], and looks every token up in the [`Vocab`]. A character the
 //! vocabulary does not hold becomes `<UNK>` (one `<UNK>` per character); nothing is dropped.
 //!
@@ -241,7 +241,7 @@ impl Tokenizer {
             .filter_map(single_char)
             .collect();
         // Training never learned the same pair twice in any case we generated; if it ever
-        // did, only the first listing could apply (seed 002), so the later ones are dropped
+        // did, only the first listing could apply (the apply-merges problem), so the later ones are dropped
         // rather than making the file unreadable.
         let mut seen = rustc_hash::FxHashSet::default();
         let (merges, merge_counts): (Vec<_>, Vec<_>) = training

@@ -70,7 +70,8 @@ pub enum EncodeLinesError {
 
 impl Tokenizer {
     /// Encodes every line of `input` (named `input_name` in errors, e.g. `file 'a.txt'` or
-    /// `standard input`) into one line of `out` each, on `threads` threads (at least one).
+    /// `standard input`) into one line of `out` each, on `threads` threads (0: one per core,
+    /// [`crate::bpe::threads_for`]).
     pub fn encode_lines(
         &self,
         input: &mut dyn Read,
@@ -89,8 +90,8 @@ impl Tokenizer {
                 LineOutput::Tokens | LineOutput::Json => token.as_bytes().into(),
             })
             .collect();
-        let mut workers: Vec<Worker> = (0..threads.max(1))
-            .map(|_| Worker::new(self, &token_text, output))
+        let mut workers: Vec<EncodeThread> = (0..crate::bpe::threads_for(threads))
+            .map(|_| EncodeThread::new(self, &token_text, output))
             .collect();
         let mut stream = Stream {
             input_name,
@@ -119,7 +120,7 @@ impl Stream<'_> {
     fn encode_all(
         &mut self,
         reader: &mut dyn Read,
-        workers: &mut [Worker],
+        workers: &mut [EncodeThread],
         out: &mut dyn Write,
     ) -> Result<(), EncodeLinesError> {
         let mut buf: Vec<u8> = Vec::with_capacity(BLOCK);
@@ -163,7 +164,7 @@ impl Stream<'_> {
     fn encode_block(
         &mut self,
         block: &[u8],
-        workers: &mut [Worker],
+        workers: &mut [EncodeThread],
         out: &mut dyn Write,
     ) -> Result<(), EncodeLinesError> {
         let parts = if block.len() >= PARALLEL_MIN {
@@ -241,7 +242,7 @@ struct PartDone {
 
 /// One thread's cache of finished words and its output for the current part; the tokenizer
 /// is shared.
-struct Worker<'t> {
+struct EncodeThread<'t> {
     tokenizer: &'t Tokenizer,
     output: LineOutput,
     split: Split,
@@ -253,9 +254,9 @@ struct Worker<'t> {
     out: Vec<u8>,
 }
 
-impl<'t> Worker<'t> {
+impl<'t> EncodeThread<'t> {
     fn new(tokenizer: &'t Tokenizer, token_text: &'t [Box<[u8]>], output: LineOutput) -> Self {
-        Worker {
+        EncodeThread {
             tokenizer,
             output,
             split: tokenizer.split(),

@@ -22,7 +22,7 @@ pub enum TokenizerError {
     SpecialIsBaseSymbol(String),
     /// A special token contains `</w>`, which decoding reads as a word boundary.
     SpecialHasEndOfWord(String),
-    /// A merge is listed twice; `first` is the index of its first listing. (Under seed 002's
+    /// A merge is listed twice; `first` is the index of its first listing. (Under the apply-merges problem's
     /// rule only the first listing can ever apply; other tools take the last, so a list with
     /// repeats is ambiguous.)
     DuplicateMerge {

@@ -1,4 +1,4 @@
-//! Training explained round by round, as seed 000's table does it: the pair counts of each
+//! Training explained round by round, as the training problem's table does it: the pair counts of each
 //! round, the winning pair and why it won (more frequent, or a tie settled by the tie-break
 //! policy), and the corpus after the merge.
 //!
@@ -10,7 +10,7 @@
 //! ```
 //! use bpe_lab::TieBreak;
 //! use bpe_lab::tokenizer::explain::explain;
-//! // Seed 000, example 1: corpus [["a","b","c","a","b"]], three merges.
+//! // The training problem, example 1: corpus [["a","b","c","a","b"]], three merges.
 //! let corpus = vec!["abcab".chars().map(String::from).collect()];
 //! let table = explain(corpus, 3, TieBreak::Lexicographic);
 //! let text = table.to_string();
@@ -79,7 +79,7 @@ pub enum Reason {
 
 /// The lab's initialization of `paragraphs` as `explain` shows it: each paragraph cut at every
 /// single space ([`Split::Space`]), each word its characters followed by `</w>` when
-/// `end_of_word` (seed 000's examples leave it out).
+/// `end_of_word` (the training problem's examples leave it out).
 pub fn initial_corpus(paragraphs: &[impl AsRef<str>], end_of_word: bool) -> Vec<Vec<String>> {
     paragraphs
         .iter()
@@ -300,7 +300,7 @@ impl Explanation {
     }
 }
 
-/// A Markdown table like seed 000's: round, pair counts, winner (and why), corpus after.
+/// A Markdown table like the training problem's: round, pair counts, winner (and why), corpus after.
 impl fmt::Display for Explanation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "corpus: {}", cell(&corpus_json(&self.initial)))?;
@@ -342,7 +342,7 @@ mod tests {
             .collect()
     }
 
-    /// Seed 000's three examples, with the winners and reasons its text gives.
+    /// The training problem's three examples, with the winners and reasons its text gives.
     #[test]
     fn seed_000_examples() {
         let e = explain(words(&["abcab"]), 3, TieBreak::Lexicographic);

@@ -45,12 +45,6 @@
 //! a newer version, a truncated file, a merge listed twice, a merge whose parts neither are in
 //! the vocabulary nor made by an earlier merge, a vocabulary that does not follow its order.
 //! Fields it does not know are ignored, so later versions can add fields.
-//!
-//! Version 1 (`"format": "bpe-lab-merges"`, what `bpe-lab train` wrote before there was a
-//! tokenizer) is still read: the merges and training fields are taken as they are and the
-//! default settings added. It has no vocabulary, so its alphabet is the characters the merges
-//! use; characters of the corpus that no merge used become `<UNK>`. Training again gives a
-//! version-2 file.
 
 /// The file's name and versions, shared with the byte-level file (`bytelevel_file`).
 pub(crate) mod format;
@@ -66,7 +60,7 @@ use crate::bpe::train::StopReason;
 use crate::files::{json_kind as kind, json_message, write_atomically};
 use crate::tokenizer::codec::{Tokenizer, TokenizerConfig, TrainingInfo, TrainingSettings};
 pub use crate::tokenizer::error::{FileError, FileProblem};
-pub use crate::tokenizer::file::format::{FORMAT, FORMAT_V1, VERSION};
+pub use crate::tokenizer::file::format::{FORMAT, VERSION};
 use crate::tokenizer::split::Split;
 use crate::tokenizer::vocab::VocabOrder;
 
@@ -108,7 +102,7 @@ impl Tokenizer {
         })
     }
 
-    /// Reads a tokenizer file (version 1 or 2), checking it; errors name `path`.
+    /// Reads a tokenizer file (version 2), checking it; errors name `path`.
     pub fn load(path: impl AsRef<Path>) -> Result<Tokenizer, FileError> {
         let path = path.as_ref();
         let error = |problem| FileError {
@@ -168,21 +162,19 @@ impl Tokenizer {
                 ));
             }
         };
-        if format != FORMAT && format != FORMAT_V1 {
+        if format != FORMAT {
             return Err(FileProblem::NotATokenizer(format!(
                 "\"format\" is {format:?}, expected {FORMAT:?}"
             )));
         }
         let version = fields.u64("version")?;
-        match (format, version) {
-            (FORMAT, VERSION) => read_v2(&fields),
-            (FORMAT_V1, 1) => read_v1(&fields),
-            (_, found) if found > VERSION => Err(FileProblem::FutureVersion { found }),
-            (format, found) => Err(field(
+        match version {
+            VERSION => read_v2(&fields),
+            found if found > VERSION => Err(FileProblem::FutureVersion { found }),
+            found => Err(field(
                 "version",
                 format!(
-                    "{found} is not a version of {format:?} (that format is version {})",
-                    if format == FORMAT { VERSION } else { 1 }
+                    "{found} is not a version of {format:?} (that format is version {VERSION})"
                 ),
             )),
         }
@@ -363,23 +355,6 @@ fn check_vocab(stored: &[String], tokenizer: &Tokenizer) -> Result<(), FileProbl
         }
     }
     Ok(())
-}
-
-fn read_v1(fields: &Fields) -> Result<Tokenizer, FileProblem> {
-    let merges = fields.pairs("merges")?;
-    let training = fields.training(merges.len())?;
-    // Every character a merge uses; `</w>` is only ever a word's last symbol.
-    let alphabet = merges
-        .iter()
-        .flat_map(|(l, r)| [l, r])
-        .flat_map(|part| part.strip_suffix(EOW).unwrap_or(part).chars())
-        .collect();
-    Ok(Tokenizer::assemble(
-        alphabet,
-        merges,
-        TokenizerConfig::default(),
-        training,
-    )?)
 }
 
 /// Typed access to the top-level fields, with errors naming the field.

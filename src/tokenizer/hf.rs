@@ -19,7 +19,7 @@
 //!   bpe-lab's lone `</w>`.
 //! - **model**: BPE, no prefix or suffix, `unk_token` the unknown token, `fuse_unk`,
 //!   `byte_fallback` and `ignore_merges` false, no dropout. HF applies the lowest-rank merge
-//!   first, the leftmost among equals, as seed 002 does.
+//!   first, the leftmost among equals, as the apply-merges problem does.
 //! - **decoder**: the marker becomes a space, the tokens are fused, and the one space after the
 //!   last word is removed: HF's `decode` gives bpe-lab's `decode` text.
 //! - **special tokens** are ordinary vocabulary entries, not HF "added tokens": HF matches

@@ -116,13 +116,7 @@ impl ByteLevelTokenizer {
         }
         // bpe-lab's own lab (character-level) file, given where a byte-level one is read.
         let format = doc.get("format").and_then(Value::as_str);
-        if [
-            crate::tokenizer::file::FORMAT,
-            crate::tokenizer::file::FORMAT_V1,
-        ]
-        .iter()
-        .any(|f| format == Some(f))
-        {
+        if format == Some(crate::tokenizer::file::FORMAT) {
             return Err(HfImportError::NotByteLevel);
         }
         let model = doc

@@ -15,6 +15,8 @@
 //! assert_eq!(tokenizer.vocab().token(0), Some("<PAD>"));
 //! ```
 //!
+//! - `any.rs`: [`AnyTokenizer`], a tokenizer of either kind loaded once
+//!   ([`AnyTokenizer::load`] decides the kind from the file's content).
 //! - [`vocab`]: [`Vocab`] and the id orders ([`VocabOrder`]).
 //! - [`split`]: how text is cut into words ([`Split`]).
 //! - [`codec`]: [`Tokenizer`], encode and decode.
@@ -22,7 +24,7 @@
 //! - [`hf`]: export to a Hugging Face `tokenizer.json` with the same ids.
 //! - [`encode_stream`]: encoding a stream of lines on every core (`bpe-lab encode`).
 //! - [`decode_stream`]: decoding a stream of id lines (`bpe-lab decode`).
-//! - [`explain`]: seed 000's round-by-round table.
+//! - [`explain`]: the training problem's round-by-round table.
 //!
 //! Byte-level BPE (GPT-2 onwards; the engine's part is [`crate::bpe::bytelevel`]):
 //! - [`bytelevel`]: [`ByteLevelTokenizer`], ranks, specials, encode and decode;
@@ -36,6 +38,7 @@
 //! - [`token_text`]: tokens shown without loss (bytes that are no whole character as `\xNN`);
 //! - [`file_kind`]: telling a tokenizer file from a corpus or table given in its place.
 
+mod any;
 pub mod bytelevel;
 pub mod bytelevel_file;
 pub mod bytelevel_stream;
@@ -55,6 +58,7 @@ pub mod tiktoken;
 pub mod token_text;
 pub mod vocab;
 
+pub use any::{AnyTokenizer, LoadError, TokenizerKind};
 pub use bytelevel::{
     AllowedSpecial, ByteLevelError, ByteLevelTokenizer, ByteTrainingReport, DisallowedSpecial,
 };

@@ -5,7 +5,7 @@
 //! - [`Split::Space`] (the default, the lab's): `text.split(" ")`. Every single space ends a
 //!   word, so a double space makes an empty word and `""` is one empty word. Tabs, newlines and
 //!   other whitespace are ordinary characters inside words.
-//! - [`Split::Whitespace`] (seed 004's `gpt_tokenizer`): `text.split()`. Runs of whitespace
+//! - [`Split::Whitespace`] (the tokenizer notebook's `gpt_tokenizer`): `text.split()`. Runs of whitespace
 //!   separate words, leading and trailing whitespace is ignored, no word is empty.
 //!
 //! ```

@@ -9,7 +9,7 @@
 //!   makes ids independent of the order of the corpus' paragraphs; putting `</w>` first gives
 //!   it a fixed id (the number of special tokens).
 //! - [`VocabOrder::Sorted`]: the special tokens first as above, then every other token sorted
-//!   by code point, ids by position: seed 004's `sorted(set(vocab))` with the specials in
+//!   by code point, ids by position: the tokenizer notebook's `sorted(set(vocab))` with the specials in
 //!   front.
 //!
 //! A merge can produce a string that is already a token (`a`+`ab` and `aa`+`b` both make
@@ -41,7 +41,7 @@ pub enum VocabOrder {
     /// Special tokens, `</w>`, the alphabet sorted by code point, then merges in order.
     #[default]
     MergeOrder,
-    /// Special tokens, then everything else sorted by code point (seed 004).
+    /// Special tokens, then everything else sorted by code point (the tokenizer notebook).
     Sorted,
 }
 

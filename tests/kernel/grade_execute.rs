@@ -120,14 +120,14 @@ println!(\"project written: {project}; solutions read: {solutions}; cache writte
         path_str(&submissions),
         "--lab",
         LAB,
-        "--out",
+        "--output",
         path_str(&gradebook),
         "--feedback",
         path_str(&feedback),
         "--sources",
         path_str(&root().join("instructor")),
         "--execute",
-        "--jobs",
+        "--threads",
         "2",
     ]);
     assert_success(&run);

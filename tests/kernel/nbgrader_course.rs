@@ -170,7 +170,7 @@ fn nbgrader_and_bpe_lab_give_the_same_scores() {
         LAB,
         "--sources",
         path_str(&root().join("instructor")),
-        "--out",
+        "--output",
         path_str(&gradebook),
         "--feedback",
         path_str(&dir.path().join("feedback")),

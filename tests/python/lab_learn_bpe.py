@@ -1,6 +1,6 @@
 """The DeepMind lab 2.4's own code for learning BPE merges, run as the lab runs it.
 
-The functions below are the lab's cells as printed in its notebook (seed 003), with their
+The functions below are the lab's cells as printed in its notebook (the DeepMind lab), with their
 docstrings and comments left out and one line changed: the lab's text builds each pair as the
 string `word[i] + " " + word[i+1]`, while everything after it (its type hint
 `Counter[tuple[str, str], int]`, `merge_pair_in_word` comparing `(word[i], word[i + 1])`, and

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Seed 004's tokenizer, as its cells run it, for tests/suite/tokenizer.rs.
+"""The tokenizer notebook's tokenizer, as its cells run it, for tests/suite/tokenizer.rs.
 
-Reads {"corpus": [...], "num_merges": N, "texts": [...]} on stdin; trains exactly as the seed
+Reads {"corpus": [...], "num_merges": N, "texts": [...]} on stdin; trains exactly as the notebook
 does (vocabulary of the documents' characters plus "</w>", word splits without empty words,
 max(pair_stats, key=pair_stats.get), merges dict), numbers sorted(set(vocab)), and prints
 {"merges", "token2id", "encoded" (gpt_tokenizer of each text), "decoded" (decode_token_ids of
@@ -16,7 +16,7 @@ request = json.load(sys.stdin)
 corpus = request["corpus"]
 num_merges = request["num_merges"]
 
-# --- the seed's cells, unchanged but for printing ---
+# --- the notebook's cells, unchanged but for printing ---
 unique_chars = set()
 for doc in corpus:
     for char in doc:
@@ -127,7 +127,7 @@ def decode_token_ids(token_ids):
     tokens = [id2token[token_id] for token_id in token_ids]
     text = ''.join(tokens).replace('</w>', ' ').strip()
     return text
-# --- end of the seed's cells ---
+# --- end of the notebook's cells ---
 
 encoded = gpt_tokenizer(request["texts"], merges)
 json.dump(

@@ -1,9 +1,9 @@
-"""The seeds' behaviour run by Python itself, to check the Rust oracle and engine against it.
+"""The behaviour of the course's Python originals run by Python itself, to check the Rust oracle and engine against it.
 
 Reads a JSON list of cases on stdin and writes a JSON list of results on stdout. Each case is
-{"kind": "train", "corpus": [[str]], "n": int}            -> seed 000 (lexicographic ties)
+{"kind": "train", "corpus": [[str]], "n": int}            -> the training problem (lexicographic ties)
     {"kind": "learn", "dataset": [str], "n": int}           -> the lab's learn_bpe (Counter)
-    {"kind": "apply", "tokens": [str], "merges": [[a, b]]}  -> seed 002
+    {"kind": "apply", "tokens": [str], "merges": [[a, b]]}  -> the apply-merges problem
 """
 import json
 import sys

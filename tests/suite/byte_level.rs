@@ -10,9 +10,9 @@
 
 use bpe_lab::TieBreak;
 use bpe_lab::bpe::bytelevel::oracle::{encode_piece_naive, train_bytes_naive, train_minbpe_ids};
-use bpe_lab::bpe::bytelevel::specials::find_special;
+
 use bpe_lab::bpe::bytelevel::{
-    ByteTrainer, ChunkCounts, Piece, RankTable, SplitPattern, Splitter, pieces,
+    ByteTrainer, ChunkCounts, Piece, RankTable, SplitPattern, Splitter, find_special, pieces,
 };
 use proptest::prelude::*;
 
@@ -74,7 +74,7 @@ fn policy() -> impl Strategy<Value = TieBreak> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(3000))]
+    #![proptest_config(crate::support::saved_cases::config(3000))]
 
     /// The engine learns exactly the literal loop's merges, under both policies.
     #[test]
@@ -290,7 +290,7 @@ fn both_ways(pattern: SplitPattern, text: &str) -> (Vec<&str>, Vec<&str>) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(1500))]
+    #![proptest_config(crate::support::saved_cases::config(1500))]
 
     /// The built-in patterns tile the text; cutting it and counting on several threads gives
     /// the chunks and the order of one thread.
@@ -369,7 +369,7 @@ fn a_rebuilt_token_is_one_token() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(4000))]
+    #![proptest_config(crate::support::saved_cases::config(4000))]
 
     /// The hand-written GPT-2 splitter gives fancy-regex's chunks (GPT-4's text has what
     /// GPT-2's pattern turns on: contractions in both cases, numbers, spaces, any character).

@@ -218,7 +218,7 @@ fn long_chunk() -> impl Strategy<Value = Vec<u8>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    #![proptest_config(crate::support::saved_cases::config(200))]
 
     /// Long chunks (past the length where merging switches to a heap) and chunks met twice
     /// (the second time from the cache) encode as tiktoken's rule written out.
@@ -280,7 +280,7 @@ proptest! {
 proptest! {
     // Each case streams twice and writes the literal encoding out: fewer cases, the same reach
     // (block sizes from 1 byte, both units, 1 and 2 threads).
-    #![proptest_config(ProptestConfig::with_cases(60))]
+    #![proptest_config(crate::support::saved_cases::config(60))]
 
     /// Streamed in small blocks, whole or by lines, as ids, tokens or JSON: the output is the
     /// text's (or each line's) literal encoding written out.

@@ -119,7 +119,7 @@ fn merge_sums_tables_keeping_the_first_tables_order() {
     let out = dir.path().join("merged.parquet");
     assert_success(&bpe_lab(&[
         "count",
-        "--merge",
+        "--sum",
         path_str(&a),
         path_str(&b),
         path_str(&folder),
@@ -145,11 +145,11 @@ fn bad_tables_are_refused_naming_file_row_and_column() {
             path_str(&output),
         ];
         refused(&dir, &args, expected);
-        // --merge reads tables the same way.
+        // --sum reads tables the same way.
         let merged = dir.path().join("merged.parquet");
         let args = [
             "count",
-            "--merge",
+            "--sum",
             path_str(table),
             "--output",
             path_str(&merged),
@@ -327,7 +327,7 @@ fn bad_corpora_are_refused_and_nothing_is_written() {
         stderr(&out)
     );
     let table = write(&dir, "table.csv", "word,count\na,1\n");
-    let out = bpe_lab(&["count", "--merge", path_str(&table), "-o", path_str(&table)]);
+    let out = bpe_lab(&["count", "--sum", path_str(&table), "-o", path_str(&table)]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert_eq!(fs::read_to_string(&table).unwrap(), "word,count\na,1\n");
 }

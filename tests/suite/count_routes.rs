@@ -1,5 +1,5 @@
 //! Same merges, every route: training from the text, from `bpe-lab count`'s table, from shards
-//! counted apart and summed with `count --merge`, and (opt-in, `scripts/spark/test`) from the
+//! counted apart and summed with `count --sum`, and (opt-in, `scripts/spark/test`) from the
 //! Spark job's table gives the same tokenizer, merges and vocabulary, under both tie-breaks.
 //!
 //! The corpus is real text: the Africa Galore stand-in in `data/` and the Python language
@@ -120,7 +120,7 @@ fn text_table_and_merged_shards_train_the_same_merges() {
         tables.push(table);
     }
     let merged = corpus.path("merged.parquet");
-    let mut args: Vec<&str> = vec!["--merge"];
+    let mut args: Vec<&str> = vec!["--sum"];
     args.extend(tables.iter().map(|t| path_str(t)));
     args.extend(["--output", path_str(&merged)]);
     count(&args);

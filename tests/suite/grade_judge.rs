@@ -264,13 +264,13 @@ fn grading_honest_and_hostile_submissions_gives_each_its_grade_and_harms_nothing
             LAB,
             "--sources",
             path_str(&sources),
-            "--out",
+            "--output",
             path_str(&grades),
             "--feedback",
             path_str(&feedback),
             "--check-timeout",
             "5",
-            "--jobs",
+            "--threads",
             "2",
         ];
         args.extend_from_slice(extra);
@@ -748,13 +748,13 @@ fn grading_notebook_07_scores_every_exercise() {
         LAB7,
         "--sources",
         path_str(&root().join("instructor")),
-        "--out",
+        "--output",
         path_str(&grades),
         "--feedback",
         path_str(&feedback),
         "--check-timeout",
         "10",
-        "--jobs",
+        "--threads",
         "2",
     ]);
     eprintln!("{}", stderr(&run));

@@ -129,7 +129,7 @@ fn grade(nb: &Value, file: &str, lab: Option<&str>, sources: Option<&Path>) -> G
         path_str(&subs),
         "--sources",
         path_str(&sources),
-        "--out",
+        "--output",
         path_str(&grades),
         "--feedback",
         path_str(&feedback),
@@ -260,7 +260,7 @@ fn release_lab03(sources: &Path, out: &Path, title: Option<&str>) {
         "release",
         "--sources",
         path_str(sources),
-        "--out",
+        "--output",
         path_str(out),
     ]);
     assert_success(&run);

@@ -68,13 +68,13 @@ fn resume_regrades_exactly_what_the_graders_trouble_left_not_graded() {
             LAB,
             "--sources",
             path_str(&sources),
-            "--out",
+            "--output",
             path_str(&csv),
             "--feedback",
             path_str(&feedback),
             "--check-timeout",
             "10",
-            "--jobs",
+            "--threads",
             "2",
         ];
         if resume {

@@ -90,7 +90,7 @@ fn grade(subs: &Path, out: &Out, shard: Option<&str>) -> String {
         LAB,
         "--sources",
         path_str(&sources),
-        "--out",
+        "--output",
         path_str(&out.csv),
         "--nbgrader-csv",
         path_str(&out.nbgrader),
@@ -102,7 +102,7 @@ fn grade(subs: &Path, out: &Out, shard: Option<&str>) -> String {
         path_str(&out.feedback),
         "--check-timeout",
         "10",
-        "--jobs",
+        "--threads",
         "2",
     ];
     if let Some(shard) = shard {
@@ -198,7 +198,7 @@ fn three_shards_merged_equal_one_run() {
     args.extend([
         "--sources",
         path_str(&sources),
-        "--out",
+        "--output",
         path_str(&merged.csv),
         "--nbgrader-csv",
         path_str(&merged.nbgrader),
@@ -287,7 +287,7 @@ fn bad_shards_are_refused_by_name_before_anything_is_written() {
             path_str(&subs),
             "--sources",
             path_str(&sources),
-            "--out",
+            "--output",
             path_str(&out.csv),
             "--feedback",
             path_str(&out.feedback),
@@ -331,7 +331,7 @@ fn overlapping_or_missing_shards_are_refused_naming_the_files() {
         let mut args = vec!["lab", "grade-merge"];
         args.extend(shards.iter().map(|p| path_str(p)));
         args.extend([
-            "--out",
+            "--output",
             path_str(&merged.csv),
             "--feedback",
             path_str(&merged.feedback),

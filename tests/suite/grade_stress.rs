@@ -22,11 +22,11 @@ fn grade(subs: &Path, out: &Path, jobs: usize, env: &[(&str, &Path)]) -> Output 
     command
         .args(["lab", "grade", path_str(subs), "--lab", LAB, "--sources"])
         .arg(&sources)
-        .arg("--out")
+        .arg("--output")
         .arg(out.join("grades.csv"))
         .arg("--feedback")
         .arg(out.join("feedback"))
-        .args(["--check-timeout", "5", "--jobs", &jobs.to_string()])
+        .args(["--check-timeout", "5", "--threads", &jobs.to_string()])
         .stdin(Stdio::null());
     for (key, value) in env {
         command.env(key, value);
@@ -34,11 +34,11 @@ fn grade(subs: &Path, out: &Path, jobs: usize, env: &[(&str, &Path)]) -> Output 
     command.output().expect("bpe-lab runs")
 }
 
-/// Each student's exercises as (exercise, verdict, points, message), from the saved grades.
-fn verdicts(
-    out: &Path,
-    students: &[Submission],
-) -> Vec<(String, Vec<(String, String, f64, String)>)> {
+/// One exercise's saved grade: (exercise, verdict, points, message).
+type Verdict = (String, String, f64, String);
+
+/// Each student's exercises, from the saved grades.
+fn verdicts(out: &Path, students: &[Submission]) -> Vec<(String, Vec<Verdict>)> {
     students
         .iter()
         .map(|s| {
@@ -197,11 +197,11 @@ fn two_graders_at_once_each_grade_the_class_right() {
             Command::new(env!("CARGO_BIN_EXE_bpe-lab"))
                 .args(["lab", "grade", path_str(&subs), "--lab", LAB, "--sources"])
                 .arg(sources())
-                .arg("--out")
+                .arg("--output")
                 .arg(out.join("grades.csv"))
                 .arg("--feedback")
                 .arg(out.join("feedback"))
-                .args(["--check-timeout", "5", "--jobs", "2"])
+                .args(["--check-timeout", "5", "--threads", "2"])
                 .stdin(Stdio::null())
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped())

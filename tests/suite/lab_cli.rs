@@ -51,7 +51,7 @@ fn release(sources: &Path, out: &Path, check: bool) -> std::process::Output {
         "release",
         "--sources",
         path_str(sources),
-        "--out",
+        "--output",
         path_str(out),
     ];
     if check {
@@ -68,7 +68,7 @@ fn release_self_study(sources: &Path, out: &Path) -> std::process::Output {
         "--self-study",
         "--sources",
         path_str(sources),
-        "--out",
+        "--output",
         path_str(out),
     ])
 }
@@ -88,7 +88,7 @@ fn the_self_study_edition_ships_folded_solutions_and_is_checked_as_such() {
             "release",
             "--sources",
             path_str(&sources),
-            "--out",
+            "--output",
             path_str(&out),
         ];
         args.extend_from_slice(extra);
@@ -261,7 +261,7 @@ fn ungradable_submissions_get_zero_and_a_note_without_a_kernel() {
         path_str(&subs),
         "--sources",
         path_str(&sources),
-        "--out",
+        "--output",
         path_str(&grades),
         "--feedback",
         path_str(&feedback),
@@ -312,7 +312,7 @@ fn grade_empty_folder(dir: &Path) -> std::process::Output {
         path_str(&empty),
         "--sources",
         path_str(&dir.join("src")),
-        "--out",
+        "--output",
         path_str(&dir.join("grades.csv")),
         "--feedback",
         path_str(&dir.join("fb")),
@@ -508,7 +508,7 @@ fn a_submission_made_from_the_self_study_edition_is_graded_and_named() {
         path_str(&subs),
         "--sources",
         path_str(&sources),
-        "--out",
+        "--output",
         path_str(&grades),
         "--feedback",
         path_str(&dir.path().join("feedback")),

@@ -1,4 +1,4 @@
-//! The floors of the house (shared/DESIGN.md, "Layers"), enforced inside the library: every
+//! The floors of the house (docs/design.md, "Layers"), enforced inside the library: every
 //! module of `src/` may use only modules on its own floor or below, and no files may use each
 //! other, in a circle of any length.
 //!
@@ -877,7 +877,7 @@ fn no_module_uses_a_higher_floor() {
     let found = real();
     assert!(
         found.upward.is_empty() && found.extern_self.is_empty(),
-        "uses that climb a floor (shared/DESIGN.md, Layers):\n{}",
+        "uses that climb a floor (docs/design.md, Layers):\n{}",
         [&found.upward[..], &found.extern_self[..]]
             .concat()
             .join("\n")
@@ -963,11 +963,14 @@ impl Expect {
     }
 }
 
+/// A planted case: its name, (file, text added to it) pairs, and what must be found.
+type PlantedCase = (&'static str, Vec<(&'static str, &'static str)>, Vec<Expect>);
+
 /// The planted cases: what each adds to which file, and what must be found. The first twelve
 /// are issue 38's: the first eight are the kinds it lists as missed by the text scan this test
 /// replaced (routes through re-exports, globs, macros, `extern crate self`, char literals,
 /// circles through a `mod.rs` or longer than two files), the next four those it found.
-fn planted_cases() -> Vec<(&'static str, Vec<(&'static str, &'static str)>, Vec<Expect>)> {
+fn planted_cases() -> Vec<PlantedCase> {
     use Expect::*;
     vec![
         (

@@ -39,6 +39,7 @@ mod grade_shard;
 mod grade_stress;
 mod grade_summary;
 mod grade_tie_rule;
+mod habits;
 mod handout;
 mod hf_import_parity;
 mod hf_parity;

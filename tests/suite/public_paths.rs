@@ -1,4 +1,4 @@
-//! Every public path the notebooks use, and the fixed API of shared/DESIGN.md, names something
+//! Every public path the notebooks use, and the fixed API of docs/library.md, names something
 //! in the library: a change that moves or hides one fails here, in `cargo test`, not in a
 //! student's kernel. The paths are read from the notebooks' code cells (students' and
 //! instructors'), so a new notebook cell is covered without editing a list; they are resolved
@@ -13,7 +13,7 @@ use proc_macro2::{TokenStream, TokenTree};
 
 use super::layers::{House, LIB, real_sources};
 
-/// shared/DESIGN.md's fixed public API, all at the crate root.
+/// The fixed public API (docs/library.md, "The fixed API"), all at the crate root.
 const FIXED_API: &[&str] = &[
     "EOW",
     "train_bpe",
@@ -110,7 +110,7 @@ fn used_paths() -> BTreeMap<Vec<String>, String> {
     for name in FIXED_API {
         used.insert(
             vec![LIB.to_string(), name.to_string()],
-            "shared/DESIGN.md".to_string(),
+            "docs/library.md".to_string(),
         );
     }
     // Each exercise's reference and check, at the paths its row of the table names.

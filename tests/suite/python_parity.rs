@@ -1,5 +1,5 @@
-//! The engine against the seeds' semantics as Python itself runs them (`Counter.most_common`,
-//! tuple comparison, `str.split(" ")`), so the Rust oracle's reading of the seeds is checked
+//! The engine against the semantics of the course's Python originals as Python itself runs them (`Counter.most_common`,
+//! tuple comparison, `str.split(" ")`), so the Rust oracle's reading of them is checked
 //! too. Needs `python3` on the PATH, which every machine this project runs on has; without it
 //! the test fails rather than pretending to pass.
 
@@ -25,7 +25,7 @@ fn engine_matches_python_running_the_seeds() {
     let mut cases = Vec::new();
     let mut ours = Vec::new();
     for _ in 0..400 {
-        // seed 000 on symbol lists
+        // the training problem on symbol lists
         let alphabet = &symbols[..2 + rng.below(symbols.len() - 1)];
         let mut corpus: Vec<Vec<String>> = (0..rng.below(8))
             .map(|_| {
@@ -48,7 +48,7 @@ fn engine_matches_python_running_the_seeds() {
         let (merges, _, corpus) = learn_bpe(&dataset, n);
         ours.push(json!({"merges": to_pairs(&merges), "corpus": corpus}));
 
-        // seed 002 with arbitrary merge lists
+        // the apply-merges problem with arbitrary merge lists
         let tokens: Vec<String> = (0..rng.below(30))
             .map(|_| rng.pick(&symbols[..4]).to_string())
             .collect();

@@ -1,5 +1,5 @@
-//! Every example of seeds 000, 001 and 002 verbatim, and one test per hidden-test description
-//! those seeds list. Expected values are copied from the seed texts, never produced by this
+//! Every example of the course's Python originals verbatim (the training, simplified-trainer and
+//! apply-merges problems), and one test per case those problems describe. Expected values are copied from their texts, never produced by this
 //! crate.
 
 use bpe_lab::bpe::oracle::{apply_merges_naive, train_bpe_naive};
@@ -33,7 +33,7 @@ fn train_both(corpus: Vec<Vec<String>>, num_merges: usize) -> Vec<(String, Strin
     merges
 }
 
-// ---- seed 000: train BPE merges ----
+// ---- the training problem: train BPE merges ----
 
 #[test]
 fn seed000_example1_three_rounds_with_a_tie_in_round_2() {
@@ -144,7 +144,7 @@ fn seed000_realistic_corpus_low_lower_newer_produces_sensible_merges() {
     );
 }
 
-// ---- seed 001: the simplified trainer (Counter.most_common, stop when freq < 2) ----
+// ---- the simplified-trainer problem: the simplified trainer (Counter.most_common, stop when freq < 2) ----
 
 #[test]
 fn seed001_low_lower_newest_widest_first_seen_with_minimum_frequency_two() {
@@ -174,7 +174,7 @@ fn seed001_low_lower_newest_widest_first_seen_with_minimum_frequency_two() {
     );
 }
 
-// ---- seed 002: apply merges ----
+// ---- the apply-merges problem: apply merges ----
 
 /// The fast `apply_merges` and the literal oracle must agree; returns the fast result.
 fn apply_both(tokens: &[&str], merges: &[(&str, &str)]) -> Vec<String> {

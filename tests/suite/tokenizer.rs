@@ -1,6 +1,6 @@
 //! The tokenizer's vocabulary, encode and decode, against expectations built independently:
 //! the literal oracle's merges and `apply_merges_naive`, vocabularies assembled here by the
-//! documented rule, seed 004's printed output and its code run in Python.
+//! documented rule, the tokenizer notebook's printed output and its code run in Python.
 
 use crate::support;
 
@@ -117,7 +117,7 @@ fn merge_order_ids_follow_the_documented_rule() {
 
 /// Arbitrary merge lists (each merge joins two symbols available so far), where results
 /// collide with earlier tokens (`a`+`ab` = `aa`+`b`): ids by the documented rule, no string
-/// twice, and every word encoded as seed 002's literal `apply_merges` does.
+/// twice, and every word encoded as the apply-merges problem's literal `apply_merges` does.
 #[test]
 fn hand_made_merge_lists_with_collisions() {
     let mut rng = Rng(5);
@@ -169,8 +169,8 @@ fn hand_made_merge_lists_with_collisions() {
     );
 }
 
-/// Seed 004's corpus, first-seen tie-break, 15 merges: the merges it prints and its printed
-/// `token2id`, shifted by the special tokens in front and by the space seed 004 counts as a
+/// The tokenizer notebook's corpus, first-seen tie-break, 15 merges: the merges it prints and its printed
+/// `token2id`, shifted by the special tokens in front and by the space the tokenizer notebook counts as a
 /// character (bpe-lab's alphabet comes from words, which hold no space).
 #[test]
 fn sorted_ids_are_seed_004s_token2id() {
@@ -257,7 +257,7 @@ fn sorted_ids_are_seed_004s_token2id() {
     }
 }
 
-/// Seed 004's encoder and decoder, run in Python: with the sorted order and the whitespace
+/// The tokenizer notebook's encoder and decoder, run in Python: with the sorted order and the whitespace
 /// split, bpe-lab gives the seed's ids (shifted as above) and the seed's decoded text; where
 /// the seed silently drops an unknown character, bpe-lab has `<UNK>`.
 #[test]
@@ -321,7 +321,7 @@ fn encode_and_decode_are_seed_004s_run_in_python() {
 }
 
 /// What the oracle says `text` encodes to: each word (per `split`) as its characters and
-/// `</w>`, merged by seed 002's literal `apply_merges`, each token looked up in `vocab`, and
+/// `</w>`, merged by the apply-merges problem's literal `apply_merges`, each token looked up in `vocab`, and
 /// a token that is a character outside `alphabet` as `<UNK>`.
 fn oracle_ids(
     text: &str,
@@ -363,7 +363,7 @@ fn any_text() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(400))]
+    #![proptest_config(crate::support::saved_cases::config(400))]
 
     #[test]
     fn encode_is_the_oracle_on_every_word(
@@ -554,7 +554,7 @@ fn merge_lists_are_checked() {
     assert!(build(pairs(&[("a", "b"), ("ab", EOW), ("c", "ab</w>")])).is_ok());
 }
 
-/// Seed 002's rule with a list training would not give: the lower rank first, wherever it is.
+/// The apply-merges problem's rule with a list training would not give: the lower rank first, wherever it is.
 #[test]
 fn encoding_applies_the_lowest_rank_first() {
     let merges = vec![

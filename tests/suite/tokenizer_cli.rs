@@ -1,6 +1,6 @@
 //! `bpe-lab encode`, `decode`, `export` and `explain`, run as a user would run them. Expected
-//! tokens come from seed 002's literal `apply_merges` with the merges and vocabulary read from
-//! the file here; expected tables from seed 000's text.
+//! tokens come from the apply-merges problem's literal `apply_merges` with the merges and vocabulary read from
+//! the file here; expected tables from the training problem's text.
 
 use crate::support;
 
@@ -407,7 +407,7 @@ fn export_refuses_a_tokenizer_hugging_face_would_read_differently() {
     assert!(!out.exists());
 }
 
-/// Seed 000, example 1, with the rows of its table.
+/// The training problem, example 1, with the rows of its table.
 #[test]
 fn explain_prints_seed_000s_table() {
     let run = bpe_lab(&["explain", "--merges", "3", "--no-eow", "abcab"]);
@@ -494,7 +494,12 @@ fn help_explains_the_new_commands() {
         ("export", &["Hugging Face", "U+E000", "empty text"][..]),
         (
             "explain",
-            &["seed 000", "--tie-break", "--no-eow", "at most 64 words"][..],
+            &[
+                "the training problem",
+                "--tie-break",
+                "--no-eow",
+                "at most 64 words",
+            ][..],
         ),
     ] {
         let run = bpe_lab(&[command, "--help"]);

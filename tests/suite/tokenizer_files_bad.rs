@@ -70,10 +70,11 @@ fn setup(dir: &Path) {
     repeated["tokens"][270] = tokens[100].clone();
     let repeated = serde_json::to_string_pretty(&repeated).unwrap();
     // The line the message must name: the second line holding token 100's text.
+    let token_100 = tokens[100].to_string();
     let holding: Vec<usize> = repeated
         .lines()
         .enumerate()
-        .filter(|(_, l)| l.trim().trim_end_matches(',') == tokens[100].to_string())
+        .filter(|(_, l)| l.trim().trim_end_matches(',') == token_100)
         .map(|(i, _)| i + 1)
         .collect();
     assert_eq!(holding[1], 279, "the table's line for \"tokens\"[270]");

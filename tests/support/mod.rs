@@ -6,6 +6,7 @@ pub mod alone;
 pub mod cli;
 pub mod lab03;
 pub mod notebooks;
+pub mod saved_cases;
 
 use std::io::Write;
 use std::process::{Command, Stdio};

@@ -63,67 +63,154 @@ pub enum SplitPattern {
     Custom(String),
 }
 
+/// Which hand-written splitter runs a built-in pattern (the regex engine is most of
+/// encoding's time, so each built-in pattern has its own; the user's runs on fancy-regex).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum HandSplitter {
+    Gpt2,
+    Cl100k,
+    O200k,
+}
+
+/// One built-in split pattern: everything the library, the command line and the docs say
+/// about it, in one row of [`BUILTIN_PATTERNS`].
+#[derive(Debug)]
+pub struct BuiltinPattern {
+    /// The pattern's variant.
+    pub pattern: SplitPattern,
+    /// Its short name (`--pattern NAME`, the name a tokenizer file shows).
+    pub name: &'static str,
+    /// Other names `FromStr` reads for it (its OpenAI encoding's, with and without `_base`).
+    pub aliases: &'static [&'static str],
+    /// The regular expression, as tiktoken writes it.
+    pub regex: &'static str,
+    /// The OpenAI encoding that uses it (as named in help and errors).
+    pub encoding: &'static str,
+    /// The hand-written splitter that runs it; `None` runs the regex on fancy-regex (slower,
+    /// the same chunks), as a new pattern does until a splitter is written for it.
+    pub(crate) splitter: Option<HandSplitter>,
+    /// Whether a text may be cut before an ASCII letter that follows `\n` and each part split
+    /// on its own (see [`Splitter::for_each_chunk`]): true when no alternative matches a line
+    /// feed followed by a letter and together they match every character, so the matches tile
+    /// the text and one of them starts right after the line feed. Threaded encoding cuts texts
+    /// only where this holds; a built-in pattern that can match across a line start must say
+    /// `false` here.
+    pub cuts_before_line_starts: bool,
+}
+
+/// The built-in split patterns, in the order help and errors list them. Every name, alias,
+/// regular expression and property of a built-in pattern is read from here.
+pub static BUILTIN_PATTERNS: [BuiltinPattern; 3] = [
+    BuiltinPattern {
+        pattern: SplitPattern::Gpt2,
+        name: "gpt2",
+        aliases: &["r50k", "r50k_base"],
+        regex: GPT2_PATTERN,
+        encoding: "r50k_base",
+        splitter: Some(HandSplitter::Gpt2),
+        // Letters are preceded at most by one space; line feeds end or fill a match of
+        // whitespace.
+        cuts_before_line_starts: true,
+    },
+    BuiltinPattern {
+        pattern: SplitPattern::Cl100k,
+        name: "gpt4",
+        aliases: &["cl100k", "cl100k_base"],
+        regex: CL100K_PATTERN,
+        encoding: "cl100k_base",
+        splitter: Some(HandSplitter::Cl100k),
+        // Letters are preceded at most by one character that is not `\r` or `\n`; line feeds
+        // end a match of spaces or punctuation.
+        cuts_before_line_starts: true,
+    },
+    BuiltinPattern {
+        pattern: SplitPattern::O200k,
+        name: "o200k",
+        aliases: &["o200k_base"],
+        regex: O200K_PATTERN,
+        encoding: "o200k_base",
+        splitter: Some(HandSplitter::O200k),
+        // As cl100k's: letters after at most one character that is not `\r` or `\n`.
+        cuts_before_line_starts: true,
+    },
+];
+
 impl SplitPattern {
+    /// The row of [`BUILTIN_PATTERNS`] for a built-in pattern; `None` for a user's.
+    pub fn builtin(&self) -> Option<&'static BuiltinPattern> {
+        BUILTIN_PATTERNS.iter().find(|row| row.pattern == *self)
+    }
+
     /// The regular expression.
     pub fn regex(&self) -> &str {
-        match self {
-            SplitPattern::Gpt2 => GPT2_PATTERN,
-            SplitPattern::Cl100k => CL100K_PATTERN,
-            SplitPattern::O200k => O200K_PATTERN,
-            SplitPattern::Custom(regex) => regex,
+        match (self, self.builtin()) {
+            (SplitPattern::Custom(regex), _) => regex,
+            (_, Some(row)) => row.regex,
+            (_, None) => unreachable!("every variant but Custom has a row in BUILTIN_PATTERNS"),
         }
     }
 
     /// The short name of a built-in pattern (`gpt2`, `gpt4`, `o200k`); `None` for a user's.
     pub fn name(&self) -> Option<&'static str> {
-        match self {
-            SplitPattern::Gpt2 => Some("gpt2"),
-            SplitPattern::Cl100k => Some("gpt4"),
-            SplitPattern::O200k => Some("o200k"),
-            SplitPattern::Custom(_) => None,
-        }
+        self.builtin().map(|row| row.name)
     }
 
     /// The pattern for a regular expression: a built-in one when the text is one of theirs.
     pub fn from_regex(regex: &str) -> SplitPattern {
-        [
-            SplitPattern::Gpt2,
-            SplitPattern::Cl100k,
-            SplitPattern::O200k,
-        ]
-        .into_iter()
-        .find(|p| p.regex() == regex)
-        .unwrap_or_else(|| SplitPattern::Custom(regex.to_owned()))
+        BUILTIN_PATTERNS
+            .iter()
+            .find(|row| row.regex == regex)
+            .map_or_else(
+                || SplitPattern::Custom(regex.to_owned()),
+                |row| row.pattern.clone(),
+            )
     }
 
     /// Whether a text may be cut before an ASCII letter that follows `\n` and each part split
-    /// on its own (see [`Splitter::for_each_chunk`]). True of the built-in patterns: none of
-    /// their alternatives matches a line feed followed by a letter (letters are preceded at
-    /// most by one character that is not `\r` or `\n`, and line feeds end or fill a match of
-    /// spaces or punctuation), and together they match every character, so the matches tile
-    /// the text and one of them starts right after the line feed.
+    /// on its own: the row's [`BuiltinPattern::cuts_before_line_starts`]; never for a user's
+    /// pattern, of which nothing is known.
     pub fn cuts_before_line_starts(&self) -> bool {
-        !matches!(self, SplitPattern::Custom(_))
+        self.builtin()
+            .is_some_and(|row| row.cuts_before_line_starts)
     }
 }
 
-/// The names of the built-in patterns [`SplitPattern`]'s `FromStr` reads, and the patterns.
-pub const PATTERN_NAMES: [(&str, SplitPattern); 3] = [
-    ("gpt2", SplitPattern::Gpt2),
-    ("gpt4", SplitPattern::Cl100k),
-    ("o200k", SplitPattern::O200k),
-];
+/// The built-in patterns' names as help lists them: `gpt2 (r50k_base), gpt4 (cl100k_base) or
+/// o200k (o200k_base)`.
+pub fn builtin_pattern_names_with_encodings() -> String {
+    let named: Vec<String> = BUILTIN_PATTERNS
+        .iter()
+        .map(|row| format!("{} ({})", row.name, row.encoding))
+        .collect();
+    match named.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
 
-/// A pattern name that is none of [`PATTERN_NAMES`] (nor an encoding's name).
+/// The built-in patterns' names joined by `|`, as usage lines write them: `gpt2|gpt4|o200k`.
+pub fn builtin_pattern_names() -> String {
+    let names: Vec<&str> = BUILTIN_PATTERNS.iter().map(|row| row.name).collect();
+    names.join("|")
+}
+
+/// A pattern name that is none of [`BUILTIN_PATTERNS`]' names nor aliases.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnknownPatternName(pub String);
 
 impl fmt::Display for UnknownPatternName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names = builtin_pattern_names_with_encodings();
+        // The error says "and" where help says "or".
+        let names = match names.rsplit_once(" or ") {
+            Some((rest, last)) => format!("{rest} and {last}"),
+            None => names,
+        };
         write!(
             f,
-            "unknown pattern name {:?}: the names are gpt2 (r50k_base), gpt4 (cl100k_base) and \
-             o200k (o200k_base); give your own regular expression with --regex",
+            "unknown pattern name {:?}: the names are {names}; give your own regular expression \
+             with --regex",
             self.0
         )
     }
@@ -134,16 +221,15 @@ impl std::error::Error for UnknownPatternName {}
 impl FromStr for SplitPattern {
     type Err = UnknownPatternName;
 
-    /// A built-in pattern by its name (`gpt2`, `gpt4`, `o200k`) or its encoding's
-    /// (`r50k_base`, `cl100k_base`, `o200k_base`, also without `_base`); a user's regular
-    /// expression is [`SplitPattern::Custom`] (or [`SplitPattern::from_regex`]).
+    /// A built-in pattern by its name (`gpt2`, `gpt4`, `o200k`) or an alias (its encoding's
+    /// name, also without `_base`); a user's regular expression is [`SplitPattern::Custom`]
+    /// (or [`SplitPattern::from_regex`]).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(match s {
-            "gpt2" | "r50k" | "r50k_base" => SplitPattern::Gpt2,
-            "gpt4" | "cl100k" | "cl100k_base" => SplitPattern::Cl100k,
-            "o200k" | "o200k_base" => SplitPattern::O200k,
-            other => return Err(UnknownPatternName(other.to_owned())),
-        })
+        BUILTIN_PATTERNS
+            .iter()
+            .find(|row| row.name == s || row.aliases.contains(&s))
+            .map(|row| row.pattern.clone())
+            .ok_or_else(|| UnknownPatternName(s.to_owned()))
     }
 }
 
@@ -194,6 +280,10 @@ impl std::error::Error for SplitError {}
 pub struct Splitter {
     pattern: SplitPattern,
     regex: Regex,
+    /// The hand-written splitter of a built-in pattern; `None` runs the regex.
+    hand: Option<HandSplitter>,
+    /// The pattern's [`SplitPattern::cuts_before_line_starts`], read once.
+    cuts: bool,
 }
 
 impl Splitter {
@@ -207,7 +297,14 @@ impl Splitter {
                 pattern: pattern.regex().to_owned(),
             });
         }
-        Ok(Splitter { pattern, regex })
+        let hand = pattern.builtin().and_then(|row| row.splitter);
+        let cuts = pattern.cuts_before_line_starts();
+        Ok(Splitter {
+            pattern,
+            regex,
+            hand,
+            cuts,
+        })
     }
 
     pub fn pattern(&self) -> &SplitPattern {
@@ -232,8 +329,8 @@ impl Splitter {
     /// `text` (so look-ahead sees past `end`). `start` must be where a chunk of the whole text
     /// starts (0, or a cut given by [`Splitter::cut_points`]).
     ///
-    /// The built-in patterns run on hand-written splitters ([`super::gpt2`],
-    /// [`super::cl100k`], [`super::o200k`]), the user's on fancy-regex.
+    /// The built-in patterns run on hand-written splitters (`gpt2.rs`,
+    /// `cl100k.rs`, `o200k.rs`), the user's on fancy-regex.
     pub fn for_each_chunk<'t>(
         &self,
         text: &'t str,
@@ -241,15 +338,17 @@ impl Splitter {
         end: usize,
         f: impl FnMut(&'t str),
     ) -> Result<(), SplitError> {
-        match self.pattern {
-            SplitPattern::Gpt2 => crate::bpe::bytelevel::gpt2::for_each_chunk(text, start, end, f),
-            SplitPattern::Cl100k => {
+        match self.hand {
+            Some(HandSplitter::Gpt2) => {
+                crate::bpe::bytelevel::gpt2::for_each_chunk(text, start, end, f)
+            }
+            Some(HandSplitter::Cl100k) => {
                 crate::bpe::bytelevel::cl100k::for_each_chunk(text, start, end, f)
             }
-            SplitPattern::O200k => {
+            Some(HandSplitter::O200k) => {
                 crate::bpe::bytelevel::o200k::for_each_chunk(text, start, end, f)
             }
-            SplitPattern::Custom(_) => return self.for_each_chunk_regex(text, start, end, f),
+            None => return self.for_each_chunk_regex(text, start, end, f),
         }
         Ok(())
     }
@@ -289,7 +388,7 @@ impl Splitter {
 
     /// Whether [`Splitter::cut_points`] finds places to cut texts (the built-in patterns).
     pub fn can_cut(&self) -> bool {
-        self.pattern.cuts_before_line_starts()
+        self.cuts
     }
 
     /// Whether `text` may be cut at byte `at` (see [`Splitter::cut_points`]): just after a
@@ -307,7 +406,7 @@ impl Splitter {
     /// text: just before an ASCII letter that follows `\n`, near equal shares of the text.
     /// None for a user pattern, for which no such place is known.
     pub fn cut_points(&self, text: &str, parts: usize) -> Vec<usize> {
-        if !self.pattern.cuts_before_line_starts() || parts < 2 {
+        if !self.cuts || parts < 2 {
             return Vec::new();
         }
         let bytes = text.as_bytes();
@@ -346,6 +445,29 @@ mod tests {
             Splitter::new(SplitPattern::Custom("(".into())),
             Err(SplitError::BadPattern { .. })
         ));
+    }
+
+    /// Each row's names, aliases and regex lead back to its own pattern, and no name is two
+    /// patterns'.
+    #[test]
+    fn the_table_reads_both_ways() {
+        let mut names = std::collections::BTreeSet::new();
+        for row in &BUILTIN_PATTERNS {
+            assert_eq!(row.pattern.builtin().map(|r| r.name), Some(row.name));
+            assert_eq!(row.pattern.regex(), row.regex);
+            assert_eq!(SplitPattern::from_regex(row.regex), row.pattern);
+            for name in std::iter::once(&row.name).chain(row.aliases) {
+                assert!(names.insert(*name), "{name} names two patterns");
+                assert_eq!(name.parse::<SplitPattern>().unwrap(), row.pattern);
+            }
+        }
+        assert!(!SplitPattern::Custom(r"\w+".into()).cuts_before_line_starts());
+        let message = UnknownPatternName("gpt5".into()).to_string();
+        assert_eq!(
+            message,
+            "unknown pattern name \"gpt5\": the names are gpt2 (r50k_base), gpt4 (cl100k_base) \
+             and o200k (o200k_base); give your own regular expression with --regex"
+        );
     }
 
     #[test]

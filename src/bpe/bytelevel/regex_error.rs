@@ -6,7 +6,7 @@
 /// What is wrong with `regex`, or `None` when it compiles.
 ///
 /// ```
-/// use bpe_lab::bpe::bytelevel::regex_error::regex_problem;
+/// use bpe_lab::bpe::bytelevel::regex_problem;
 /// let why = regex_problem(r"\p{Bogus}+").unwrap();
 /// assert!(why.contains("Unicode property not found"), "{why}");
 /// assert!(!why.contains("pattern 0"), "{why}");

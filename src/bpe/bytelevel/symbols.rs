@@ -34,8 +34,9 @@ pub fn symbol_bytes(symbol: &str) -> Vec<u8> {
         .collect()
 }
 
-/// The engine's string for a byte string.
-pub fn bytes_symbol(bytes: &[u8]) -> String {
+/// The engine's string for a byte string (what the tests hold `symbol_bytes` to).
+#[cfg(test)]
+fn bytes_symbol(bytes: &[u8]) -> String {
     bytes.iter().map(|&b| byte_char(b)).collect()
 }
 

@@ -191,6 +191,15 @@ pub fn available_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
+/// The threads a caller asked for, with 0 meaning one per core ([`available_threads`]): the one
+/// place that rule is written, for every `threads` option and `--threads` flag.
+pub fn threads_for(asked: usize) -> usize {
+    match asked {
+        0 => available_threads(),
+        n => n,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -249,7 +249,7 @@ pub struct Profile {
     pub rewrites: Option<Vec<(u32, u32)>>,
 }
 
-/// Seed 000's `train_bpe` on the fast engine: lexicographic tie-break, at most `num_merges`
+/// The training problem's `train_bpe` on the fast engine: lexicographic tie-break, at most `num_merges`
 /// merges, stopping early when no adjacent pair remains. The corpus is left segmented as after
 /// the last merge, as the naive loop would leave it.
 ///
@@ -260,7 +260,6 @@ pub struct Profile {
 /// assert_eq!(merges, [("a".into(), "b".into()), ("ab".into(), "c".into()), ("abc".into(), "ab".into())]);
 /// assert_eq!(corpus, [vec!["abcab".to_string()]]);
 /// ```
-#[allow(clippy::ptr_arg)] // the fixed API's signature, as the seed writes it
 pub fn train_bpe(corpus: &mut Vec<Vec<String>>, num_merges: usize) -> Vec<(String, String)> {
     Trainer::new(num_merges).train_corpus(corpus).merges
 }

@@ -276,10 +276,7 @@ pub(super) fn train_bpe_spec()
     ];
     cases.extend(generated(5, |rng| (cases::corpus(rng), rng.below(8))));
     // The lab-parity switch decides the tie rule; read once, so one check never mixes rules.
-    let (hint, reference): (
-        &'static str,
-        fn(&(Vec<Vec<String>>, usize)) -> calls::TrainBpeOut,
-    ) = match parity::tie_break() {
+    let (hint, reference): (&'static str, TrainBpeReference) = match parity::tie_break() {
         TieBreak::Lexicographic => (
             "Repeat num_merges times: count the pairs of the current corpus with \
                  `bpe_lab::lab::reference::get_pair_frequencies(corpus)`; stop early if there \
@@ -338,12 +335,18 @@ where
     }))
 }
 
+/// The reference `train_bpe` under the tie rule a check runs with.
+type TrainBpeReference = fn(&(Vec<Vec<String>>, usize)) -> calls::TrainBpeOut;
+
+/// An `apply_merges` case: the tokens, then the merges in rank order.
+type ApplyMergesCase = (Vec<String>, Vec<(String, String)>);
+
 pub(super) fn apply_merges_spec()
--> Spec<(Vec<String>, Vec<(String, String)>), calls::ApplyMergesArgs, calls::ApplyMergesOut> {
+-> Spec<ApplyMergesCase, calls::ApplyMergesArgs, calls::ApplyMergesOut> {
     let p = |list: &[(&str, &str)]| -> Vec<(String, String)> {
         list.iter().map(|(a, b)| pair(a, b)).collect()
     };
-    let mut cases: Vec<(Vec<String>, Vec<(String, String)>)> = vec![
+    let mut cases: Vec<ApplyMergesCase> = vec![
         // Seed 002's three examples, then cases where list order and rank order disagree.
         (chars("low"), p(&[("l", "o"), ("lo", "w")])),
         (chars("low"), p(&[("l", "o"), ("o", "w")])),

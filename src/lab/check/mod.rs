@@ -11,7 +11,7 @@
 //! Each check's output also carries a machine-readable result of MIME type
 //! [`RESULT_MIME`] (`exercise`, `status`, `message`, …) for `bpe-lab lab verify`. The
 //! grader does not trust it: it calls the student's code itself, in a sandbox
-//! (`instructor::judge`).
+//! (`crates/cli/src/course/judge/`).
 //!
 //! ```
 //! use bpe_lab::lab::check::{self, Status};
@@ -39,6 +39,7 @@
 
 mod byte_tokenizer;
 mod bytes;
+#[doc(hidden)] // grader plumbing (src/lab/worker_sources.rs)
 pub mod calls;
 mod cases;
 mod exercises;
@@ -47,7 +48,9 @@ mod report;
 mod result;
 mod run;
 mod shrink;
+#[doc(hidden)] // grader plumbing: the judge reads the exercise table
 pub mod table;
+#[doc(hidden)] // grader plumbing (src/lab/worker_sources.rs)
 pub mod wire;
 
 /// The exercise vocabulary lives on the ground floor, where the engine's answers can report

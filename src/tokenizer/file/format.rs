@@ -4,5 +4,3 @@
 pub const FORMAT: &str = "bpe-lab-tokenizer";
 /// The version this bpe-lab writes, and the newest it reads.
 pub const VERSION: u64 = 2;
-/// The `"format"` of version 1, the merges-only file `bpe-lab train` used to write.
-pub const FORMAT_V1: &str = "bpe-lab-merges";

@@ -11,9 +11,7 @@ use bpe_lab::tokenizer::OpenAiEncoding;
 use bpe_lab::tokenizer::bytelevel::{
     AllowedSpecial, ByteLevelError, ByteLevelTokenizer, DisallowedSpecial,
 };
-use bpe_lab::tokenizer::bytelevel_file::{
-    ByteLevelFileError, ByteLevelFileProblem, is_byte_level_file_content,
-};
+use bpe_lab::tokenizer::bytelevel_file::{ByteLevelFileError, ByteLevelFileProblem};
 use bpe_lab::tokenizer::{EncodeOptions, EncodeOutput, EncodeUnit, StreamError};
 use clap::Args;
 
@@ -41,32 +39,11 @@ pub(crate) struct ByteLevelEncodeArgs {
     pub(crate) special_as_text: bool,
 }
 
+/// The split pattern `train --byte-level` uses when neither `--pattern` nor `--regex` is given.
+pub(crate) const DEFAULT_PATTERN: SplitPattern = SplitPattern::Cl100k;
+
 pub(crate) fn encoding_parser(value: &str) -> Result<OpenAiEncoding, String> {
     crate::commands::flags::encoding_or_model(value)
-}
-
-/// Whether `path` holds a byte-level tokenizer (unreadable files are left to the caller).
-pub(crate) fn is_byte_level_file(path: &Path) -> bool {
-    std::fs::read(path).is_ok_and(|bytes| is_byte_level_file_content(&bytes))
-}
-
-fn load(path: &Path) -> Result<ByteLevelTokenizer, CliError> {
-    crate::commands::tokenizer_file::check_is_tokenizer(path)?;
-    ByteLevelTokenizer::open(path).map_err(|e| CliError::runtime(e.to_string()))
-}
-
-/// The tokenizer `--encoding` names, else the file `--tokenizer` gives (encode, decode, export).
-fn chosen(
-    encoding: Option<OpenAiEncoding>,
-    tokenizer: Option<&Path>,
-) -> Result<ByteLevelTokenizer, CliError> {
-    match (encoding, tokenizer) {
-        (Some(encoding), _) => encoding
-            .tokenizer()
-            .map_err(|e| CliError::runtime(e.to_string())),
-        (None, Some(path)) => load(path),
-        (None, None) => Err(CliError::usage("give --tokenizer or --encoding")),
-    }
 }
 
 fn read_all(source: &TextInput) -> Result<Vec<u8>, CliError> {
@@ -108,7 +85,7 @@ pub(crate) fn train(args: &crate::commands::train::TrainArgs) -> Result<(), CliE
     let pattern = match (&args.byte_level.pattern, &args.byte_level.regex) {
         (_, Some(regex)) => SplitPattern::from_regex(regex),
         (Some(pattern), None) => pattern.clone(),
-        (None, None) => SplitPattern::Cl100k,
+        (None, None) => DEFAULT_PATTERN,
     };
     // A pattern that does not compile or matches the empty string is refused before reading.
     Splitter::new(pattern.clone())
@@ -148,7 +125,7 @@ pub(crate) fn train(args: &crate::commands::train::TrainArgs) -> Result<(), CliE
         CliError::runtime(ByteLevelFileError { path, problem }.to_string())
     })?;
     let json = match drops {
-        true => bpe_lab::bpe::bytelevel::coverage::mark_drops_unmatched(&json),
+        true => bpe_lab::bpe::bytelevel::mark_drops_unmatched(&json),
         false => json,
     };
     output.write_bytes(json.as_bytes())?;
@@ -187,7 +164,7 @@ pub(crate) fn train(args: &crate::commands::train::TrainArgs) -> Result<(), CliE
 
 /// What `encode` passes on for a byte-level run.
 pub(crate) struct EncodeRun<'a> {
-    pub(crate) tokenizer: Option<&'a Path>,
+    pub(crate) tokenizer: &'a ByteLevelTokenizer,
     pub(crate) flags: &'a ByteLevelEncodeArgs,
     pub(crate) input: Option<&'a Path>,
     pub(crate) output: &'a OutputFlag,
@@ -199,7 +176,7 @@ pub(crate) struct EncodeRun<'a> {
 /// `bpe-lab encode` with a byte-level tokenizer or `--encoding`: the input streamed through
 /// [`ByteLevelTokenizer::encode_stream`], the whole input one text or each line one.
 pub(crate) fn encode(run: EncodeRun) -> Result<(), CliError> {
-    let tokenizer = chosen(run.flags.encoding, run.tokenizer)?;
+    let tokenizer = run.tokenizer;
     let (allowed, others) = match (run.flags.allow_special, run.flags.special_as_text) {
         (true, _) => (AllowedSpecial::All, DisallowedSpecial::Error),
         (false, true) => (AllowedSpecial::None, DisallowedSpecial::AsText),
@@ -243,13 +220,11 @@ pub(crate) fn encode(run: EncodeRun) -> Result<(), CliError> {
 /// `bpe-lab decode` with a byte-level tokenizer or `--encoding`: whitespace-separated ids in,
 /// their bytes out exactly (all one text), or each line's bytes and a line feed (`lines`).
 pub(crate) fn decode(
-    tokenizer: Option<&Path>,
-    encoding: Option<OpenAiEncoding>,
+    tokenizer: &ByteLevelTokenizer,
     input: Option<&Path>,
     lines: bool,
     output: &OutputFlag,
 ) -> Result<(), CliError> {
-    let tokenizer = chosen(encoding, tokenizer)?;
     output.check()?;
     let source = TextInput::new(input);
     let bytes = read_all(&source)?;
@@ -306,12 +281,10 @@ pub(crate) enum ByteLevelExport {
 
 /// `bpe-lab export` of a byte-level tokenizer.
 pub(crate) fn export(
-    tokenizer: Option<&Path>,
-    encoding: Option<OpenAiEncoding>,
+    tokenizer: &ByteLevelTokenizer,
     format: ByteLevelExport,
     output: &OutputFlag,
 ) -> Result<(), CliError> {
-    let tokenizer = chosen(encoding, tokenizer)?;
     match format {
         ByteLevelExport::Tiktoken => {
             let Some(path) = output.path() else {

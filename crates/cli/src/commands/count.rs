@@ -54,7 +54,7 @@ pub(crate) struct CountArgs {
 
     /// Add up word-count tables (CSV or Parquet with word and count columns) instead of
     /// counting text
-    #[arg(long = "sum", alias = "merge", conflicts_with = "field")]
+    #[arg(long = "sum", conflicts_with = "field")]
     pub(crate) merge: bool,
 
     /// Also print a summary as one JSON object on stdout

@@ -4,7 +4,7 @@
 use std::io::BufReader;
 use std::path::PathBuf;
 
-use bpe_lab::tokenizer::DecodeLinesError;
+use bpe_lab::tokenizer::{AnyTokenizer, DecodeLinesError};
 use clap::Args;
 
 use crate::commands::error::CliError;
@@ -73,29 +73,30 @@ pub(crate) fn run(args: &DecodeArgs) -> Result<(), CliError> {
     let output = OutputFlag::new("--output", args.output.as_deref());
     output.not_input("--input", "the ids", args.input.as_deref())?;
     output.not_input("--tokenizer", "the tokenizer file", path)?;
-    if args.encoding.is_some() || path.is_some_and(crate::commands::bytelevel::is_byte_level_file) {
-        if args.json {
-            return Err(CliError::usage(
-                "--json applies to lab tokenizers; a byte-level decode writes the bytes \
-                 themselves",
-            ));
+    let tokenizer = match tokenizer_file::load_any(args.encoding, path)? {
+        AnyTokenizer::ByteLevel(tokenizer) => {
+            if args.json {
+                return Err(CliError::usage(
+                    "--json applies to lab tokenizers; a byte-level decode writes the bytes \
+                     themselves",
+                ));
+            }
+            let lines = args.unit == Some(crate::commands::encode::UnitArg::Line);
+            return crate::commands::bytelevel::decode(
+                &tokenizer,
+                args.input.as_deref(),
+                lines,
+                &output,
+            );
         }
-        let lines = args.unit == Some(crate::commands::encode::UnitArg::Line);
-        return crate::commands::bytelevel::decode(
-            path,
-            args.encoding,
-            args.input.as_deref(),
-            lines,
-            &output,
-        );
-    }
+        AnyTokenizer::Lab(tokenizer) => *tokenizer,
+    };
     if args.unit == Some(crate::commands::encode::UnitArg::Text) {
         return Err(CliError::usage(
             "--unit text applies to byte-level tokenizers; a lab tokenizer decodes each line \
              on its own (--unit line)",
         ));
     }
-    let tokenizer = tokenizer_file::load(path.expect("clap requires --tokenizer here"))?;
     let input = TextInput::new(args.input.as_deref());
     output.check()?;
     let mut reader = BufReader::with_capacity(1 << 16, input.open()?);

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use bpe_lab::tokenizer::{EncodeLinesError, EncodeOutput, EncodeUnit, LineOutput};
+use bpe_lab::tokenizer::{AnyTokenizer, EncodeLinesError, EncodeOutput, EncodeUnit, LineOutput};
 use clap::Args;
 
 use crate::commands::error::CliError;
@@ -105,32 +105,33 @@ pub(crate) fn run(args: &EncodeArgs) -> Result<(), CliError> {
     output.not_input("--input", "the text to encode", args.input.as_deref())?;
     output.not_input("--tokenizer", "the tokenizer file", path)?;
     let threads = crate::commands::flags::threads(args.threads);
-    if args.byte_level.encoding.is_some()
-        || path.is_some_and(crate::commands::bytelevel::is_byte_level_file)
-    {
-        if args.split.is_some() {
-            return Err(CliError::usage(
-                "--split applies to lab tokenizers; a byte-level tokenizer cuts text with its \
-                 own pattern",
-            ));
+    let mut tokenizer = match tokenizer_file::load_any(args.byte_level.encoding, path)? {
+        AnyTokenizer::ByteLevel(tokenizer) => {
+            if args.split.is_some() {
+                return Err(CliError::usage(
+                    "--split applies to lab tokenizers; a byte-level tokenizer cuts text with its \
+                     own pattern",
+                ));
+            }
+            return crate::commands::bytelevel::encode(crate::commands::bytelevel::EncodeRun {
+                tokenizer: &tokenizer,
+                flags: &args.byte_level,
+                input: args.input.as_deref(),
+                output: &output,
+                format: match (args.json, args.ids) {
+                    (true, _) => EncodeOutput::Json,
+                    (false, true) => EncodeOutput::Ids,
+                    (false, false) => EncodeOutput::Tokens,
+                },
+                unit: match args.unit {
+                    Some(UnitArg::Line) => EncodeUnit::Lines,
+                    Some(UnitArg::Text) | None => EncodeUnit::Text,
+                },
+                threads,
+            });
         }
-        return crate::commands::bytelevel::encode(crate::commands::bytelevel::EncodeRun {
-            tokenizer: path,
-            flags: &args.byte_level,
-            input: args.input.as_deref(),
-            output: &output,
-            format: match (args.json, args.ids) {
-                (true, _) => EncodeOutput::Json,
-                (false, true) => EncodeOutput::Ids,
-                (false, false) => EncodeOutput::Tokens,
-            },
-            unit: match args.unit {
-                Some(UnitArg::Line) => EncodeUnit::Lines,
-                Some(UnitArg::Text) | None => EncodeUnit::Text,
-            },
-            threads,
-        });
-    }
+        AnyTokenizer::Lab(tokenizer) => *tokenizer,
+    };
     if args.unit == Some(UnitArg::Text) {
         return Err(CliError::usage(
             "--unit text applies to byte-level tokenizers; a lab tokenizer encodes each line on \
@@ -143,7 +144,6 @@ pub(crate) fn run(args: &EncodeArgs) -> Result<(), CliError> {
              tokenizer's special tokens are never read from the text",
         ));
     }
-    let mut tokenizer = tokenizer_file::load(path.expect("clap requires --tokenizer here"))?;
     if let Some(split) = args.split {
         tokenizer.set_split(split.into());
     }

@@ -1,4 +1,4 @@
-//! `bpe-lab explain`: training on a small corpus, round by round, as seed 000's table shows it.
+//! `bpe-lab explain`: training on a small corpus, round by round, as the training problem's table shows it.
 
 use std::path::{Path, PathBuf};
 
@@ -12,18 +12,18 @@ use crate::commands::output::{print, print_line};
 use crate::commands::train::corpus_error;
 
 pub(crate) const LONG_ABOUT: &str = "\
-Show BPE training on a small corpus round by round, as seed 000's table does: the pair counts
+Show BPE training on a small corpus round by round, as the training problem's table does: the pair counts
 of each round, the pair that wins and why (more frequent, or a tie settled by --tie-break),
 and the corpus after the merge.
 
 The counts come from the literal textbook loop. Each PARAGRAPH (or line of --input) is cut
 into words at every single space; each word is its characters followed by </w> (--no-eow
-leaves </w> out, as seed 000's examples do). Meant for small examples: at most 64 words,
+leaves </w> out, as the training problem's examples do). Meant for small examples: at most 64 words,
 1000 symbols and 100 rounds; larger corpora are refused.";
 
 pub(crate) const AFTER_HELP: &str = "\
 Examples:
-  bpe-lab explain --merges 3 --no-eow abcab          # seed 000, example 1
+  bpe-lab explain --merges 3 --no-eow abcab          # the training problem, example 1
   bpe-lab explain --merges 6 --tie-break first-seen 'low lower lowest'
 
 Exit status: 0 on success, 1 when the work fails (the corpus is too large, a file is
@@ -53,7 +53,7 @@ pub(crate) struct ExplainArgs {
     #[arg(long, value_name = "RULE", default_value_t, value_parser = tie_break_parser())]
     pub(crate) tie_break: bpe_lab::TieBreak,
 
-    /// Make words of bare characters, without </w> at the end (as seed 000's examples are)
+    /// Make words of bare characters, without </w> at the end (as the training problem's examples are)
     #[arg(long)]
     pub(crate) no_eow: bool,
 

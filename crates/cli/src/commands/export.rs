@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use bpe_lab::tokenizer::AnyTokenizer;
 use clap::{Args, ValueEnum};
 
 use crate::commands::error::CliError;
@@ -74,22 +75,24 @@ pub(crate) fn run(args: &ExportArgs) -> Result<(), CliError> {
     let path = args.tokenizer.as_deref();
     let output = OutputFlag::new("--output", Some(&args.output));
     output.not_input("--tokenizer", "the tokenizer file", path)?;
-    if args.encoding.is_some() || path.is_some_and(crate::commands::bytelevel::is_byte_level_file) {
-        use crate::commands::bytelevel::{ByteLevelExport, export};
-        if args.split.is_some() {
-            return Err(CliError::usage(
-                "--split applies to lab tokenizers; a byte-level tokenizer cuts text with its \
-                 own pattern",
-            ));
+    let mut tokenizer = match tokenizer_file::load_any(args.encoding, path)? {
+        AnyTokenizer::ByteLevel(tokenizer) => {
+            use crate::commands::bytelevel::{ByteLevelExport, export};
+            if args.split.is_some() {
+                return Err(CliError::usage(
+                    "--split applies to lab tokenizers; a byte-level tokenizer cuts text with \
+                     its own pattern",
+                ));
+            }
+            let format = match args.format {
+                ExportFormat::Hf => ByteLevelExport::Hf,
+                ExportFormat::Tiktoken => ByteLevelExport::Tiktoken,
+            };
+            return export(&tokenizer, format, &output);
         }
-        let format = match args.format {
-            ExportFormat::Hf => ByteLevelExport::Hf,
-            ExportFormat::Tiktoken => ByteLevelExport::Tiktoken,
-        };
-        return export(path, args.encoding, format, &output);
-    }
-    let path = path.expect("clap requires --tokenizer here");
-    let mut tokenizer = tokenizer_file::load(path)?;
+        AnyTokenizer::Lab(tokenizer) => *tokenizer,
+    };
+    let path = path.expect("a lab tokenizer comes from --tokenizer");
     if let Some(split) = args.split {
         tokenizer.set_split(split.into());
     }

@@ -30,12 +30,23 @@ pub(crate) fn pattern_parser(value: &str) -> Result<SplitPattern, String> {
     value.parse().map_err(|e: UnknownPatternName| e.to_string())
 }
 
+/// `--pattern`'s help: the built-in patterns by name and encoding, from their table, and the
+/// one `train --byte-level` uses when none is given.
+pub(crate) fn pattern_help() -> String {
+    format!(
+        "With --byte-level: the split pattern by name: {} [default: {}]",
+        bpe_lab::bpe::bytelevel::builtin_pattern_names_with_encodings(),
+        crate::commands::bytelevel::DEFAULT_PATTERN
+            .name()
+            .expect("the default is a built-in pattern")
+    )
+}
+
 /// `--threads`: 0 is one per core; more than the machine's cores is capped at them, said once
 /// on stderr (more threads than cores only cost memory and switching).
 pub(crate) fn threads(asked: usize) -> usize {
     let cores = bpe_lab::bpe::available_threads();
-    match asked {
-        0 => cores,
+    match bpe_lab::bpe::threads_for(asked) {
         n if n > cores => {
             eprintln!(
                 "note: --threads {n} is more than the {cores} core{} this machine has; using {cores}",

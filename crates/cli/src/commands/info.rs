@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use bpe_lab::bpe::bytelevel::SplitPattern;
 use bpe_lab::tokenizer::token_text::{parse_token_text, token_text};
-use bpe_lab::tokenizer::{ByteLevelTokenizer, OpenAiEncoding, Split, Tokenizer};
+use bpe_lab::tokenizer::{AnyTokenizer, OpenAiEncoding, Split};
 use clap::Args;
 use serde::Serialize;
 
@@ -117,35 +117,13 @@ struct Lookup {
 }
 
 /// The tokenizer `info` looks at.
-enum Loaded {
-    Lab(Box<Tokenizer>),
-    ByteLevel(Box<ByteLevelTokenizer>),
-}
 
 pub(crate) fn run(args: &InfoArgs) -> Result<(), CliError> {
-    if let Some(path) = args.tokenizer.as_deref() {
-        crate::commands::tokenizer_file::check_is_tokenizer(path)?;
-    }
-    let (name, loaded) = match (args.encoding, args.tokenizer.as_deref()) {
-        (Some(encoding), _) => (
-            encoding.name().to_owned(),
-            Loaded::ByteLevel(Box::new(
-                encoding
-                    .tokenizer()
-                    .map_err(|e| CliError::runtime(e.to_string()))?,
-            )),
-        ),
-        (None, Some(path)) if crate::commands::bytelevel::is_byte_level_file(path) => (
-            path.display().to_string(),
-            Loaded::ByteLevel(Box::new(
-                ByteLevelTokenizer::open(path).map_err(|e| CliError::runtime(e.to_string()))?,
-            )),
-        ),
-        (None, Some(path)) => (
-            path.display().to_string(),
-            Loaded::Lab(Box::new(crate::commands::tokenizer_file::load(path)?)),
-        ),
-        (None, None) => return Err(CliError::usage("give --tokenizer or --encoding")),
+    let loaded =
+        crate::commands::tokenizer_file::load_any(args.encoding, args.tokenizer.as_deref())?;
+    let name = match (args.encoding, args.tokenizer.as_deref()) {
+        (Some(encoding), _) => encoding.name().to_owned(),
+        (None, path) => path.map(|p| p.display().to_string()).unwrap_or_default(),
     };
     if !args.ids.is_empty() || !args.tokens.is_empty() {
         return lookups(args, &name, &loaded);
@@ -157,9 +135,9 @@ pub(crate) fn run(args: &InfoArgs) -> Result<(), CliError> {
     print_line(&summary_text(&summary))
 }
 
-fn summarize(name: String, loaded: &Loaded) -> Summary {
+fn summarize(name: String, loaded: &AnyTokenizer) -> Summary {
     match loaded {
-        Loaded::ByteLevel(t) => Summary {
+        AnyTokenizer::ByteLevel(t) => Summary {
             name,
             kind: Kind::ByteLevel,
             vocab_size: t.n_vocab(),
@@ -174,7 +152,7 @@ fn summarize(name: String, loaded: &Loaded) -> Summary {
                 _ => Dropping::Never,
             },
         },
-        Loaded::Lab(t) => {
+        AnyTokenizer::Lab(t) => {
             let vocab = t.vocab();
             let specials: Vec<(String, u32)> = vocab
                 .special_tokens()
@@ -260,22 +238,22 @@ fn summary_text(s: &Summary) -> String {
 }
 
 /// Answers `--id` and `--token`, in the order of the flags' kinds (ids, then tokens).
-fn lookups(args: &InfoArgs, name: &str, loaded: &Loaded) -> Result<(), CliError> {
+fn lookups(args: &InfoArgs, name: &str, loaded: &AnyTokenizer) -> Result<(), CliError> {
     let mut answers = Vec::new();
     for &id in &args.ids {
         let found = match loaded {
-            Loaded::ByteLevel(t) => t
+            AnyTokenizer::ByteLevel(t) => t
                 .token_bytes(id)
                 .map(|b| (b.to_vec(), t.specials().values().any(|&s| s == id))),
-            Loaded::Lab(t) => t
+            AnyTokenizer::Lab(t) => t
                 .vocab()
                 .token(id)
                 .map(|s| (s.as_bytes().to_vec(), t.vocab().is_special(id))),
         };
         let (bytes, special) = found.ok_or_else(|| {
             let top = match loaded {
-                Loaded::ByteLevel(t) => t.n_vocab(),
-                Loaded::Lab(t) => t.vocab().len() as u32,
+                AnyTokenizer::ByteLevel(t) => t.n_vocab(),
+                AnyTokenizer::Lab(t) => t.vocab().len() as u32,
             };
             CliError::runtime(format!(
                 "--id {id}: no token of {name} has this id (its ids go up to {})",
@@ -293,7 +271,7 @@ fn lookups(args: &InfoArgs, name: &str, loaded: &Loaded) -> Result<(), CliError>
         let bytes =
             parse_token_text(given).map_err(|e| CliError::usage(format!("--token: {e}")))?;
         let found = match loaded {
-            Loaded::ByteLevel(t) => {
+            AnyTokenizer::ByteLevel(t) => {
                 let special = std::str::from_utf8(&bytes)
                     .ok()
                     .and_then(|s| t.specials().get(s).copied());
@@ -302,7 +280,7 @@ fn lookups(args: &InfoArgs, name: &str, loaded: &Loaded) -> Result<(), CliError>
                     None => t.ranks().get(&bytes).map(|id| (id, false)),
                 }
             }
-            Loaded::Lab(t) => std::str::from_utf8(&bytes)
+            AnyTokenizer::Lab(t) => std::str::from_utf8(&bytes)
                 .ok()
                 .and_then(|s| t.vocab().id(s))
                 .map(|id| (id, t.vocab().is_special(id))),

@@ -96,7 +96,7 @@ pub(crate) struct NewArgs {
 #[derive(Debug, Args)]
 pub(crate) struct HandoutArgs {
     /// The folder to write: new or empty, outside what the handout is made from
-    #[arg(long = "output", alias = "out", value_name = "DIR", default_value = DEFAULT_OUTPUT)]
+    #[arg(long = "output", value_name = "DIR", default_value = DEFAULT_OUTPUT)]
     pub(crate) out: PathBuf,
     /// Instructor sources; the repository is the folder above them
     #[arg(long, value_name = "DIR", default_value = "instructor")]
@@ -123,7 +123,7 @@ pub(crate) struct ReleaseArgs {
     pub(crate) sources: PathBuf,
     /// Where the student versions go [default: notebooks; with --self-study,
     /// notebooks-self-study]
-    #[arg(long = "output", alias = "out", value_name = "DIR")]
+    #[arg(long = "output", value_name = "DIR")]
     pub(crate) out: Option<PathBuf>,
     /// Write nothing; exit 1 if any student version is missing or out of date
     #[arg(long)]
@@ -182,7 +182,7 @@ pub(crate) struct VerifyArgs {
     #[arg(long)]
     pub(crate) html: bool,
     /// Notebooks run at once, each in a kernel of its own (default: the number of cores)
-    #[arg(long = "threads", alias = "jobs", value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    #[arg(long = "threads", value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub(crate) jobs: Option<u16>,
     #[command(flatten)]
     pub(crate) kernel: KernelArgs,
@@ -195,7 +195,7 @@ pub(crate) struct GradeArgs {
     #[arg(required = true, value_name = "SUBMISSION")]
     pub(crate) submissions: Vec<PathBuf>,
     /// The gradebook to write (rewritten, atomically, as each submission finishes)
-    #[arg(long = "output", alias = "out", value_name = "FILE")]
+    #[arg(long = "output", value_name = "FILE")]
     pub(crate) out: PathBuf,
     /// Also write the grades in the layout of `nbgrader export`'s CSV (assignment, student_id,
     /// raw_score, score, max_score, …), rewritten as each submission finishes
@@ -234,7 +234,7 @@ pub(crate) struct GradeArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 120)]
     pub(crate) compile_timeout: u64,
     /// Submissions graded at once (default: the number of cores)
-    #[arg(long = "threads", alias = "jobs", value_name = "N")]
+    #[arg(long = "threads", value_name = "N")]
     pub(crate) jobs: Option<usize>,
     /// Keep the grades of submissions already graded by an earlier run (unchanged files
     /// graded under the same setup: grader version, points, tie rule, limits); what the
@@ -314,7 +314,7 @@ pub(crate) struct GradeMergeArgs {
     #[arg(required = true, value_name = "SHARD_FEEDBACK")]
     pub(crate) shards: Vec<PathBuf>,
     /// The merged gradebook to write
-    #[arg(long = "output", alias = "out", value_name = "FILE")]
+    #[arg(long = "output", value_name = "FILE")]
     pub(crate) out: PathBuf,
     /// Also write the merged grades in the layout of `nbgrader export`'s CSV
     #[arg(long, value_name = "FILE")]

@@ -89,7 +89,7 @@ pub struct Cli {
 pub(crate) enum Command {
     /// Learn BPE merges from a corpus and save the tokenizer (merges and vocabulary) as JSON
     #[command(
-        long_about = train::LONG_ABOUT,
+        long_about = train::long_about(),
         after_help = train::AFTER_SHORT_HELP,
         after_long_help = train::AFTER_HELP
     )]
@@ -114,7 +114,7 @@ pub(crate) enum Command {
     /// Show a tokenizer: kind, vocabulary size, special tokens, pattern; look up ids and tokens
     #[command(long_about = info::LONG_ABOUT, after_help = info::AFTER_HELP)]
     Info(info::InfoArgs),
-    /// Show training on a small corpus round by round (seed 000's table)
+    /// Show training on a small corpus round by round (the training problem's table)
     #[command(long_about = explain::LONG_ABOUT, after_help = explain::AFTER_HELP)]
     Explain(explain::ExplainArgs),
     /// Show which copy of Africa Galore loads (cache, download or bundled stand-in) and its size

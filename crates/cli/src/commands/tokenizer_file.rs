@@ -1,4 +1,5 @@
-//! What the tokenizer commands share: loading the tokenizer file with errors that name it,
+//! What the tokenizer commands share: loading a tokenizer of either kind with errors that name
+//! the file or flag,
 //! the value names of `--vocab-order` and `--split`, and where text comes from (a file or
 //! standard input).
 
@@ -8,15 +9,33 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use bpe_lab::files::InvalidUtf8;
-use bpe_lab::tokenizer::{FileError, FileProblem, Split, Tokenizer, VocabOrder};
+use bpe_lab::tokenizer::{
+    AnyTokenizer, FileError, FileProblem, LoadError, OpenAiEncoding, Split, VocabOrder,
+};
 use clap::ValueEnum;
 
 use crate::commands::error::CliError;
 
-/// Loads the tokenizer file at `path`; every problem is reported naming the file.
-pub(crate) fn load(path: &Path) -> Result<Tokenizer, CliError> {
-    check_is_tokenizer(path)?;
-    Tokenizer::load(path).map_err(|err| from_file_error(&err, "cannot read"))
+/// The tokenizer `--encoding` names, else the file `--tokenizer` gives, of either kind: the
+/// library reads the kind from the file ([`AnyTokenizer::load`]); the command then maps its
+/// flags for that kind (encode, decode, export).
+pub(crate) fn load_any(
+    encoding: Option<OpenAiEncoding>,
+    path: Option<&Path>,
+) -> Result<AnyTokenizer, CliError> {
+    match (encoding, path) {
+        (Some(encoding), _) => encoding
+            .tokenizer()
+            .map(AnyTokenizer::from)
+            .map_err(|e| CliError::runtime(e.to_string())),
+        (None, Some(path)) => check_is_tokenizer(path).and_then(|()| {
+            AnyTokenizer::load(path).map_err(|e| match e {
+                LoadError::Lab(err) => from_file_error(&err, "cannot read"),
+                LoadError::ByteLevel(err) => CliError::runtime(err.to_string()),
+            })
+        }),
+        (None, None) => Err(CliError::usage("give --tokenizer or --encoding")),
+    }
 }
 
 /// Refuses a file given as a tokenizer that is none (a corpus, a table, a JSON array), saying
@@ -39,7 +58,7 @@ pub(crate) fn from_file_error(err: &FileError, what: &str) -> CliError {
 pub(crate) enum VocabOrderArg {
     /// Special tokens, </w>, the characters sorted, then each merge's token in merge order
     MergeOrder,
-    /// Special tokens, then all other tokens sorted by code point (seed 004's sorted(set(vocab)))
+    /// Special tokens, then all other tokens sorted by code point (the tokenizer notebook's sorted(set(vocab)))
     Sorted,
 }
 
@@ -57,7 +76,7 @@ impl From<VocabOrderArg> for VocabOrder {
 pub(crate) enum SplitArg {
     /// At every single space, as Python's text.split(" ") (the lab's rule)
     Space,
-    /// At runs of whitespace, as Python's text.split() (seed 004's encoder)
+    /// At runs of whitespace, as Python's text.split() (the tokenizer notebook's encoder)
     Whitespace,
 }
 

@@ -21,7 +21,15 @@ use crate::commands::output::{OutputFlag, path_json, print_line};
 use crate::commands::progress;
 use crate::commands::tokenizer_file::VocabOrderArg;
 
-pub(crate) const LONG_ABOUT: &str = "\
+/// The long help, with the built-in patterns' names read from their table.
+pub(crate) fn long_about() -> String {
+    LONG_ABOUT.replace(
+        "{PATTERNS}",
+        &bpe_lab::bpe::bytelevel::builtin_pattern_names(),
+    )
+}
+
+const LONG_ABOUT: &str = "\
 Learn BPE merges from a corpus and save the tokenizer (merges and vocabulary) as JSON.
 
 A merge is a rule \"symbol A followed by symbol B becomes the single symbol AB\", e.g. l + o -> lo.
@@ -39,11 +47,11 @@ pair is left or the best pair is rarer than --min-frequency.
 The vocabulary numbers the tokens: the special tokens first (--special-tokens, <PAD> = 0 and
 <UNK> = 1 by default), then </w>, the corpus' characters sorted, and each merge's token in
 merge order (--vocab-order sorted numbers all but the special tokens in sorted order instead,
-as seed 004 does). `bpe-lab encode` and `decode` use the file.
+as the tokenizer notebook does). `bpe-lab encode` and `decode` use the file.
 
 With --byte-level the tokenizer is GPT-style instead: a text file is read whole (other formats
 as their paragraphs, one per line), cut at the special tokens (--special-tokens, default
-<|endoftext|>) and into chunks by a split pattern (--pattern gpt2|gpt4|o200k, or --regex for
+<|endoftext|>) and into chunks by a split pattern (--pattern {PATTERNS}, or --regex for
 your own); the 256 byte values are the first tokens, merges never cross a chunk, and there is
 no <UNK>. Its ids are the bytes, the merges in order, then the special tokens; --vocab-order
 and --unk-token do not apply and are refused.";
@@ -130,7 +138,7 @@ pub(crate) struct TokenizerArgs {
     /// Special tokens, comma-separated. Lab tokenizers: they get the first ids, in this order
     /// [default: <PAD>,<UNK>]. Byte-level: they get the ids after the merged tokens, and
     /// training text is cut at them [default: <|endoftext|>]
-    #[arg(long, value_name = "LIST", value_delimiter = ',', alias = "special")]
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
     pub(crate) special_tokens: Option<Vec<String>>,
 
     /// Lab tokenizers: the special token that characters outside the vocabulary become
@@ -444,9 +452,9 @@ pub(crate) struct ByteLevelTrainArgs {
     #[arg(long)]
     pub(crate) byte_level: bool,
 
-    /// With --byte-level: the split pattern by name: gpt2 (r50k_base), gpt4 (cl100k_base) or
-    /// o200k (o200k_base) [default: gpt4]
-    #[arg(long, value_name = "NAME", requires = "byte_level", value_parser = crate::commands::flags::pattern_parser)]
+    // Help: "With --byte-level: the split pattern by name: gpt2 (r50k_base), ... [default:
+    // gpt4]", the names read from the pattern table.
+    #[arg(long, value_name = "NAME", requires = "byte_level", value_parser = crate::commands::flags::pattern_parser, help = crate::commands::flags::pattern_help())]
     pub(crate) pattern: Option<SplitPattern>,
 
     /// With --byte-level: your own split pattern, a regular expression (fancy-regex syntax:
@@ -476,7 +484,7 @@ pub(crate) fn check_coverage(
     specials: &[&str],
 ) -> Result<bool, CliError> {
     use bpe_lab::bpe::bytelevel::Splitter;
-    use bpe_lab::bpe::bytelevel::coverage::first_uncovered;
+    use bpe_lab::bpe::bytelevel::first_uncovered;
     let SplitPattern::Custom(regex) = pattern else {
         return Ok(false);
     };
@@ -515,7 +523,7 @@ pub(crate) fn regex_error(regex: &str, e: &bpe_lab::bpe::bytelevel::SplitError) 
     use bpe_lab::bpe::bytelevel::SplitError;
     match e {
         SplitError::BadPattern { message, .. } => {
-            let why = bpe_lab::bpe::bytelevel::regex_error::regex_problem(regex)
+            let why = bpe_lab::bpe::bytelevel::regex_problem(regex)
                 .unwrap_or_else(|| message.trim().to_owned());
             CliError::usage(format!("--regex '{regex}' is not a valid regex: {why}"))
         }

@@ -23,6 +23,7 @@ use std::ops::Range;
 
 /// How a submitted cell was recognised as a released one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(clippy::enum_variant_names)] // each reads as the sentence it stands for: recognised by ...
 pub(crate) enum Recognised {
     /// By what the release wrote into its metadata.
     ByMetadata,
@@ -54,11 +55,11 @@ pub(crate) fn match_cells(
     };
     by_metadata(&mut matching, submitted, released);
     for nearly in [false, true] {
-        for r in 0..released.len() {
-            if matching.found[r].is_none() && is_locked(&released[r]) {
-                let versions = versions(&released[r], releases);
+        for (r, release) in released.iter().enumerate() {
+            if matching.found[r].is_none() && is_locked(release) {
+                let versions = versions(release, releases);
                 let same = |cell: &Value| {
-                    cell["cell_type"] == released[r]["cell_type"]
+                    cell["cell_type"] == release["cell_type"]
                         && versions.iter().any(|v| same_text(&source(cell), v, nearly))
                 };
                 let s = matching.find(r, submitted, same, !nearly);
@@ -66,12 +67,12 @@ pub(crate) fn match_cells(
             }
         }
     }
-    for r in 0..released.len() {
-        if matching.found[r].is_some() || is_locked(&released[r]) {
+    for (r, release) in released.iter().enumerate() {
+        if matching.found[r].is_some() || is_locked(release) {
             continue;
         }
-        let kind = &released[r]["cell_type"];
-        let signature = signature(&source(&released[r]));
+        let kind = &release["cell_type"];
+        let signature = signature(&source(release));
         let same_kind = |cell: &Value| &cell["cell_type"] == kind;
         let signed = |cell: &Value| {
             same_kind(cell)

@@ -206,7 +206,8 @@ impl Scores {
 /// One bar per score when scores are whole points and few; else ten equal ranges of `0..=max`.
 fn bins(totals: &[f64], max: f64) -> Vec<Bin> {
     let whole = |x: f64| x.fract() == 0.0;
-    if !(max > 0.0) {
+    // Also when `max` is NaN.
+    if max.is_nan() || max <= 0.0 {
         return vec![Bin {
             from: 0.0,
             to: 0.0,
@@ -337,10 +338,14 @@ pub(crate) fn summarize<'a>(grades: impl IntoIterator<Item = &'a Grade>) -> Clas
     }
 }
 
+/// A group of failed cases: its key, the reference's answer to its input, and each student's
+/// (id, message).
+type CaseGroup = (CaseKey, Option<String>, Vec<(String, String)>);
+
 fn summarize_lab(lab: &str, grades: &[&Grade]) -> LabSummary {
     let mut exercises: Vec<ExerciseSummary> = Vec::new();
     // Each group: its key, the reference's answer to its input, who and with what message.
-    let mut groups: Vec<(CaseKey, Option<String>, Vec<(String, String)>)> = Vec::new();
+    let mut groups: Vec<CaseGroup> = Vec::new();
     for g in grades {
         for e in &g.exercises {
             let at = match exercises.iter().position(|s| s.exercise == e.exercise) {

@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 /// User ids far from any real account's.
 pub(crate) const BASE_UID: u32 = 2_000_000_000;
-/// Grading slots a block holds (`lab grade --jobs` is at most 64).
+/// Grading slots a block holds (`lab grade --threads` is at most 64).
 pub(crate) const SLOTS_PER_BLOCK: u32 = 64;
 /// Blocks there are to claim: graders that may run at once on one machine.
 const BLOCKS: u32 = 4096;

@@ -111,10 +111,7 @@ pub(crate) fn verify(
         for _ in 0..options.jobs.clamp(1, plan.len().max(1)) {
             let (done, next, plan, order) = (done.clone(), &next, &plan, &order);
             scope.spawn(move || {
-                loop {
-                    let Some(&index) = order.get(next.fetch_add(1, Ordering::Relaxed)) else {
-                        break;
-                    };
+                while let Some(&index) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
                     let (path, version) = &plan[index];
                     let outcome = verify_one(path, *version, options);
                     if done.send((index, outcome)).is_err() {

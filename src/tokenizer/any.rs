@@ -1,0 +1,155 @@
+//! A tokenizer of either kind, loaded once: the seam the command line holds.
+//!
+//! bpe-lab has two kinds of tokenizer: the lab's character-level one ([`Tokenizer`]: words
+//! cut at spaces, characters plus `</w>`, an `<UNK>` id) and the byte-level one
+//! ([`ByteLevelTokenizer`]: GPT-2 onwards, 256 byte tokens, regex-split chunks). A file says
+//! which it holds by its own content; [`AnyTokenizer::load`] reads that once, here in the
+//! library, so no caller sniffs files itself.
+//!
+//! ```
+//! use bpe_lab::tokenizer::{AnyTokenizer, Tokenizer, TokenizerKind};
+//! let dir = tempfile::tempdir().unwrap();
+//! let path = dir.path().join("lab.json");
+//! Tokenizer::train(&["low lower"], 2).save(&path).unwrap();
+//! let loaded = AnyTokenizer::load(&path).unwrap();
+//! assert_eq!(loaded.kind(), TokenizerKind::Lab);
+//! ```
+
+use std::fmt;
+use std::path::Path;
+
+use crate::tokenizer::bytelevel::ByteLevelTokenizer;
+use crate::tokenizer::bytelevel_file::{ByteLevelFileError, is_byte_level_file_content};
+use crate::tokenizer::codec::Tokenizer;
+use crate::tokenizer::error::{FileError, FileProblem};
+
+/// Which kind of tokenizer: what decides which flags apply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TokenizerKind {
+    /// The lab's character-level tokenizer ([`Tokenizer`]).
+    Lab,
+    /// A byte-level tokenizer ([`ByteLevelTokenizer`]).
+    ByteLevel,
+}
+
+/// A tokenizer of either kind.
+#[derive(Debug, Clone)]
+pub enum AnyTokenizer {
+    // Boxed: both are large (a lab tokenizer's word cache, a byte-level one's rank tables) and
+    // of very different sizes.
+    Lab(Box<Tokenizer>),
+    ByteLevel(Box<ByteLevelTokenizer>),
+}
+
+/// A tokenizer file that could not be loaded, as the reader of its kind says.
+#[derive(Debug)]
+pub enum LoadError {
+    /// The file is (or, unreadable or neither kind, is read as) a lab tokenizer file; its
+    /// message says what the file looks like when it is no tokenizer (a Hugging Face file of
+    /// another model, JSON without `"format"`, a file of another format).
+    Lab(FileError),
+    /// The file is a byte-level tokenizer: bpe-lab's byte-level JSON, a Hugging Face
+    /// ByteLevel `tokenizer.json`, or a tiktoken rank file.
+    ByteLevel(ByteLevelFileError),
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::Lab(e) => e.fmt(f),
+            LoadError::ByteLevel(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+impl AnyTokenizer {
+    /// Loads the tokenizer file at `path`, deciding its kind from its content: bpe-lab's
+    /// byte-level JSON, a Hugging Face `tokenizer.json` or text that is no JSON (a tiktoken rank
+    /// file) is byte-level; anything else is read as the lab's file, whose errors say what the
+    /// file is instead. Errors name `path`.
+    pub fn load(path: impl AsRef<Path>) -> Result<AnyTokenizer, LoadError> {
+        let path = path.as_ref();
+        let bytes = std::fs::read(path).map_err(|e| {
+            LoadError::Lab(FileError {
+                path: path.to_owned(),
+                problem: FileProblem::Io(e),
+            })
+        })?;
+        if is_byte_level_file_content(&bytes) {
+            ByteLevelTokenizer::open(path)
+                .map(AnyTokenizer::from)
+                .map_err(LoadError::ByteLevel)
+        } else {
+            Tokenizer::load(path)
+                .map(AnyTokenizer::from)
+                .map_err(LoadError::Lab)
+        }
+    }
+
+    /// Which kind it is.
+    pub fn kind(&self) -> TokenizerKind {
+        match self {
+            AnyTokenizer::Lab(_) => TokenizerKind::Lab,
+            AnyTokenizer::ByteLevel(_) => TokenizerKind::ByteLevel,
+        }
+    }
+}
+
+impl From<Tokenizer> for AnyTokenizer {
+    fn from(tokenizer: Tokenizer) -> Self {
+        AnyTokenizer::Lab(Box::new(tokenizer))
+    }
+}
+
+impl From<ByteLevelTokenizer> for AnyTokenizer {
+    fn from(tokenizer: ByteLevelTokenizer) -> Self {
+        AnyTokenizer::ByteLevel(Box::new(tokenizer))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bpe::bytelevel::SplitPattern;
+
+    #[test]
+    fn each_kind_of_file_loads_as_its_kind() {
+        let dir = tempfile::tempdir().unwrap();
+        let lab = dir.path().join("lab.json");
+        Tokenizer::train(&["low lower"], 2).save(&lab).unwrap();
+        assert_eq!(AnyTokenizer::load(&lab).unwrap().kind(), TokenizerKind::Lab);
+
+        let bytes = dir.path().join("bytes.json");
+        let (trained, _) = ByteLevelTokenizer::train_reporting(
+            "low lower lowest",
+            SplitPattern::Cl100k,
+            3,
+            crate::TieBreak::Lexicographic,
+            1,
+            &[],
+        )
+        .unwrap();
+        std::fs::write(&bytes, trained.to_json().unwrap()).unwrap();
+        assert_eq!(
+            AnyTokenizer::load(&bytes).unwrap().kind(),
+            TokenizerKind::ByteLevel
+        );
+    }
+
+    /// A file of neither kind is refused with what it looks like, naming it.
+    #[test]
+    fn a_file_of_neither_kind_says_what_it_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("other.json");
+        std::fs::write(&path, r#"{"name": "not a tokenizer"}"#).unwrap();
+        let message = AnyTokenizer::load(&path).unwrap_err().to_string();
+        assert!(message.contains("other.json"), "{message}");
+        assert!(message.contains("no \"format\" field"), "{message}");
+
+        let missing = dir.path().join("missing.json");
+        let err = AnyTokenizer::load(&missing).unwrap_err();
+        assert!(matches!(&err, LoadError::Lab(e) if matches!(e.problem, FileProblem::Io(_))));
+    }
+}
