@@ -91,7 +91,7 @@ fn the_sample_class_gets_the_grades_the_guide_promises() {
     assert_eq!(
         lines.next().unwrap(),
         "student,file,lab,most_frequent_pair,merge_pair_in_word,total,max,notes,\
-         most_frequent_pair outcome,merge_pair_in_word outcome,tie rule,grader"
+         most_frequent_pair outcome,merge_pair_in_word outcome,tie rule,grader,submitted_at,late_by,late_penalty"
     );
     let rows: Vec<Vec<String>> = lines
         .map(|l| l.splitn(8, ',').map(str::to_owned).collect())

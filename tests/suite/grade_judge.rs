@@ -286,7 +286,7 @@ fn grading_honest_and_hostile_submissions_gives_each_its_grade_and_harms_nothing
     assert_eq!(
         lines[0],
         "student,file,lab,most_frequent_pair,merge_pair_in_word,total,max,notes,\
-         most_frequent_pair outcome,merge_pair_in_word outcome,tie rule,grader"
+         most_frequent_pair outcome,merge_pair_in_word outcome,tie rule,grader,submitted_at,late_by,late_penalty"
     );
     let row = |student: &str| -> Vec<String> {
         let line = lines
@@ -767,7 +767,7 @@ fn grading_notebook_07_scores_every_exercise() {
         "student,file,lab,byte_initialize,count_pairs_in_chunks,merge_ids,train_byte_bpe,\
          encode_ids,decode_ids,recover_merges,total,max,notes,byte_initialize outcome,\
          count_pairs_in_chunks outcome,merge_ids outcome,train_byte_bpe outcome,\
-         encode_ids outcome,decode_ids outcome,recover_merges outcome,tie rule,grader"
+         encode_ids outcome,decode_ids outcome,recover_merges outcome,tie rule,grader,submitted_at,late_by,late_penalty"
     );
     let scores = |student: &str| -> Vec<String> {
         let line = lines

@@ -134,10 +134,11 @@ fn regrading_one_student_keeps_every_other_row_byte_for_byte() {
     class.grade(&[], &[], &[]);
     let first = class.gradebook();
     assert_eq!(points(&first, "bob"), "1,0,1,3");
-    // Each exercise's outcome in words, then the tie rule and the grader's version.
+    // Each exercise's outcome in words, then the tie rule and the grader's version, then the
+    // lateness columns (empty: no time in the name, no --due).
     assert!(
         row(&first, "bob").ends_with(&format!(
-            ",passed,not implemented,lexicographic,{}",
+            ",passed,not implemented,lexicographic,{},,,",
             bpe_lab::VERSION
         )),
         "{first}"

@@ -273,7 +273,7 @@ fn ungradable_submissions_get_zero_and_a_note_without_a_kernel() {
     let rows: Vec<&str> = csv.lines().collect();
     assert_eq!(
         rows[0],
-        "student,file,lab,decode,total,max,notes,decode outcome,tie rule,grader"
+        "student,file,lab,decode,total,max,notes,decode outcome,tie rule,grader,submitted_at,late_by,late_penalty"
     );
     assert_eq!(rows.len(), 4, "{csv}");
     let row = |student: &str| {

@@ -33,6 +33,7 @@ mod grade_gradescope_bundle;
 mod grade_intake;
 mod grade_judge;
 mod grade_jupyters;
+mod grade_late;
 mod grade_regrade;
 mod grade_resume;
 mod grade_shard;

@@ -9,6 +9,7 @@ use crate::course::grade::export::gradescope_bundle::{
 };
 use crate::course::grade::export::moodle::MoodleOutputs;
 use crate::course::grade::intake::{Intake, error::IntakeError};
+use crate::course::grade::lateness::{Due, LatePolicy, LateRule};
 use crate::course::grade::{
     Event, GradeError, MergeError, MergeOptions, Output, SessionOptions, Shard, Summary, Tally,
     Whose, grade_all, merge_shards,
@@ -281,6 +282,17 @@ pub(crate) struct GradeArgs {
     /// '^(?P<student>[^_]+)_(?P<timestamp>[0-9-]+)_'
     #[arg(long, value_name = "REGEX")]
     pub(crate) name_pattern: Option<String>,
+    /// The due date, an RFC 3339 time (e.g. 2026-11-20T23:59:00Z or
+    /// 2026-11-20T23:59:00+01:00): each submission's time (from its file name or nbgrader's
+    /// timestamp.txt, never the file's modification time) gives how late it is; a submission
+    /// whose time is unknown is not penalised, and its note says so
+    #[arg(long, value_name = "TIME")]
+    pub(crate) due: Option<Due>,
+    /// What a late submission loses (with --due): none (lateness recorded, no penalty), zero,
+    /// penalty:<P>%/day (P % of the maximum per started day late, never more than the total)
+    /// or cap:<P>% (at most P % of the maximum)
+    #[arg(long, value_name = "POLICY", default_value = "none")]
+    pub(crate) late_policy: LatePolicy,
 }
 
 /// Moodle's ways back in for the grades (`lab grade` and `lab grade-merge`).
@@ -662,6 +674,10 @@ fn run_grade(args: &GradeArgs) -> Result<(), CliError> {
         adjustments: args.adjustments.clone(),
         roster: args.roster.clone(),
         name_pattern: args.name_pattern.clone(),
+        late: LateRule {
+            due: args.due.clone(),
+            policy: args.late_policy,
+        },
     };
     let mut bar = None;
     let summary =

@@ -435,6 +435,9 @@ impl Adjustments {
     pub(crate) fn apply(&self, grade: &Grade) -> Grade {
         let mut g = grade.clone();
         g.adjustments.clear();
+        // A grade applied before gets its penalty back first, so it is never taken twice.
+        g.total += g.late_penalty;
+        g.late_penalty = 0.0;
         let mine = self.items.iter().filter(|a| {
             a.student == g.student && a.lab.as_ref().is_none_or(|l| g.lab.as_ref() == Some(l))
         });
@@ -476,6 +479,12 @@ impl Adjustments {
             }
             g.total = total;
         }
+        // The late policy takes its points from what the adjustments left.
+        g.late_penalty = g
+            .lateness
+            .as_ref()
+            .map_or(0.0, |l| l.penalty(g.total, g.max));
+        g.total -= g.late_penalty;
         g
     }
 }

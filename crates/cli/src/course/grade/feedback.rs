@@ -65,6 +65,7 @@ fn outline(g: &Grade) -> Vec<Block> {
     let unfinished = parts.iter().any(|p| p.whose == Whose::Grader);
     let mut blocks = header(g, unfinished);
     blocks.extend(adjustments(g));
+    blocks.extend(lateness(g));
     for p in parts
         .iter()
         .filter(|p| p.whose == Whose::Grader && p.exercise.is_none())
@@ -120,6 +121,15 @@ fn adjustments(g: &Grade) -> Vec<Block> {
         Block::Heading(vec![text("Adjusted by your instructor")]),
         Block::List(g.adjustments.iter().map(|a| a.to_string()).collect()),
     ]
+}
+
+/// How late the submission was and what the late policy took, under the score it changed; or
+/// that its time was unknown and nothing was taken.
+fn lateness(g: &Grade) -> Vec<Block> {
+    match g.lateness.as_ref().and_then(|l| l.line(g.late_penalty)) {
+        Some(line) => vec![Block::Paragraph(vec![text(format!("Late: {line}."))])],
+        None => Vec::new(),
+    }
 }
 
 /// The title and the score, which says when it is not final yet.
@@ -419,7 +429,31 @@ mod tests {
             setup: None,
             setup_digest: String::new(),
             adjustments: Vec::new(),
+            lateness: None,
+            late_penalty: 0.0,
         }
+    }
+
+    #[test]
+    fn the_feedback_shows_the_late_penalty_under_the_score() {
+        let mut g = graded();
+        g.lateness = Some(crate::course::grade::lateness::Lateness {
+            submitted: crate::course::grade::lateness::Submitted {
+                at: Some(3 * 86_400 + 3600),
+                from: crate::course::grade::lateness::SubmittedFrom::FileName,
+            },
+            due: Some("1970-01-01T00:00:00Z".parse().unwrap()),
+            policy: "penalty:25%/day".parse().unwrap(),
+        });
+        let applied = crate::course::grade::adjustments::Adjustments::default().apply(&g);
+        // 3 d 1 h late: 4 started days at 25 % of 4 points is 4, capped at the 2 scored.
+        assert_eq!((applied.late_penalty, applied.total), (2.0, 0.0));
+        let md = feedback_markdown(&applied);
+        assert!(md.contains("**Score: 0 / 4**"), "{md}");
+        assert!(
+            md.contains("Late: submitted 3d 1h 0m after the due date 1970-01-01T00:00:00Z (late policy penalty:25%/day): 2 points taken off."),
+            "{md}"
+        );
     }
 
     #[test]

@@ -2,7 +2,10 @@
 //! order), total and maximum points, and the notes; then each exercise's outcome in words
 //! ([`super::outcome`]), the tie rule and the grader's version the grade was decided under.
 //! The new columns come after the notes, so tools reading the first ones by position still
-//! read them.
+//! read them. Last come the lateness columns ([`super::lateness`]): `submitted_at` (RFC 3339,
+//! UTC; empty when the download does not say), `late_by` (`1d 2h 5m`; `late` when only the
+//! LMS's marker says so; empty when on time) and `late_penalty` (points taken off the total,
+//! which is after it; empty without `--due`).
 
 use super::lab::Lab;
 use super::outcome::outcome;
@@ -37,7 +40,7 @@ pub(crate) fn gradebook_csv(grades: &[Grade], labs: &[Lab]) -> String {
         out.push(',');
         out.push_str(&csv(&format!("{} outcome", name(lab, exercise))));
     }
-    out.push_str(",tie rule,grader\n");
+    out.push_str(",tie rule,grader,submitted_at,late_by,late_penalty\n");
     for g in grades {
         row(&mut out, g, &columns);
     }
@@ -75,6 +78,12 @@ fn row(out: &mut String, g: &Grade, columns: &[(&str, &str)]) {
         }
         let _ = write!(notes, "adjusted: {a}");
     }
+    if let Some(line) = g.lateness.as_ref().and_then(|l| l.line(g.late_penalty)) {
+        if !notes.is_empty() {
+            notes.push_str("; ");
+        }
+        notes.push_str(&line);
+    }
     // Who handed nothing in has no total: "no submission" is not a zero.
     let (total, max) = match g.outcome() {
         Outcome::NoSubmission => (String::new(), String::new()),
@@ -87,7 +96,19 @@ fn row(out: &mut String, g: &Grade, columns: &[(&str, &str)]) {
         .as_ref()
         .map(|s| (s.tie_rule.as_str(), s.grader.as_str()))
         .unwrap_or_default();
-    let _ = writeln!(out, ",{},{}", csv(tie_rule), csv(grader));
+    let _ = write!(out, ",{},{}", csv(tie_rule), csv(grader));
+    let (submitted_at, late_by) = g
+        .lateness
+        .as_ref()
+        .map(|l| (l.submitted_at(), l.late_by_text()))
+        .unwrap_or_default();
+    // The penalty is a number whenever a due date was given, so 0 says "on time or not
+    // penalised" and an empty cell "no due date".
+    let penalty = match g.lateness.as_ref().and_then(|l| l.due.as_ref()) {
+        Some(_) => number(g.late_penalty),
+        None => String::new(),
+    };
+    let _ = writeln!(out, ",{submitted_at},{},{penalty}", csv(&late_by));
 }
 
 /// Points as people write them: `2`, `0.5`.
@@ -172,8 +193,9 @@ mod tests {
         assert_eq!(
             csv,
             "student,file,lab,01-a/bpe_initialize,02-b/decode,total,max,notes,\
-             01-a/bpe_initialize outcome,02-b/decode outcome,tie rule,grader\n\
-             ana,s/ana/02-b.ipynb,02-b,,1,1,1,cell 3 was left out of `decode`: it does not compile with it,,passed,,\n"
+             01-a/bpe_initialize outcome,02-b/decode outcome,tie rule,grader,\
+             submitted_at,late_by,late_penalty\n\
+             ana,s/ana/02-b.ipynb,02-b,,1,1,1,cell 3 was left out of `decode`: it does not compile with it,,passed,,,,,\n"
         );
         g.total = 0.5;
         assert!(gradebook_csv(&[g], &labs[1..]).starts_with("student,file,lab,decode,total"));

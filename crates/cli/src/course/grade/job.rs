@@ -7,6 +7,7 @@ use super::digest::digest;
 use super::identify::identify;
 use super::intake::{sniff::what_it_is, text};
 use super::lab::Lab;
+use super::lateness::{LateRule, Lateness};
 use super::note::{GradeNote, Ungradable};
 use super::record::Grade;
 use super::scratch::job_scratch;
@@ -31,6 +32,8 @@ pub(crate) struct GradeOptions {
     pub(crate) scratch_root: PathBuf,
     /// Also run each restored notebook with the real kernel, in the sandbox, for the feedback.
     pub(crate) execute: Option<ExecuteOptions>,
+    /// `--due` and `--late-policy`.
+    pub(crate) late: LateRule,
 }
 
 /// Grades one submission in grading slot `slot` (each parallel job has its own, so their
@@ -42,6 +45,10 @@ pub(crate) fn grade_one(submission: &Submission, options: &GradeOptions, slot: u
     grade.name = submission.name.clone();
     for note in &submission.notes {
         grade.note(GradeNote::Intake(note.clone()));
+    }
+    let lateness = Lateness::of(submission.submitted, &options.late);
+    if lateness != Lateness::default() {
+        grade.lateness = Some(lateness);
     }
     if let Err(why) = steps(submission, options, slot, &mut grade) {
         grade.not_graded(why);

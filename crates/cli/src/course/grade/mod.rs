@@ -27,6 +27,7 @@ pub(crate) mod identify;
 pub(crate) mod intake;
 pub(crate) mod job;
 pub(crate) mod lab;
+pub(crate) mod lateness;
 pub(crate) mod merge;
 pub(crate) mod nbgrader_csv;
 pub(crate) mod not_graded;

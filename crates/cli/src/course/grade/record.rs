@@ -3,6 +3,7 @@
 
 use super::adjustments::Applied;
 use super::lab::Lab;
+use super::lateness::Lateness;
 use super::note::{GradeNote, Ungradable};
 use super::setup::GradingSetup;
 use crate::course::graded_exercise::GradedExercise;
@@ -106,6 +107,14 @@ pub(crate) struct Grade {
     /// with the judge's grade — they live in their own file ([`super::adjustments`]).
     #[serde(skip)]
     pub(crate) adjustments: Vec<Applied>,
+    /// When it was handed in, the due date and the late policy, when any is known
+    /// ([`super::lateness`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) lateness: Option<Lateness>,
+    /// The points the late policy took from the total (after the adjustments); worked out
+    /// with them, never saved.
+    #[serde(skip)]
+    pub(crate) late_penalty: f64,
 }
 
 impl Grade {
@@ -126,6 +135,8 @@ impl Grade {
             setup: None,
             setup_digest: String::new(),
             adjustments: Vec::new(),
+            lateness: None,
+            late_penalty: 0.0,
         }
     }
 

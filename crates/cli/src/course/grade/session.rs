@@ -11,6 +11,7 @@ use super::intake::roster::CanvasIds;
 use super::intake::{Intake, IntakeOptions, collect};
 use super::job::GradeOptions;
 use super::lab::{Lab, labs};
+use super::lateness::LateRule;
 use super::not_graded::Tally;
 use super::queue::{default_jobs, grade_queue};
 use super::record::Grade;
@@ -75,6 +76,8 @@ pub(crate) struct SessionOptions {
     pub(crate) roster: Option<PathBuf>,
     /// Whose a file is, by a regular expression with a `student` group (`--name-pattern`).
     pub(crate) name_pattern: Option<String>,
+    /// The due date and late policy (`--due`, `--late-policy`).
+    pub(crate) late: LateRule,
 }
 
 /// What a session reports as it goes.
@@ -168,6 +171,7 @@ pub(crate) fn grade_all(
         },
         scratch_root: root.path().to_owned(),
         execute,
+        late: options.late.clone(),
     };
     let plan = match options.shard {
         None => plan(
@@ -245,6 +249,7 @@ pub(crate) fn grade_all(
         memory_mb: options.memory_mb,
         check_seconds: options.check_limit.as_secs_f64(),
         compile_seconds: options.compile_limit.as_secs_f64(),
+        late: options.late.clone(),
     };
     let (graded, grades) = grade_found(
         options,
@@ -571,6 +576,7 @@ mod tests {
             adjustments: None,
             roster: None,
             name_pattern: None,
+            late: LateRule::default(),
         };
         // A folder with no notebook is the instructor's mistake: nothing is graded or written.
         let (result, events) = run(&options);
@@ -591,7 +597,7 @@ mod tests {
         );
         let csv = std::fs::read_to_string(&options.gradebook).unwrap();
         assert!(csv.starts_with(
-            "student,file,lab,decode,total,max,notes,decode outcome,tie rule,grader\nivan,"
+            "student,file,lab,decode,total,max,notes,decode outcome,tie rule,grader,submitted_at,late_by,late_penalty\nivan,"
         ));
         assert!(
             csv.contains(",01-x,0,0,2,\"could not be graded: not JSON (line 1"),

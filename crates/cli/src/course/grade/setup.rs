@@ -7,6 +7,7 @@
 
 use super::digest::digest;
 use super::lab::Lab;
+use super::lateness::{LatePolicy, LateRule};
 use serde::{Deserialize, Serialize};
 
 /// What decides a grade besides the submitted file.
@@ -26,6 +27,12 @@ pub(crate) struct GradingSetup {
     /// matched no lab).
     pub(crate) lab: Option<String>,
     pub(crate) points: Vec<(String, f64)>,
+    /// `--due` as given (left out when none, so grades saved before it keep their digest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) due: Option<String>,
+    /// `--late-policy` unless `none` (left out then, for the same reason).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) late_policy: Option<String>,
 }
 
 /// The run-wide part of a setup: what every lab's grades share.
@@ -34,6 +41,7 @@ pub(crate) struct RunSetup {
     pub(crate) memory_mb: u64,
     pub(crate) check_seconds: f64,
     pub(crate) compile_seconds: f64,
+    pub(crate) late: LateRule,
 }
 
 impl RunSetup {
@@ -55,6 +63,9 @@ impl RunSetup {
                         .collect()
                 })
                 .unwrap_or_default(),
+            due: self.late.due.as_ref().map(|d| d.text.clone()),
+            late_policy: (self.late.policy != LatePolicy::None)
+                .then(|| self.late.policy.to_string()),
         }
     }
 
@@ -85,6 +96,7 @@ mod tests {
             memory_mb: 1024,
             check_seconds: 20.0,
             compile_seconds: 120.0,
+            late: LateRule::default(),
         }
         .for_lab(None)
     }
@@ -121,6 +133,14 @@ mod tests {
             },
             GradingSetup {
                 points: vec![("decode".into(), 2.0)],
+                ..base.clone()
+            },
+            GradingSetup {
+                due: Some("2026-11-20T23:59:00Z".into()),
+                ..base.clone()
+            },
+            GradingSetup {
+                late_policy: Some("zero".into()),
                 ..base.clone()
             },
         ];

@@ -4,6 +4,7 @@
 
 use super::intake::note::IntakeNote;
 use super::intake::zip::{MAX_ENTRY_BYTES, read_chain};
+use super::lateness::Submitted;
 use super::note::Ungradable;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -47,6 +48,9 @@ pub(crate) struct Submission {
     pub(crate) source: Source,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) notes: Vec<IntakeNote>,
+    /// When it was handed in, as far as the download says ([`super::lateness`]).
+    #[serde(default)]
+    pub(crate) submitted: Submitted,
 }
 
 impl Submission {

@@ -49,6 +49,20 @@ impl Moment {
         ])
     }
 
+    /// Seconds since 1970-01-01 00:00 UTC, the fields read as a UTC date and time (missing
+    /// ones 0, past the seconds ignored); `None` when they are no real date.
+    pub(crate) fn unix_seconds(&self) -> Option<i64> {
+        let field = |i: usize| self.0.get(i).map_or(Some(0), |&n| i64::try_from(n).ok());
+        crate::course::grade::lateness::unix_seconds(
+            field(0)?,
+            field(1)?,
+            field(2)?,
+            field(3)?,
+            field(4)?,
+            field(5)?,
+        )
+    }
+
     /// A zip entry's modification time.
     pub(crate) fn of_fields(fields: [u64; 6]) -> Moment {
         Moment(fields.to_vec())

@@ -25,6 +25,7 @@ pub(crate) mod text;
 pub(crate) mod tree;
 pub(crate) mod zip;
 
+use super::lateness::{Submitted, SubmittedFrom};
 use super::submission::{Source, Submission};
 use error::IntakeError;
 use latest::{Candidate, TimeFrom, latest};
@@ -314,6 +315,7 @@ fn latest_of(mut files: Vec<Found>) -> Submission {
     if let Some(lms) = chosen.owner.late {
         notes.push(IntakeNote::Late { lms });
     }
+    let submitted = submitted(&chosen);
     Submission {
         student: chosen.owner.student,
         file: chosen.item.shown,
@@ -321,7 +323,31 @@ fn latest_of(mut files: Vec<Found>) -> Submission {
         aliases: chosen.owner.aliases,
         source: chosen.item.source,
         notes,
+        submitted,
     }
+}
+
+/// When `found` was handed in: its timestamp (never its modification time: that says when it
+/// was unpacked), else the LMS's late marker, else unknown.
+fn submitted(found: &Found) -> Submitted {
+    let stamped = found.timestamp.as_ref().and_then(|(moment, from)| {
+        Some(Submitted {
+            at: Some(moment.unix_seconds()?),
+            from: match from {
+                TimeFrom::Name => SubmittedFrom::FileName,
+                TimeFrom::TimestampFile => SubmittedFrom::TimestampFile,
+            },
+        })
+    });
+    stamped.unwrap_or(Submitted {
+        at: None,
+        from: found
+            .owner
+            .late
+            .map_or(SubmittedFrom::Unknown, |lms| SubmittedFrom::LateMarker {
+                lms,
+            }),
+    })
 }
 
 /// Puts the roster's keys and names on the submissions of its students, flags the others, and
