@@ -191,10 +191,10 @@ pub fn encode_ids(chunks: &[String], merges: &[((u32, u32), u32)]) -> Vec<u32> {
             let mut best: Option<((u32, u32), u32)> = None;
             for i in 1..ids.len() {
                 let pair = (ids[i - 1], ids[i]);
-                if let Some(&id) = new_id.get(&pair) {
-                    if best.is_none_or(|(_, lowest)| id < lowest) {
-                        best = Some((pair, id));
-                    }
+                if let Some(&id) = new_id.get(&pair)
+                    && best.is_none_or(|(_, lowest)| id < lowest)
+                {
+                    best = Some((pair, id));
                 }
             }
             let Some((pair, id)) = best else { break };

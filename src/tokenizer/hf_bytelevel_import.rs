@@ -500,9 +500,12 @@ mod tests {
         assert_eq!(*ids.last().unwrap(), 0);
     }
 
+    /// A change to a file that makes it unsupported, and the setting its error must name.
+    type Unsupported = (Box<dyn Fn(&mut Value)>, &'static str);
+
     #[test]
     fn each_unsupported_setting_is_named() {
-        let cases: Vec<(Box<dyn Fn(&mut Value)>, &str)> = vec![
+        let cases: Vec<Unsupported> = vec![
             (
                 Box::new(|d| d["normalizer"] = json!({"type": "NFC"})),
                 "normalizer NFC",

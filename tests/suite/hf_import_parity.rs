@@ -127,7 +127,8 @@ fn trainer_written_files_read_with_tokenizers_ids() {
             _ => None,
         };
         if let Some(setting) = refused_for {
-            let err = loaded.err().expect("refused").to_string();
+            let Err(err) = loaded else { panic!("refused") };
+            let err = err.to_string();
             assert!(err.contains(setting), "{name}: {err}");
             continue;
         }

@@ -368,7 +368,7 @@ fn gradebook(term: &Path) -> Vec<BTreeMap<String, String>> {
     csv_rows(&fs::read_to_string(term.join("grades.csv")).unwrap())
 }
 
-fn row<'a>(rows: &'a [BTreeMap<String, String>], id: u32) -> &'a BTreeMap<String, String> {
+fn row(rows: &[BTreeMap<String, String>], id: u32) -> &BTreeMap<String, String> {
     rows.iter()
         .find(|r| r["student"] == key(id))
         .unwrap_or_else(|| panic!("no row for {} in {rows:#?}", key(id)))

@@ -116,8 +116,7 @@ struct Lookup {
     special: bool,
 }
 
-/// The tokenizer `info` looks at.
-
+/// `bpe-lab info`: describes the tokenizer, or looks up ids and tokens in it.
 pub(crate) fn run(args: &InfoArgs) -> Result<(), CliError> {
     let loaded =
         crate::commands::tokenizer_file::load_any(args.encoding, args.tokenizer.as_deref())?;

@@ -187,7 +187,7 @@ mod tests {
         g.max = 1.0;
         g.notes = vec![GradeNote::Cell(CellNote::BreaksBuild {
             number: 3,
-            exercise: Exercise::Decode.into(),
+            exercise: Exercise::Decode,
         })];
         let csv = gradebook_csv(std::slice::from_ref(&g), &labs);
         assert_eq!(
