@@ -366,17 +366,26 @@ impl Waits {
         }
     }
 
-    /// The longest wait of a process of the sandbox plus the longest of a grader's thread.
+    /// The longest wait of a process of the sandbox plus the waits of the grader's threads.
+    /// The sandbox's processes may wait side by side (a program that forks), so only the
+    /// longest counts; the grader's threads serve the worker one after another (it writes its
+    /// stdout, then its stderr, then its reply, each blocked until that reader has run), so
+    /// their waits add up.
     fn owed(&self) -> Duration {
-        let longest = |grader: bool| {
-            self.seen
-                .values()
-                .filter(|w| w.grader == grader)
-                .map(|w| w.counted)
-                .max()
-                .unwrap_or_default()
-        };
-        longest(false) + longest(true)
+        let longest = self
+            .seen
+            .values()
+            .filter(|w| !w.grader)
+            .map(|w| w.counted)
+            .max()
+            .unwrap_or_default();
+        let graders: Duration = self
+            .seen
+            .values()
+            .filter(|w| w.grader)
+            .map(|w| w.counted)
+            .sum();
+        longest + graders
     }
 }
 

@@ -102,7 +102,8 @@ impl Reader {
                     std::sync::atomic::Ordering::Relaxed,
                 );
                 let mut past_cap = Some(past_cap);
-                let mut buffer = vec![0u8; 64 * 1024];
+                // As large as the pipe (supervisor.rs): one read empties it.
+                let mut buffer = vec![0u8; 1 << 20];
                 loop {
                     let n = match from.read(&mut buffer) {
                         Ok(0) => break,

@@ -341,6 +341,9 @@ pub struct Supervised {
     ended: Option<Ended>,
 }
 
+/// The buffer asked for each output pipe (see [`Supervised::spawn`]).
+const PIPE_BYTES: libc::c_int = 1 << 20;
+
 impl Supervised {
     /// Starts `command` (whose stdin the caller has set) with its stdout and stderr read into
     /// the sinks. `program` names it in messages.
@@ -362,6 +365,23 @@ impl Supervised {
             capped: Arc::default(),
         };
         let pipes = (child.stdout.take(), child.stderr.take());
+        // A pipe holds 64 KiB by default: a program that prints a megabyte then waits for the
+        // reader sixteen times, and on a busy machine each of those waits is a wait for a CPU,
+        // for it and for the reader (a correct answer that prints a lot timed out under load).
+        // One MiB (the most an unprivileged process may ask for) makes that one wait; where the
+        // system refuses, the default stays and only speed is lost.
+        for fd in [
+            pipes.0.as_ref().map(std::os::fd::AsRawFd::as_raw_fd),
+            pipes.1.as_ref().map(std::os::fd::AsRawFd::as_raw_fd),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            // SAFETY: fcntl on a pipe we own; F_SETPIPE_SZ only resizes its buffer.
+            unsafe {
+                libc::fcntl(fd, libc::F_SETPIPE_SZ, PIPE_BYTES);
+            }
+        }
         let mut supervised = Supervised {
             program: program.to_owned(),
             tree,
