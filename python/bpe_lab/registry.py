@@ -33,7 +33,8 @@ _DERIVED: dict[str, tuple[str, dict[str, int]]] = {
 def list_encoding_names() -> list[str]:
     """The encodings `get_encoding` can build in this build."""
     base = list(_bpe_lab.encoding_names())
-    return base + [name for name, (of, _) in _DERIVED.items() if of in base]
+    # The library may already build a derived name itself: each name is listed once.
+    return base + [name for name, (of, _) in _DERIVED.items() if of in base and name not in base]
 
 
 def get_encoding(encoding_name: str) -> Encoding:

@@ -13,7 +13,8 @@ import pytest
 import bpe_lab
 
 # The encodings compared with tiktoken: every one both have.
-ENCODINGS = [n for n in ("r50k_base", "p50k_base", "cl100k_base", "o200k_base", "gpt2", "p50k_edit")
+ENCODINGS = [n for n in ("r50k_base", "p50k_base", "cl100k_base", "o200k_base", "gpt2", "p50k_edit",
+                       "o200k_harmony")
              if n in bpe_lab.list_encoding_names()]
 
 
