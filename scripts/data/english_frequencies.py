@@ -25,12 +25,26 @@ from wordfreq import zipf_frequency
 WORDFREQ = "3.1.1"
 ROOT = Path(__file__).resolve().parents[2]
 
-# The places outside Africa that notebook 07 compares the names with (its cell `07-words`).
+# The places outside Africa that notebook 07 compares the names with (its cell `07-words`): from
+# world-famous cities to places English rarely names, so that each name can be matched with a
+# place as rare in English as it is.
 PLACES = """Paris London Berlin Madrid Lisbon Vienna Prague Dublin Oslo Rome Athens Warsaw Brussels
 Amsterdam Stockholm Helsinki Budapest Copenhagen Geneva Milan Naples Munich Hamburg Barcelona
 Seville Porto Krakow Zurich Edinburgh Manchester Toronto Chicago Boston Denver Houston Seattle
 Sydney Melbourne Auckland Osaka Kyoto Seoul Manila Jakarta Bangkok Hanoi Lima Quito Bogota
-Santiago""".split()
+Santiago Nukualofa Avarua Alofi Linkoping Funafuti Odesa Nuuk Kosice Akureyri Erzurum Iasi
+Szeged Ashgabat Belem Paramaribo Hermosillo Debrecen Trabzon Tromso Thimphu Kiruna Noumea
+Papeete Podgorica Urumqi Heraklion Mashhad Patras Konya Honiara Majuro Chisinau Tartu Odense
+Bukhara Ushuaia Oulu Tarawa Maracaibo Arequipa Lanzhou Kaunas Pokhara Tabriz Apia Makassar
+Asuncion Cuenca Potosi Tampere Dushanbe Cochabamba Tegucigalpa Samarkand Turku Yellowknife
+Whitehorse Vientiane Guayaquil Stavanger Multan Plovdiv Medan Kuching Bishkek Suva Cusco
+Guwahati Jaffna Izmir Daegu Gwangju Managua Isfahan Manaus Trondheim Brno Tirana Curitiba
+Tashkent Graz Leuven Almaty Herat Puebla Madurai Kandy Aarhus Sapporo Ljubljana Skopje
+Thessaloniki Lhasa Kunming Recife Fukuoka Yerevan Medellin Bratislava Valparaiso Astana Lviv
+Surabaya Tallinn Uppsala Reykjavik Varna Oaxaca Tbilisi Montevideo Vilnius Shiraz Patna Ghent
+Quetta Nagoya Chengdu Kandahar Mysore Kharkiv Penang Muscat Zagreb Mandalay Davao Varanasi Riga
+Baku Yangon Busan Fairbanks Rosario Kathmandu Jaipur Sarajevo Minsk Cebu Dhaka Mendoza Mosul
+Colombo Bergen Spokane Kabul Anchorage Wichita Hobart Tulsa Lahore Aleppo Winnipeg Karachi""".split()
 
 # The notebook's word rule (bpe_lab::lab::token_tax::words): runs of letters and combining
 # marks, an apostrophe kept between two letters.

@@ -165,23 +165,23 @@ fn shuffled(word: &str) -> u64 {
 /// Picks the lists from the dataset: `names` is its `name` column (empty for a corpus
 /// without one: then the capitalised words of the descriptions stand in), `paragraphs` its
 /// descriptions, `places` names of places outside Africa to compare with, `english` how common
-/// words are in English at large (the English controls are matched on it; a word it does not
-/// list is never a control). Names are listed
-/// most frequent first, then alphabetically; among equally close English words the choice
-/// follows a fixed shuffle (a hash of the word), among equally close places the order given;
-/// so the lists are the same on every run.
+/// words are in English at large (both controls are matched on it, nearest frequency first,
+/// then nearest length; an English word it does not list is never a control, a place or name
+/// it does not list counts as frequency 0). Names are listed most frequent first, then
+/// alphabetically; among equally close controls the choice follows a fixed shuffle (a hash of
+/// the word), so the lists are the same on every run.
 ///
 /// ```
 /// use bpe_lab::lab::token_tax::matched_groups;
 /// let names = vec!["Jollof Rice".to_string(), "Lagos".to_string()];
 /// let text = vec!["In Lagos the jollof rice is famous, and Lagos cooks agree: famous.".to_string()];
-/// let zipf = [("lagos", 3.6), ("famous", 4.6), ("cooks", 3.5), ("agree", 4.7)]
+/// let zipf = [("lagos", 3.6), ("famous", 4.6), ("cooks", 3.5), ("agree", 4.7), ("paris", 4.8), ("oslo", 3.5)]
 ///     .into_iter().map(|(w, z)| (w.to_string(), z)).collect();
 /// let groups = matched_groups(&names, &text, &["Oslo", "Paris"], &zipf);
 /// let words = |list: &[bpe_lab::lab::token_tax::Word]| list.iter().map(|w| w.text.clone()).collect::<Vec<_>>();
 /// assert_eq!(words(&groups.african), ["Lagos"]);
 /// assert_eq!(words(&groups.english), ["Cooks"]); // the nearest in English, as Lagos is
-/// assert_eq!(words(&groups.places), ["Paris"]);   // five letters, as Lagos has
+/// assert_eq!(words(&groups.places), ["Oslo"]);    // as rare in English as Lagos, not famous Paris
 /// ```
 pub fn matched_groups(
     names: &[String],
@@ -271,10 +271,15 @@ pub fn matched_groups(
                 ..word(best)
             });
         }
+        // Places are matched as the English words are: a famous city is one token because it
+        // is common, so a place only controls for origin when it is as rare as the name.
         if let Some(&best) = places
             .iter()
             .filter(|p| !places_used.contains(*p))
-            .min_by_key(|p| letters(p).abs_diff(len))
+            .min_by_key(|p| {
+                let away = hundredths(zipf(p).unwrap_or(0.0)).abs_diff(target);
+                (away, letters(p).abs_diff(len), shuffled(p))
+            })
         {
             places_used.insert(best);
             groups.places.push(word(best));
@@ -364,7 +369,7 @@ pub fn measure(groups: &Groups, tokenizers: &[Counter]) -> Tax {
         lists: vec![
             costs("African names", &groups.african),
             costs("English words, same frequency in English", &groups.english),
-            costs("places outside Africa", &groups.places),
+            costs("places outside Africa, same frequency in English", &groups.places),
         ],
     }
 }
@@ -625,7 +630,16 @@ mod tests {
         .into_iter()
         .map(|(w, z)| (w.to_string(), z))
         .collect();
-        let groups = matched_groups(&names, &text, &["Rome", "Berlin", "Oslo"], &zipf);
+        let zipf: Frequencies = zipf
+            .into_iter()
+            .chain([
+                ("rome".to_string(), 4.4),
+                ("berlin".to_string(), 4.5),
+                ("tartu".to_string(), 2.1),
+                ("oslo".to_string(), 3.2),
+            ])
+            .collect();
+        let groups = matched_groups(&names, &text, &["Rome", "Berlin", "Tartu", "Oslo"], &zipf);
         let list = |l: &[Word]| l.iter().map(|w| w.text.clone()).collect::<Vec<_>>();
         assert_eq!(list(&groups.african), ["Bamako", "Lomé"]);
         // Bamako (3.0) → "river" (3.1), the nearest in English; Lomé (2.0, four letters) →
@@ -641,7 +655,10 @@ mod tests {
             "Sand"
         };
         assert_eq!(second, first);
-        assert_eq!(list(&groups.places), ["Berlin", "Rome"]);
+        // Places by frequency too: Bamako (3.0) → Oslo (3.2), not Rome (4.4) or Berlin (4.5),
+        // though Berlin has Bamako's six letters; Lomé (2.0) → Tartu (2.1), not Rome, though
+        // Rome has Lomé's four letters.
+        assert_eq!(list(&groups.places), ["Oslo", "Tartu"]);
     }
 
     #[test]
