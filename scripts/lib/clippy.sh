@@ -23,10 +23,14 @@ fi
 HOST_TRIPLE="$(rustc -vV | sed -n 's/^host: //p')"
 RUNNER_VAR="CARGO_TARGET_$(echo "$HOST_TRIPLE" | tr 'a-z-' 'A-Z_')_RUNNER"
 
+# BPE_LAB_TEST_INCREMENTAL (.ci/run sets 0): CARGO_INCREMENTAL for the project's own builds
+# only; the test binaries, and the kernels they start, never see it.
 cargo() {
+    local incremental=()
+    [ -n "${BPE_LAB_TEST_INCREMENTAL:-}" ] && incremental=("CARGO_INCREMENTAL=$BPE_LAB_TEST_INCREMENTAL")
     # CLIPPY_ARGS is how cargo-clippy hands its arguments to clippy-driver.
     env RUSTC_WORKSPACE_WRAPPER="$CLIPPY_DRIVER" \
         CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__" \
-        "$RUNNER_VAR=env -u RUSTC_WORKSPACE_WRAPPER -u CLIPPY_ARGS -u $RUNNER_VAR" \
-        cargo "$@"
+        "$RUNNER_VAR=env -u RUSTC_WORKSPACE_WRAPPER -u CLIPPY_ARGS -u CARGO_INCREMENTAL -u $RUNNER_VAR" \
+        "${incremental[@]}" cargo "$@"
 }

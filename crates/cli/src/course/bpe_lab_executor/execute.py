@@ -113,6 +113,9 @@ class Runner:
         env = dict(os.environ)
         # The executor's own import path is not the kernel's business.
         env.pop("PYTHONPATH", None)
+        # evcxr needs cargo's incremental builds: under CARGO_INCREMENTAL=0 (common in CI set-ups)
+        # every cell after the first fails with "dlsym failed".
+        env.pop("CARGO_INCREMENTAL", None)
         env.update(self.args.env)
         # evcxr builds in a folder under TMPDIR (about 900 MB with the crate) and leaves it
         # behind when its kernel is stopped: give it one of ours and remove it at shutdown.
