@@ -465,3 +465,106 @@ fn invalid_utf8_is_refused_as_byte_level_training_refuses_it() {
         &["bad.txt", "line 2"],
     );
 }
+
+#[test]
+fn the_spark_jobs_patterns_are_the_librarys() {
+    let script = Path::new(env!("BPE_LAB_REPO")).join("scripts/spark/count_words.py");
+    let script = fs::read_to_string(script).unwrap();
+    for row in &BUILTIN_PATTERNS {
+        let regex = format!("r\"\"\"{}\"\"\"", row.regex);
+        assert!(
+            script.contains(&regex),
+            "the Spark job's {} pattern is not the library's",
+            row.name
+        );
+        let names = format!("(\"{}\", (", row.name);
+        assert!(script.contains(&names), "no pattern named {}", row.name);
+        for alias in row.aliases {
+            assert!(script.contains(&format!("\"{alias}\"")), "no alias {alias}");
+        }
+    }
+}
+
+/// The Spark job's chunk table trains the same tokenizer as the text, alone and summed with a
+/// table `bpe-lab count --pattern` wrote. Opt-in (`scripts/spark/test`): it needs pyspark,
+/// the `regex` module and Java, found through `BPE_LAB_SPARK_PYTHON` (default
+/// `.venv-spark/bin/python`).
+#[test]
+#[ignore = "needs pyspark and Java; run scripts/spark/test"]
+fn the_spark_chunk_table_trains_the_same_tokenizer() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let whole = write(d, "whole.txt", TEXT.as_bytes());
+    let shards: Vec<PathBuf> = shards(TEXT)
+        .iter()
+        .enumerate()
+        .map(|(i, s)| write(d, &format!("shard-{i}.txt"), s.as_bytes()))
+        .collect();
+    let python = std::env::var("BPE_LAB_SPARK_PYTHON")
+        .unwrap_or_else(|_| format!("{}/.venv-spark/bin/python", env!("BPE_LAB_REPO")));
+    let script = Path::new(env!("BPE_LAB_REPO")).join("scripts/spark/count_words.py");
+    for pattern in ["gpt2", "o200k"] {
+        // The first two shards by Spark, the third by `bpe-lab count`, summed.
+        let spark = d.join(format!("spark-{pattern}"));
+        let status = std::process::Command::new(&python)
+            .arg(&script)
+            .args(&shards[..2])
+            .args(["--pattern", pattern, "--master", "local[2]", "--output"])
+            .arg(&spark)
+            .status()
+            .unwrap_or_else(|e| panic!("cannot run {python}: {e} (run scripts/spark/test)"));
+        assert!(status.success(), "the Spark job failed: {status}");
+        let third = d.join(format!("third-{pattern}.parquet"));
+        run_ok(&[
+            "count",
+            "--pattern",
+            pattern,
+            path_str(&shards[2]),
+            "-o",
+            path_str(&third),
+        ]);
+        let sum = d.join(format!("sum-{pattern}.parquet"));
+        run_ok(&[
+            "count",
+            "--sum",
+            path_str(&spark),
+            path_str(&third),
+            "-o",
+            path_str(&sum),
+        ]);
+        for tie in TieBreak::ALL {
+            let (a, b) = (d.join("a.json"), d.join("b.json"));
+            run_ok(&[
+                "train",
+                "--byte-level",
+                "--word-counts",
+                path_str(&sum),
+                "--merges",
+                "60",
+                "--tie-break",
+                tie.name(),
+                "-o",
+                path_str(&a),
+            ]);
+            run_ok(&[
+                "train",
+                "--byte-level",
+                "--pattern",
+                pattern,
+                "--input",
+                path_str(&whole),
+                "--merges",
+                "60",
+                "--tie-break",
+                tie.name(),
+                "-o",
+                path_str(&b),
+            ]);
+            assert!(
+                fs::read(&a).unwrap() == fs::read(&b).unwrap(),
+                "{pattern} {}: the Spark table's tokenizer differs",
+                tie.name()
+            );
+        }
+    }
+}

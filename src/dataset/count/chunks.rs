@@ -226,10 +226,96 @@ mod tests {
         let patterns = frame.column("pattern").unwrap().str().unwrap().clone();
         assert!(
             patterns
-                .into_iter()
+                .iter()
                 .all(|p| p == Some(SplitPattern::Gpt2.regex()))
         );
         let rows: Vec<_> = table.iter().collect();
         assert_eq!(rows, [("a", 2), (" b", 1), (" a", 1)]);
+    }
+}
+
+#[cfg(test)]
+mod properties {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// Texts from a few pieces that exercise the patterns: letters in three scripts, a
+    /// combining mark, digits, spaces, line feeds, punctuation, an emoji and a special token.
+    fn text() -> impl Strategy<Value = String> {
+        let pieces = prop::sample::select(vec![
+            "a",
+            "b",
+            "Z",
+            "ሰ",
+            "ߒ",
+            "e\u{301}",
+            "7",
+            "42",
+            " ",
+            "  ",
+            "\n",
+            "\n\n",
+            "\t",
+            "'s",
+            "!",
+            "...",
+            "😀",
+            "<|endoftext|>",
+            "\r\n",
+        ]);
+        prop::collection::vec(pieces, 0..40).prop_map(|p| p.concat())
+    }
+
+    /// Where `text` may be cut into shards whose chunks are the whole text's: after a `\n`
+    /// that follows a non-whitespace character, before an ASCII letter.
+    fn safe_cuts(text: &str) -> Vec<usize> {
+        let bytes = text.as_bytes();
+        (2..text.len())
+            .filter(|&i| {
+                bytes[i - 1] == b'\n'
+                    && !bytes[i - 2].is_ascii_whitespace()
+                    && bytes[i].is_ascii_alphabetic()
+            })
+            .collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        #[test]
+        fn counting_shards_and_summing_is_counting_the_whole(
+            text in text(),
+            which in prop::collection::vec(any::<bool>(), 0..8),
+            pattern in prop::sample::select(vec![
+                SplitPattern::Gpt2, SplitPattern::Cl100k, SplitPattern::O200k,
+            ]),
+        ) {
+            let splitter = Splitter::new(pattern.clone()).unwrap();
+            let split = ChunkSplit::new(pattern, vec!["<|endoftext|>".into()]);
+            let mut whole = ChunkTable::new(split.clone());
+            whole.add_text(&text, &splitter, 1).unwrap();
+            // Some of the safe cuts, chosen by `which`.
+            let cuts: Vec<usize> = safe_cuts(&text)
+                .into_iter()
+                .zip(which.iter().chain(std::iter::repeat(&true)))
+                .filter(|&(_, &take)| take)
+                .map(|(cut, _)| cut)
+                .collect();
+            let mut summed = ChunkTable::new(split);
+            let mut start = 0;
+            for end in cuts.into_iter().chain([text.len()]) {
+                let mut shard = ChunkTable::new(summed.split().clone());
+                shard.add_text(&text[start..end], &splitter, 2).unwrap();
+                for (chunk, count) in shard.iter() {
+                    summed.add(chunk, count);
+                }
+                start = end;
+            }
+            let rows = |t: &ChunkTable| t.iter().map(|(c, n)| (c.to_owned(), n)).collect::<Vec<_>>();
+            prop_assert_eq!(rows(&summed), rows(&whole));
+            // And the whole table is what byte-level training counts in the text.
+            let direct = ChunkCounts::from_text(&text, &splitter, &["<|endoftext|>"], 1).unwrap();
+            prop_assert_eq!(whole.to_chunk_counts(), direct);
+        }
     }
 }
