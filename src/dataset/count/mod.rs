@@ -31,8 +31,9 @@
 //! whole, other formats' paragraphs one per line), cut at the special tokens and split by the
 //! pattern exactly as training splits it, so summing shards' tables gives the chunks of the
 //! whole text as long as no chunk would cross a shard boundary (cut shards just before a line
-//! that starts with a letter). Their shape is in `chunks.rs`; [`sum_tables`] adds either kind,
-//! never the two mixed nor chunk tables cut differently.
+//! that starts with a letter, after one that does not end in whitespace). Their shape is in
+//! `chunks.rs`; [`sum_tables`] adds either kind, never the two mixed nor chunk tables cut
+//! differently.
 //!
 //! **Memory** is bounded by the table, not the corpus: text and JSON Lines are read a line at a
 //! time, CSV and Parquet in batches from polars' streaming engine (only the text column is

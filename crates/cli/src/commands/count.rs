@@ -41,8 +41,9 @@ special tokens (--special-tokens, default <|endoftext|>) and split by the patter
 byte-level training splits it; no chunk crosses two files. The table's columns are chunk and
 count, then pattern (the regex) and special_tokens (a JSON array), the same on every row, so
 that the table says how it was cut. Shards add up to the whole text's chunks when each cut
-falls just before a line that starts with a letter. --sum adds chunk tables cut the same way
-and refuses to mix them with word tables or with tables cut another way.";
+falls just before a line that starts with a letter, after one that does not end in
+whitespace. --sum adds chunk tables cut the same way and refuses to mix them with word tables
+or with tables cut another way.";
 
 pub(crate) const AFTER_HELP: &str = "\
 Examples:
@@ -212,4 +213,80 @@ fn file_size(path: &Path) -> u64 {
 
 pub(crate) fn dataset_error(e: DatasetError) -> CliError {
     CliError::runtime(e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+    use crate::commands::{Cli, Command};
+
+    fn parse(args: &[&str]) -> Result<CountArgs, clap::Error> {
+        let cli = Cli::try_parse_from(["bpe-lab", "count"].iter().chain(args))?;
+        match cli.command {
+            Command::Count(args) => Ok(args),
+            _ => unreachable!("`count` parses as Count"),
+        }
+    }
+
+    #[test]
+    fn count_pattern_flags_become_a_splitter_and_specials() {
+        let args = parse(&["--pattern", "cl100k_base", "c.txt", "-o", "t.parquet"]).unwrap();
+        let (splitter, specials) = split_of(&args).unwrap().unwrap();
+        assert_eq!(splitter.pattern(), &SplitPattern::Cl100k);
+        assert_eq!(specials, ["<|endoftext|>"]);
+
+        let args = parse(&[
+            "--regex",
+            r"\w+|\s+",
+            "--special-tokens",
+            "<a>,<b>",
+            "c.txt",
+            "-o",
+            "t.csv",
+        ])
+        .unwrap();
+        let (splitter, specials) = split_of(&args).unwrap().unwrap();
+        assert_eq!(splitter.pattern(), &SplitPattern::Custom(r"\w+|\s+".into()));
+        assert_eq!(specials, ["<a>", "<b>"]);
+
+        // A built-in pattern's own regex is that pattern, so its tables add up with --pattern's.
+        let regex = bpe_lab::bpe::bytelevel::GPT2_PATTERN;
+        let args = parse(&["--regex", regex, "c.txt", "-o", "t.csv"]).unwrap();
+        assert_eq!(
+            split_of(&args).unwrap().unwrap().0.pattern(),
+            &SplitPattern::Gpt2
+        );
+
+        let words = parse(&["c.txt", "-o", "t.csv"]).unwrap();
+        assert!(split_of(&words).unwrap().is_none());
+    }
+
+    #[test]
+    fn count_refuses_split_flags_that_do_not_fit() {
+        for args in [
+            &["--pattern", "gpt2", "--regex", "x", "c.txt", "-o", "t.csv"][..],
+            &["--sum", "--pattern", "gpt2", "t1.csv", "-o", "t.csv"],
+            &["--special-tokens", "<a>", "c.txt", "-o", "t.csv"],
+            &["--pattern", "gpt5", "c.txt", "-o", "t.csv"],
+        ] {
+            let e = parse(args).map(|_| ()).unwrap_err();
+            assert_eq!(e.exit_code(), 2, "{args:?}");
+        }
+        let args = parse(&["--regex", "(", "c.txt", "-o", "t.csv"]).unwrap();
+        let e = split_of(&args).map(|_| ()).unwrap_err();
+        assert!(e.to_string().contains("--regex"), "{e}");
+        let args = parse(&[
+            "--pattern",
+            "gpt2",
+            "--special-tokens",
+            "",
+            "c.txt",
+            "-o",
+            "t.csv",
+        ]);
+        let e = split_of(&args.unwrap()).map(|_| ()).unwrap_err();
+        assert!(e.to_string().contains("--special-tokens"), "{e}");
+    }
 }
