@@ -174,7 +174,7 @@ impl ChunkTable {
             )
         };
         frame
-            .hstack_mut(&mut [
+            .hstack_mut(&[
                 constant(PATTERN_COLUMN, self.split.pattern.regex()),
                 constant(SPECIALS_COLUMN, &self.split.specials_json()),
             ])
