@@ -19,7 +19,8 @@ use crate::commands::output::{OutputFlag, path_json, print_line};
 use crate::commands::progress;
 
 pub(crate) const LONG_ABOUT: &str = "\
-Count the words of a corpus and write them as a (word, count) table.
+Count the words of a corpus and write them as a (word, count) table (with --pattern or
+--regex: its chunks, as a (chunk, count) table for byte-level training).
 
 Words are split as the lab splits them (every single space; a double space makes an empty
 word), exactly the words `bpe-lab train` learns from. Inputs are UTF-8 text (one paragraph per
@@ -58,7 +59,7 @@ Exit status: 0 on success, 1 when the work fails, 2 when the command line is wro
 
 #[derive(Debug, Args)]
 pub(crate) struct CountArgs {
-    /// Corpus files, glob patterns or directories (with --sum: word-count tables)
+    /// Corpus files, glob patterns or directories (with --sum: word or chunk tables)
     #[arg(value_name = "INPUT", required = true)]
     pub(crate) inputs: Vec<PathBuf>,
 
@@ -75,10 +76,10 @@ pub(crate) struct CountArgs {
     #[arg(long = "sum", conflicts_with_all = ["field", "split"])]
     pub(crate) merge: bool,
 
-    /// Count the chunks of this split pattern for `train --byte-level` instead of words:
-    /// gpt2, gpt4 or o200k (and their encodings' names)
+    // Help: "Count the chunks of a split pattern ...: gpt2 (r50k_base), ...", the names read
+    // from the pattern table.
     #[arg(long, value_name = "NAME", group = "split",
-          value_parser = crate::commands::flags::pattern_parser)]
+          value_parser = crate::commands::flags::pattern_parser, help = pattern_help())]
     pub(crate) pattern: Option<SplitPattern>,
 
     /// Count the chunks of your own split pattern, a regular expression (fancy-regex syntax),
@@ -161,6 +162,14 @@ pub(crate) fn run(args: &CountArgs) -> Result<(), CliError> {
         print_line(&summary.to_string())?;
     }
     Ok(())
+}
+
+/// `count --pattern`'s help, the built-in patterns' names read from their table.
+fn pattern_help() -> String {
+    format!(
+        "Count the chunks of a split pattern for `train --byte-level` instead of words: {}",
+        bpe_lab::bpe::bytelevel::builtin_pattern_names_with_encodings()
+    )
 }
 
 /// `--pattern`/`--regex` and `--special-tokens` as a compiled splitter and the specials, before
