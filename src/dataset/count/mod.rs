@@ -38,7 +38,8 @@
 //! **Memory** is bounded by the table, not the corpus: text and JSON Lines are read a line at a
 //! time, CSV and Parquet in batches from polars' streaming engine (only the text column is
 //! read). A JSON array is one document and is the exception: its paragraphs are held while it
-//! is read (use JSON Lines for large corpora).
+//! is read (use JSON Lines for large corpora). Chunk counting holds one file's text at a time,
+//! as byte-level training holds its input: shard a large corpus into files.
 
 mod chunks;
 mod inputs;

@@ -39,12 +39,12 @@ With --pattern NAME or --regex REGEX the table counts chunks for `train --byte-l
 instead: each input is read as train --byte-level reads its --input (a text file whole, other
 formats' paragraphs one per line; text that is not UTF-8 is refused as there), cut at the
 special tokens (--special-tokens, default <|endoftext|>) and split by the pattern exactly as
-byte-level training splits it; no chunk crosses two files. The table's columns are chunk and
-count, then pattern (the regex) and special_tokens (a JSON array), the same on every row, so
-that the table says how it was cut. Shards add up to the whole text's chunks when each cut
-falls just before a line that starts with a letter, after one that does not end in
-whitespace. --sum adds chunk tables cut the same way and refuses to mix them with word tables
-or with tables cut another way.";
+byte-level training splits it; no chunk crosses two files, and one file's text is in memory
+at a time. The table's columns are chunk and count, then pattern (the regex) and
+special_tokens (a JSON array), the same on every row, so that the table says how it was cut.
+Shards add up to the whole text's chunks when each cut falls just before a line that starts
+with a letter, after one that does not end in whitespace. --sum adds chunk tables cut the same
+way and refuses to mix them with word tables or with tables cut another way.";
 
 pub(crate) const AFTER_HELP: &str = "\
 Examples:
