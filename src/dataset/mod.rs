@@ -67,8 +67,9 @@ pub use polars::prelude::{IntoLazy, LazyFrame, col, lit};
 pub use cache::default_cache_dir;
 #[cfg(feature = "columnar")]
 pub use count::{
-    COUNT_COLUMN, TableFormat, WORD_COLUMN, WordTable, count_corpus, expand_inputs, merge_tables,
-    read_word_table,
+    CHUNK_COLUMN, COUNT_COLUMN, ChunkSplit, ChunkTable, CountTable, PATTERN_COLUMN,
+    SPECIALS_COLUMN, TableFormat, WORD_COLUMN, WordTable, count_chunks, count_corpus,
+    expand_inputs, merge_tables, read_count_table, read_word_table, sum_tables,
 };
 #[cfg(feature = "dataset")]
 pub use descriptions::descriptions;

@@ -354,10 +354,63 @@ impl ByteLevelTokenizer {
                 pattern.regex().to_owned(),
             ));
         }
+        Self::train_chunks(
+            &chunks,
+            pattern,
+            num_merges,
+            tie_break,
+            min_frequency,
+            specials,
+        )
+    }
+
+    /// [`ByteLevelTokenizer::train_reporting`] from chunks counted elsewhere (a chunk table:
+    /// `bpe-lab count --pattern`, shards summed), split by `pattern` with the text cut at
+    /// `specials`: the same tokenizer as training on the text those counts came from, since
+    /// training reads nothing of the text but its distinct chunks in order of first
+    /// appearance. Chunks that are all whitespace are no corpus, as for text
+    /// ([`ByteLevelError::EmptyCorpus`]).
+    pub fn train_counts_reporting(
+        chunks: &ChunkCounts,
+        pattern: SplitPattern,
+        num_merges: usize,
+        tie_break: crate::bpe::TieBreak,
+        min_frequency: u64,
+        specials: &[&str],
+    ) -> Result<(Self, ByteTrainingReport), ByteLevelError> {
+        Splitter::new(pattern.clone())?;
+        check_specials(specials.iter().copied())?;
+        // The text's rule, read from its chunks: a pattern that covers the text (the built-in
+        // ones do) leaves only whitespace chunks exactly when the text is only whitespace.
+        if chunks
+            .iter()
+            .all(|(c, _)| std::str::from_utf8(c).is_ok_and(|t| t.trim().is_empty()))
+        {
+            return Err(ByteLevelError::EmptyCorpus);
+        }
+        Self::train_chunks(
+            chunks,
+            pattern,
+            num_merges,
+            tie_break,
+            min_frequency,
+            specials,
+        )
+    }
+
+    /// Training proper, on counted chunks, and the tokenizer it makes.
+    fn train_chunks(
+        chunks: &ChunkCounts,
+        pattern: SplitPattern,
+        num_merges: usize,
+        tie_break: crate::bpe::TieBreak,
+        min_frequency: u64,
+        specials: &[&str],
+    ) -> Result<(Self, ByteTrainingReport), ByteLevelError> {
         let training = crate::bpe::bytelevel::ByteTrainer::new(num_merges)
             .tie_break(tie_break)
             .min_frequency(min_frequency)
-            .train(&chunks);
+            .train(chunks);
         let report = ByteTrainingReport {
             merges_requested: num_merges,
             merges_learned: training.merges.len(),

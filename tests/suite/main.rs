@@ -14,6 +14,7 @@ mod bytelevel_bad_input;
 mod bytelevel_cli;
 mod bytelevel_encode;
 mod bytelevel_parity;
+mod chunk_counts;
 mod cli;
 mod cli_outputs;
 mod corpus_formats;

@@ -120,17 +120,26 @@ impl WordTable {
 
     /// Writes the table as Parquet (zstd) or, for [`TableFormat::Csv`], CSV with a header.
     pub fn write(&self, format: TableFormat, out: &mut dyn Write) -> std::io::Result<()> {
-        use polars::prelude::{CsvWriter, ParquetCompression, ParquetWriter, SerWriter};
-        let mut frame = self.to_frame();
-        let result = match format {
-            TableFormat::Parquet => ParquetWriter::new(out)
-                .with_compression(ParquetCompression::Zstd(None))
-                .finish(&mut frame)
-                .map(drop),
-            TableFormat::Csv => CsvWriter::new(out).include_header(true).finish(&mut frame),
-        };
-        result.map_err(std::io::Error::other)
+        write_frame(self.to_frame(), format, out)
     }
+}
+
+/// Writes a count table's frame as Parquet (zstd) or CSV with a header: one writer for word
+/// and chunk tables.
+pub(crate) fn write_frame(
+    mut frame: DataFrame,
+    format: TableFormat,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    use polars::prelude::{CsvWriter, ParquetCompression, ParquetWriter, SerWriter};
+    let result = match format {
+        TableFormat::Parquet => ParquetWriter::new(out)
+            .with_compression(ParquetCompression::Zstd(None))
+            .finish(&mut frame)
+            .map(drop),
+        TableFormat::Csv => CsvWriter::new(out).include_header(true).finish(&mut frame),
+    };
+    result.map_err(std::io::Error::other)
 }
 
 /// The two file formats a table is read from and written to.

@@ -127,6 +127,55 @@ pub(crate) fn add_word_counts(
     Ok(())
 }
 
+/// The names of a table file's columns, from its schema (nothing else is read): what tells a
+/// word table from a chunk table.
+pub(crate) fn column_names(path: &Path, format: Format) -> Result<Vec<String>, DatasetError> {
+    let schema = Scan::open(path, format)?.schema()?;
+    Ok(schema.iter_names().map(|n| n.to_string()).collect())
+}
+
+/// The distinct values of a text column, in order of first appearance, up to `at_most` of
+/// them (the scan stops there): for a column that says how the whole table was made (a chunk
+/// table's pattern), which should hold one value. A missing value is an error naming its row.
+pub(crate) fn distinct_text_values(
+    path: &Path,
+    format: Format,
+    column: &str,
+    at_most: usize,
+) -> Result<Vec<String>, DatasetError> {
+    let file = path.display().to_string();
+    let mut scan = Scan::open(path, format)?;
+    let schema = scan.schema()?;
+    let dtype = column_type(&file, &schema, column)?.clone();
+    match format {
+        Format::Csv => scan = Scan::csv(path, &[column])?,
+        _ => require_text(&file, column, &dtype)?,
+    }
+    let mut values: Vec<String> = Vec::new();
+    let mut missing = Missing::new(column);
+    let mut rows = 0u64;
+    scan.for_each_batch(vec![col(column)], |batch| {
+        let text = batch
+            .column(column)
+            .and_then(|c| c.str())
+            .map_err(|error| DatasetError::Polars {
+                file: file.clone(),
+                error,
+            })?;
+        for (value, row) in text.iter().zip(rows + 1..) {
+            match value {
+                Some(value) if values.iter().any(|v| v == value) => {}
+                Some(value) => values.push(value.to_owned()),
+                None => missing.saw(row, true),
+            }
+        }
+        rows += batch.height() as u64;
+        Ok(values.len() < at_most && missing.count == 0)
+    })?;
+    missing.check(&file)?;
+    Ok(values)
+}
+
 /// How the count column is read, by the type the file gives it.
 #[derive(Clone, Copy)]
 enum CountColumn {

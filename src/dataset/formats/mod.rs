@@ -33,7 +33,7 @@ use crate::WordCounts;
 use crate::dataset::error::DatasetError;
 
 #[cfg(feature = "columnar")]
-pub(crate) use columnar::add_word_counts;
+pub(crate) use columnar::{add_word_counts, column_names, distinct_text_values};
 pub use format::Format;
 #[cfg(feature = "africa-galore")]
 pub(crate) use json::{JsonProblem, records_from_json_slice};

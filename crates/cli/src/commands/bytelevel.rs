@@ -9,7 +9,7 @@ use std::time::Instant;
 use bpe_lab::bpe::bytelevel::{SplitPattern, Splitter};
 use bpe_lab::tokenizer::OpenAiEncoding;
 use bpe_lab::tokenizer::bytelevel::{
-    AllowedSpecial, ByteLevelError, ByteLevelTokenizer, DisallowedSpecial,
+    AllowedSpecial, ByteLevelError, ByteLevelTokenizer, ByteTrainingReport, DisallowedSpecial,
 };
 use bpe_lab::tokenizer::bytelevel_file::{ByteLevelFileError, ByteLevelFileProblem};
 use bpe_lab::tokenizer::{EncodeOptions, EncodeOutput, EncodeUnit, StreamError};
@@ -39,6 +39,10 @@ pub(crate) struct ByteLevelEncodeArgs {
     pub(crate) special_as_text: bool,
 }
 
+/// The special token byte-level training and chunk counting cut text at when
+/// `--special-tokens` is not given.
+pub(crate) const DEFAULT_SPECIAL: &str = "<|endoftext|>";
+
 /// The split pattern `train --byte-level` uses when neither `--pattern` nor `--regex` is given.
 pub(crate) const DEFAULT_PATTERN: SplitPattern = SplitPattern::Cl100k;
 
@@ -58,16 +62,6 @@ fn read_all(source: &TextInput) -> Result<Vec<u8>, CliError> {
 /// `bpe-lab train --byte-level`: the flags that apply to lab tokenizers only are refused.
 pub(crate) fn train(args: &crate::commands::train::TrainArgs) -> Result<(), CliError> {
     let started = Instant::now();
-    let Some(input) = args.input.as_deref() else {
-        return Err(CliError::usage(
-            "--byte-level trains on a text file: give --input",
-        ));
-    };
-    if args.word_counts.is_some() {
-        return Err(CliError::usage(
-            "--byte-level trains on a text file (--input), not on a word table",
-        ));
-    }
     if args.tokenizer.unk_token.is_some() {
         return Err(CliError::usage(
             "--unk-token applies to lab tokenizers; a byte-level tokenizer has no unknown \
@@ -80,6 +74,15 @@ pub(crate) fn train(args: &crate::commands::train::TrainArgs) -> Result<(), CliE
              ranks: the 256 bytes, the merges in order, then the special tokens",
         ));
     }
+    if let Some(table) = args.word_counts.as_deref() {
+        return train_from_table(args, table, started);
+    }
+    let Some(input) = args.input.as_deref() else {
+        return Err(CliError::usage(
+            "--byte-level trains on a text file (--input) or a chunk table (--word-counts, \
+             from `bpe-lab count --pattern`)",
+        ));
+    };
     let output = crate::commands::train::output_of(args)?;
     output.check()?;
     let pattern = match (&args.byte_level.pattern, &args.byte_level.regex) {
@@ -90,7 +93,7 @@ pub(crate) fn train(args: &crate::commands::train::TrainArgs) -> Result<(), CliE
     // A pattern that does not compile or matches the empty string is refused before reading.
     Splitter::new(pattern.clone())
         .map_err(|e| crate::commands::train::regex_error(pattern.regex(), &e))?;
-    let specials = args.special_tokens(&["<|endoftext|>"]);
+    let specials = args.special_tokens(&[DEFAULT_SPECIAL]);
     let specials: Vec<&str> = specials.iter().map(String::as_str).collect();
     bpe_lab::tokenizer::bytelevel::check_specials(specials.iter().copied())
         .map_err(|e| CliError::usage(format!("--special-tokens: {e}")))?;
@@ -104,7 +107,7 @@ pub(crate) fn train(args: &crate::commands::train::TrainArgs) -> Result<(), CliE
             .map_err(|e| crate::commands::train::corpus_error(e, "--input"))?,
     };
     let drops = crate::commands::train::check_coverage(args, &text, &pattern, &specials)?;
-    let (tokenizer, report) = ByteLevelTokenizer::train_reporting(
+    let trained = ByteLevelTokenizer::train_reporting(
         &text,
         pattern,
         merges,
@@ -120,11 +123,128 @@ pub(crate) fn train(args: &crate::commands::train::TrainArgs) -> Result<(), CliE
         };
         CliError::runtime(format!("cannot train on '{}'{flag}: {e}", input.display()))
     })?;
+    let run = TrainRun {
+        source: input,
+        merges,
+        drops,
+        started,
+    };
+    save(args, &output, trained, &run)
+}
+
+/// `train --byte-level --word-counts TABLE`: a chunk table (`bpe-lab count --pattern`, shards
+/// summed) trains to the tokenizer training on its text gives. The pattern and the special
+/// tokens come from the table; a --pattern, --regex or --special-tokens that says otherwise is
+/// refused, naming both, and so is a word table.
+#[cfg(feature = "columnar")]
+fn train_from_table(
+    args: &crate::commands::train::TrainArgs,
+    path: &Path,
+    started: Instant,
+) -> Result<(), CliError> {
+    use bpe_lab::dataset::CountTable;
+    let output = crate::commands::train::output_of(args)?;
+    output.check()?;
+    let name = path.display();
+    let table = bpe_lab::dataset::read_count_table(path)
+        .map_err(|e| CliError::runtime(format!("--word-counts: {e}")))?;
+    let table = match table {
+        CountTable::Chunks(table) => table,
+        CountTable::Words(_) => {
+            return Err(CliError::usage(format!(
+                "--word-counts '{name}' was counted by words, not chunks: --byte-level trains on \
+                 a chunk table; count with --pattern (`bpe-lab count --pattern NAME ...`)"
+            )));
+        }
+    };
+    let split = table.split();
+    let asked = match (&args.byte_level.pattern, &args.byte_level.regex) {
+        (_, Some(regex)) => Some(("--regex", SplitPattern::from_regex(regex))),
+        (Some(pattern), None) => Some(("--pattern", pattern.clone())),
+        (None, None) => None,
+    };
+    if let Some((flag, pattern)) = asked
+        && pattern != split.pattern
+    {
+        return Err(CliError::usage(format!(
+            "{flag} {pattern} disagrees with --word-counts '{name}', which was split with \
+             pattern {}: leave out {flag} (the table's pattern is used), or count again with \
+             {flag} {pattern}",
+            split.pattern
+        )));
+    }
+    if let Some(specials) = &args.tokenizer.special_tokens
+        && specials != &split.special_tokens
+    {
+        return Err(CliError::usage(format!(
+            "--special-tokens {} disagrees with --word-counts '{name}', whose text was cut at \
+             the special tokens {}: leave out --special-tokens (the table's are used), or count \
+             again with them",
+            specials.join(","),
+            split.specials_json()
+        )));
+    }
+    if table.is_empty() {
+        return Err(CliError::runtime(format!(
+            "--word-counts '{name}' has no chunks: the table has no rows with a count above zero"
+        )));
+    }
+    let specials: Vec<&str> = split.special_tokens.iter().map(String::as_str).collect();
+    let merges = args.merges_for(256 + specials.len())?;
+    let trained = ByteLevelTokenizer::train_counts_reporting(
+        &table.to_chunk_counts(),
+        split.pattern.clone(),
+        merges,
+        args.tie_break,
+        args.min_frequency,
+        &specials,
+    )
+    .map_err(|e| CliError::runtime(format!("cannot train on --word-counts '{name}': {e}")))?;
+    let run = TrainRun {
+        source: path,
+        merges,
+        drops: false,
+        started,
+    };
+    save(args, &output, trained, &run)
+}
+
+#[cfg(not(feature = "columnar"))]
+fn train_from_table(
+    _args: &crate::commands::train::TrainArgs,
+    path: &Path,
+    _started: Instant,
+) -> Result<(), CliError> {
+    Err(CliError::usage(format!(
+        "--word-counts '{}': reading chunk tables needs bpe-lab built with its `columnar` \
+         feature (CSV and Parquet support)",
+        path.display()
+    )))
+}
+
+/// What a byte-level training run was given, for its summary.
+struct TrainRun<'a> {
+    /// The corpus or the chunk table.
+    source: &'a Path,
+    merges: usize,
+    /// Whether the tokenizer drops text its --regex does not match (the file says so).
+    drops: bool,
+    started: Instant,
+}
+
+/// Writes the trained tokenizer and prints the summary (and, with --json, the JSON one).
+fn save(
+    args: &crate::commands::train::TrainArgs,
+    output: &OutputFlag,
+    (tokenizer, report): (ByteLevelTokenizer, ByteTrainingReport),
+    run: &TrainRun,
+) -> Result<(), CliError> {
+    let merges = run.merges;
     let json = tokenizer.to_json().map_err(|problem| {
         let path = args.output.clone();
         CliError::runtime(ByteLevelFileError { path, problem }.to_string())
     })?;
-    let json = match drops {
+    let json = match run.drops {
         true => bpe_lab::bpe::bytelevel::mark_drops_unmatched(&json),
         false => json,
     };
@@ -140,8 +260,8 @@ pub(crate) fn train(args: &crate::commands::train::TrainArgs) -> Result<(), CliE
         ),
         report.distinct_chunks,
         report.total_chunks,
-        input.display(),
-        started.elapsed(),
+        run.source.display(),
+        run.started.elapsed(),
         output,
         tokenizer.ranks().len(),
         tokenizer.specials().len(),
@@ -155,7 +275,7 @@ pub(crate) fn train(args: &crate::commands::train::TrainArgs) -> Result<(), CliE
             "vocab_size": tokenizer.n_vocab(),
             "distinct_chunks": report.distinct_chunks,
             "total_chunks": report.total_chunks,
-            "seconds": started.elapsed().as_secs_f64(),
+            "seconds": run.started.elapsed().as_secs_f64(),
         });
         print_line(&summary.to_string())?;
     }

@@ -97,7 +97,8 @@ pub(crate) enum Command {
         after_long_help = train::AFTER_HELP
     )]
     Train(train::TrainArgs),
-    /// Count the words of a corpus into a (word, count) table; or add up such tables (--sum)
+    /// Count the words (or, with --pattern, the chunks) of a corpus into a table; or add up
+    /// such tables (--sum)
     #[cfg(feature = "columnar")]
     #[command(long_about = count::LONG_ABOUT, after_help = count::AFTER_HELP)]
     Count(count::CountArgs),

@@ -54,7 +54,14 @@ as their paragraphs, one per line), cut at the special tokens (--special-tokens,
 <|endoftext|>) and into chunks by a split pattern (--pattern {PATTERNS}, or --regex for
 your own); the 256 byte values are the first tokens, merges never cross a chunk, and there is
 no <UNK>. Its ids are the bytes, the merges in order, then the special tokens; --vocab-order
-and --unk-token do not apply and are refused.";
+and --unk-token do not apply and are refused.
+
+A corpus too large for one machine is counted where it lives: `bpe-lab count` (or the Spark
+job in scripts/spark) per shard, `bpe-lab count --sum` to add the tables, then --word-counts
+TABLE. Lab training reads a word table; --byte-level reads a chunk table (`count --pattern`),
+whose pattern and special tokens it takes, and trains to exactly the tokenizer training on the
+text gives. A table of the other kind is refused, and so is a --pattern, --regex or
+--special-tokens that disagrees with the chunk table's.";
 
 pub(crate) const AFTER_SHORT_HELP: &str = "\
 A merge joins two neighbouring symbols into one (l + o -> lo); --help says more.
@@ -67,6 +74,7 @@ pub(crate) const AFTER_HELP: &str = "\
 Examples:
   bpe-lab train --input corpus.txt --merges 500 --output tokenizer.json
   bpe-lab train --byte-level --pattern gpt4 --input corpus.txt --vocab-size 4096 --output bytes.json
+  bpe-lab train --byte-level --word-counts chunks.parquet --vocab-size 4096 --output bytes.json
 
 The output is a JSON object: \"merges\" lists the learned pairs in order as [left, right],
 \"vocab\" the tokens in id order, \"merge_counts\" how often each pair occurred when it was
@@ -94,7 +102,8 @@ pub(crate) struct TrainArgs {
     pub(crate) input_format: Option<InputFormatArg>,
 
     /// Learn from a (word, count) table instead (Parquet or CSV with word and count columns, or
-    /// a folder of them, as `bpe-lab count` and Spark write)
+    /// a folder of them, as `bpe-lab count` and Spark write); with --byte-level, a (chunk,
+    /// count) table from `bpe-lab count --pattern`, whose pattern and special tokens it uses
     #[arg(long, value_name = "TABLE", conflicts_with_all = ["input", "field"])]
     pub(crate) word_counts: Option<PathBuf>,
 
@@ -366,9 +375,19 @@ pub(crate) fn corpus_error(e: DatasetError, flag: &str) -> CliError {
 #[cfg(feature = "columnar")]
 fn read_table(path: &Path) -> Result<WordCounts, CliError> {
     let spinner = progress::spinner(format!("reading {}", path.display()));
-    let table = bpe_lab::dataset::read_word_table(path);
+    let table = bpe_lab::dataset::read_count_table(path);
     spinner.finish_and_clear();
-    let table = table.map_err(|e| CliError::runtime(e.to_string()))?;
+    let table = match table.map_err(|e| CliError::runtime(format!("--word-counts: {e}")))? {
+        bpe_lab::dataset::CountTable::Words(table) => table,
+        bpe_lab::dataset::CountTable::Chunks(table) => {
+            return Err(CliError::usage(format!(
+                "--word-counts '{}' was counted by chunks ({}), not words: train it with \
+                 --byte-level, or count the corpus without --pattern for this tokenizer",
+                path.display(),
+                table.split()
+            )));
+        }
+    };
     if table.is_empty() {
         return Err(CliError::runtime(format!(
             "'{}' has no words: the table has no rows with a count above zero (expected the \
@@ -448,7 +467,8 @@ pub(crate) fn corpus_reader(args: &TrainArgs) -> CorpusReader {
 #[derive(Debug, Args)]
 pub(crate) struct ByteLevelTrainArgs {
     /// Train a byte-level tokenizer (GPT-2 onwards: 256 byte tokens, regex-split chunks, no
-    /// <UNK>) on --input: a text file whole, other formats' paragraphs one per line
+    /// <UNK>) on --input: a text file whole, other formats' paragraphs one per line; or on a
+    /// chunk table (--word-counts)
     #[arg(long)]
     pub(crate) byte_level: bool,
 
