@@ -369,7 +369,10 @@ pub fn measure(groups: &Groups, tokenizers: &[Counter]) -> Tax {
         lists: vec![
             costs("African names", &groups.african),
             costs("English words, same frequency in English", &groups.english),
-            costs("places outside Africa, same frequency in English", &groups.places),
+            costs(
+                "places outside Africa, same frequency in English",
+                &groups.places,
+            ),
         ],
     }
 }
