@@ -425,6 +425,72 @@ mod tests {
         }
     }
 
+    /// The submission time is the download's: nbgrader's `timestamp.txt` beside the notebook
+    /// (never the file's modification time, which says when it was unpacked); a Canvas name
+    /// marked `_LATE` with no time in it says "late, time unknown"; a plain file says nothing.
+    #[test]
+    fn submission_times_come_from_timestamp_txt_and_canvas_late_marks() {
+        use crate::course::grade::intake::patterns::Lms;
+        let dir = tempfile::tempdir().unwrap();
+        let nbgrader = dir.path().join("nbgrader");
+        std::fs::create_dir_all(nbgrader.join("ana/03-merge")).unwrap();
+        std::fs::create_dir_all(nbgrader.join("bo/03-merge")).unwrap();
+        std::fs::write(nbgrader.join("ana/03-merge/03-merge.ipynb"), "{}").unwrap();
+        std::fs::write(
+            nbgrader.join("ana/03-merge/timestamp.txt"),
+            "2026-11-20 14:03:22.123456 UTC\n",
+        )
+        .unwrap();
+        std::fs::write(nbgrader.join("bo/03-merge/03-merge.ipynb"), "{}").unwrap();
+        let feedback = dir.path().join("feedback");
+        let paths = [nbgrader];
+        let intake = collect(&options(&paths, &feedback)).unwrap();
+        let time_of = |student: &str| {
+            intake
+                .submissions
+                .iter()
+                .find(|s| s.student == student)
+                .unwrap_or_else(|| panic!("{student} found"))
+                .submitted
+        };
+        // 2026-11-20T14:03:22Z (date -u -d '2026-11-20 14:03:22' +%s).
+        assert_eq!(
+            time_of("ana"),
+            Submitted {
+                at: Some(1_795_183_402),
+                from: SubmittedFrom::TimestampFile
+            }
+        );
+        assert_eq!(time_of("bo"), Submitted::default());
+
+        let canvas = dir.path().join("canvas");
+        std::fs::create_dir_all(&canvas).unwrap();
+        std::fs::write(
+            canvas.join("anamaria_LATE_12345_67890_03-merge.ipynb"),
+            "{}",
+        )
+        .unwrap();
+        std::fs::write(canvas.join("carlos_23456_78901_03-merge.ipynb"), "{}").unwrap();
+        let paths = [canvas];
+        let intake = collect(&options(&paths, &feedback)).unwrap();
+        let time_of = |student: &str| {
+            intake
+                .submissions
+                .iter()
+                .find(|s| s.student == student)
+                .unwrap_or_else(|| panic!("{student} found among {:?}", intake.submissions))
+                .submitted
+        };
+        assert_eq!(
+            time_of("anamaria"),
+            Submitted {
+                at: None,
+                from: SubmittedFrom::LateMarker { lms: Lms::Canvas }
+            }
+        );
+        assert_eq!(time_of("carlos"), Submitted::default());
+    }
+
     #[test]
     fn students_come_from_folders_and_file_names_and_checkpoints_are_skipped() {
         let dir = tempfile::tempdir().unwrap();
