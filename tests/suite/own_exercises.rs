@@ -243,40 +243,22 @@ fn own_exercise_is_graded_in_the_sandbox_per_test_and_hides_its_hidden_test() {
     let scratch = dir.path().join("scratch");
     fs::create_dir_all(&scratch).unwrap();
     let (grades, feedback) = (dir.path().join("grades.csv"), dir.path().join("feedback"));
-    let run = bpe_lab_with_env(
-        &[
-            "lab",
-            "grade",
-            path_str(&subs),
-            "--lab",
-            LAB,
-            "--sources",
-            path_str(&sources),
-            "--output",
-            path_str(&grades),
-            "--feedback",
-            path_str(&feedback),
-            "--check-timeout",
-            "3",
-            "--threads",
-            "2",
-        ],
+    let book = grade(
+        &subs,
+        &sources,
+        &grades,
+        &feedback,
+        &["--lab", LAB, "--check-timeout", "3", "--threads", "2"],
         &[("TMPDIR", &scratch)],
     );
-    eprintln!("{}", stderr(&run));
-    assert_success(&run);
-    let csv = fs::read_to_string(&grades).unwrap();
+    let csv = &book.csv;
     eprintln!("{csv}");
-    let mut lines = csv.lines().map(fields);
-    let header = lines.next().unwrap();
-    let column = |name: &str| header.iter().position(|h| h == name).unwrap();
-    let (points, outcome) = (column("count_tokens"), column("count_tokens outcome"));
-    let rows: std::collections::HashMap<String, (String, String)> = lines
-        .map(|r| (r[0].clone(), (r[points].clone(), r[outcome].clone())))
-        .collect();
     let expect = |student: &str, points: &str, outcome: &str| {
-        let (p, o) = &rows[student];
-        assert_eq!((p.as_str(), o.as_str()), (points, outcome), "{student}");
+        let got = (
+            book.cell(student, "count_tokens"),
+            book.cell(student, "count_tokens outcome"),
+        );
+        assert_eq!(got, (points, outcome), "{student}");
     };
     expect("right", "3", "passed");
     expect("wrong", "1", "wrong");
@@ -323,6 +305,54 @@ fn fields(line: &str) -> Vec<String> {
     }
     out.push(field);
     out
+}
+
+/// A gradebook `lab grade` wrote, read back: its text, header and rows.
+struct Gradebook {
+    csv: String,
+    header: Vec<String>,
+    rows: Vec<Vec<String>>,
+}
+
+impl Gradebook {
+    /// The cell of `student`'s row in `column`.
+    fn cell(&self, student: &str, column: &str) -> &str {
+        let at = self.header.iter().position(|h| h == column).unwrap();
+        let row = self.rows.iter().find(|r| r[0] == student).unwrap();
+        &row[at]
+    }
+}
+
+/// `bpe-lab lab grade SUBS --sources SOURCES --output GRADES --feedback FEEDBACK` with `extra`
+/// flags after them and `env` set, asserted to succeed; its gradebook.
+fn grade(
+    subs: &Path,
+    sources: &Path,
+    grades: &Path,
+    feedback: &Path,
+    extra: &[&str],
+    env: &[(&str, &Path)],
+) -> Gradebook {
+    let mut args = vec![
+        "lab",
+        "grade",
+        path_str(subs),
+        "--sources",
+        path_str(sources),
+        "--output",
+        path_str(grades),
+        "--feedback",
+        path_str(feedback),
+    ];
+    args.extend_from_slice(extra);
+    let run = bpe_lab_with_env(&args, env);
+    eprintln!("{}", stderr(&run));
+    assert_success(&run);
+    let csv = fs::read_to_string(grades).unwrap();
+    let mut lines = csv.lines().map(fields);
+    let header = lines.next().unwrap();
+    let rows = lines.collect();
+    Gradebook { csv, header, rows }
 }
 
 fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
@@ -405,31 +435,19 @@ fn a_new_lab_releases_and_grades_as_written() {
         .unwrap();
     }
     let grades = dir.path().join("grades.csv");
-    let run = bpe_lab(&[
-        "lab",
-        "grade",
-        path_str(&subs),
-        "--sources",
-        path_str(&sources),
-        "--output",
-        path_str(&grades),
-        "--feedback",
-        path_str(&dir.path().join("feedback")),
-        "--check-timeout",
-        "5",
-    ]);
-    eprintln!("{}", stderr(&run));
-    assert_success(&run);
-    let csv = fs::read_to_string(&grades).unwrap();
-    let mut lines = csv.lines().map(fields);
-    let header = lines.next().unwrap();
-    let at = |name: &str| header.iter().position(|h| h == name).unwrap();
-    let rows: Vec<Vec<String>> = lines.collect();
-    let row = |who: &str| rows.iter().find(|r| r[0] == who).unwrap().clone();
-    assert_eq!(row("ana")[at("count_tokens")], "2", "{csv}");
-    assert_eq!(row("ana")[at("max")], "2", "{csv}");
+    let book = grade(
+        &subs,
+        &sources,
+        &grades,
+        &dir.path().join("feedback"),
+        &[],
+        &[],
+    );
+    let csv = &book.csv;
+    assert_eq!(book.cell("ana", "count_tokens"), "2", "{csv}");
+    assert_eq!(book.cell("ana", "max"), "2", "{csv}");
     assert_eq!(
-        row("bo")[at("count_tokens outcome")],
+        book.cell("bo", "count_tokens outcome"),
         "not implemented",
         "{csv}"
     );
@@ -518,31 +536,17 @@ fn an_exercise_added_to_notebook_05_is_graded_beside_its_own() {
         .unwrap();
     }
     let grades = dir.path().join("grades.csv");
-    let run = bpe_lab(&[
-        "lab",
-        "grade",
-        path_str(&subs),
-        "--lab",
-        "05-apply",
-        "--sources",
-        path_str(&sources),
-        "--output",
-        path_str(&grades),
-        "--feedback",
-        path_str(&dir.path().join("feedback")),
-        "--check-timeout",
-        "5",
-    ]);
-    eprintln!("{}", stderr(&run));
-    assert_success(&run);
-    let csv = fs::read_to_string(&grades).unwrap();
-    let mut lines = csv.lines().map(fields);
-    let header = lines.next().unwrap();
-    let at = |name: &str| header.iter().position(|h| h == name).unwrap();
-    let rows: Vec<Vec<String>> = lines.collect();
-    let row = |who: &str| rows.iter().find(|r| r[0] == who).unwrap().clone();
-    assert_eq!(row("ana")[at("count_tokens")], "3", "{csv}");
-    assert_eq!(row("bo")[at("count_tokens")], "0", "{csv}");
+    let book = grade(
+        &subs,
+        &sources,
+        &grades,
+        &dir.path().join("feedback"),
+        &["--lab", "05-apply", "--check-timeout", "5"],
+        &[],
+    );
+    let (csv, header) = (&book.csv, &book.header);
+    assert_eq!(book.cell("ana", "count_tokens"), "3", "{csv}");
+    assert_eq!(book.cell("bo", "count_tokens"), "0", "{csv}");
     // 05's own exercises, left undone by both, are graded as before.
     let own_columns = header
         .iter()
@@ -553,6 +557,6 @@ fn an_exercise_added_to_notebook_05_is_graded_beside_its_own() {
         .iter()
         .filter(|h| h.ends_with(" outcome") && h.as_str() != "count_tokens outcome")
     {
-        assert_eq!(row("ana")[at(h)], "not implemented", "{h}: {csv}");
+        assert_eq!(book.cell("ana", h), "not implemented", "{h}: {csv}");
     }
 }
