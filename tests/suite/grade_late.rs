@@ -150,11 +150,84 @@ fn each_late_policy_takes_what_its_rule_says_and_an_unknown_time_nothing() {
     }
 }
 
+/// A time written without a zone is read in the due date's offset, or `--time-zone`'s; one
+/// written with its zone in that zone; and changing `--time-zone` regrades on `--resume`.
+#[test]
+fn times_without_a_zone_are_read_in_the_due_dates_offset_or_the_one_given() {
+    if !sandbox_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let subs = dir.path().join("submissions");
+    fs::create_dir_all(&subs).unwrap();
+    let mut nb = student_notebook(LAB);
+    solve(&mut nb, "most_frequent_pair", BEST_RIGHT);
+    let text = serde_json::to_string_pretty(&nb).unwrap();
+    for name in [
+        // 23:30 in the course's zone (+01:00): on time; 00:30 at +01:00 if read as UTC.
+        "ana_t2026-11-20-23-30-00_03-merge.ipynb",
+        // Written with its zone: 04:30 UTC on the 21st, 5 h 31 m late whatever is assumed.
+        "bo_t2026-11-20T23:30:00-05:00_03-merge.ipynb",
+    ] {
+        fs::write(subs.join(name), &text).unwrap();
+    }
+    let scratch = dir.path().join("scratch");
+    fs::create_dir_all(&scratch).unwrap();
+    let grades = dir.path().join("grades.csv");
+    let (sources, feedback) = (root().join("instructor"), dir.path().join("feedback"));
+    let grade = |zone: &[&str]| {
+        let mut args = vec![
+            "lab",
+            "grade",
+            path_str(&subs),
+            "--lab",
+            LAB,
+            "--sources",
+            path_str(&sources),
+            "--output",
+            path_str(&grades),
+            "--feedback",
+            path_str(&feedback),
+            "--name-pattern",
+            r"^(?P<student>[a-z]+)_t(?P<timestamp>[^_]+)_",
+            "--due",
+            "2026-11-20T23:59:00+01:00",
+            "--resume",
+        ];
+        args.extend_from_slice(zone);
+        let run = bpe_lab_with_env(&args, &[("TMPDIR", &scratch)]);
+        assert_success(&run);
+        let csv = fs::read_to_string(&grades).unwrap();
+        let mut lines = csv.lines();
+        let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+        let col = |name: &str| head.iter().position(|h| *h == name).unwrap();
+        let rows: Vec<Vec<String>> = lines
+            .map(|l| l.split(',').map(str::to_owned).collect())
+            .collect();
+        let late = |s: &str| {
+            let r = rows.iter().find(|r| r[0] == s).unwrap();
+            (r[col("submitted_at")].clone(), r[col("late_by")].clone())
+        };
+        (late("ana"), late("bo"))
+    };
+    let bo = ("2026-11-21T04:30:00Z".to_owned(), "5h 31m".to_owned());
+    let (ana, bo_default) = grade(&[]);
+    assert_eq!(ana, ("2026-11-20T22:30:00Z".to_owned(), String::new()));
+    assert_eq!(bo_default, bo);
+    let (ana, bo_utc) = grade(&["--time-zone", "UTC"]);
+    assert_eq!(ana, ("2026-11-20T23:30:00Z".to_owned(), "31m".to_owned()));
+    assert_eq!(bo_utc, bo);
+}
+
 #[test]
 fn a_bad_due_date_or_policy_names_its_flag_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let grades = dir.path().join("grades.csv");
-    for (flag, value) in [("--due", "tomorrow"), ("--late-policy", "penalty:10%")] {
+    for (flag, value) in [
+        ("--due", "tomorrow"),
+        ("--late-policy", "penalty:10%"),
+        ("--time-zone", "CET"),
+    ] {
         let run = support::cli::bpe_lab(&[
             "lab",
             "grade",

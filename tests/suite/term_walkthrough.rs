@@ -295,8 +295,9 @@ fn download(late: bool) -> Vec<u8> {
 }
 
 /// Moodle's grading worksheet as downloaded, before any grading (`ID number` as this
-/// assignment's settings show it).
-fn worksheet() -> String {
+/// assignment's settings show it; times in the course's zone, +01:00, with none written).
+/// Kofi's time is there only once he has handed in, `late`.
+fn worksheet(late: bool) -> String {
     let mut out = String::from(
         "Identifier,\"Full name\",\"ID number\",\"Email address\",Status,Grade,\"Maximum Grade\",\
          \"Grade can be changed\",\"Last modified (submission)\",\"Last modified (grade)\",\
@@ -304,9 +305,25 @@ fn worksheet() -> String {
     );
     for p in &CLASS {
         let first = p.name.split(' ').next().unwrap().to_lowercase();
+        let time = match p.id {
+            12341 => "Thursday, 19 November 2026, 3:12 PM",
+            12342 => "Friday, 20 November 2026, 11:40 PM",
+            12343 => "Wednesday, 18 November 2026, 9:05 AM",
+            12344 => "Friday, 20 November 2026, 10:58 PM",
+            // A minute early in the course's zone; 59 minutes late if read as UTC.
+            12345 => "Friday, 20 November 2026, 11:58 PM",
+            12346 => "Friday, 20 November 2026, 8:00 PM",
+            12347 => "Thursday, 19 November 2026, 1:30 PM",
+            12349 if late => "Saturday, 21 November 2026, 6:30 PM",
+            _ => "-",
+        };
+        let status = if time == "-" {
+            "No submission"
+        } else {
+            "Submitted for grading"
+        };
         out.push_str(&format!(
-            "\"{}\",\"{}\",S{},{first}@uni.example,\"Submitted for grading\",,3.00,Yes,\
-             \"Friday, 27 November 2026, 11:00 PM\",-,\n",
+            "\"{}\",\"{}\",S{},{first}@uni.example,\"{status}\",,3.00,Yes,\"{time}\",-,\n",
             key(p.id),
             p.name,
             p.id
@@ -391,7 +408,6 @@ fn the_guide_tags_each_step_of_the_term_this_test_runs() {
             "grade",
             "term/grades.adjustments.csv",
             "adjust",
-            "term/grades.adjustments.csv",
             "regrade",
             "export"
         ]
@@ -429,8 +445,7 @@ fn a_whole_term_runs_as_the_guide_says_from_the_handout_to_every_lms() {
     let term = dir.path().join("term");
     fs::create_dir_all(&term).unwrap();
     fs::write(term.join("moodle.zip"), download(false)).unwrap();
-    let downloaded_worksheet = worksheet();
-    fs::write(term.join("worksheet.csv"), &downloaded_worksheet).unwrap();
+    fs::write(term.join("worksheet.csv"), worksheet(false)).unwrap();
 
     let points = points();
     let max: f64 = points.values().sum();
@@ -523,9 +538,23 @@ fn a_whole_term_runs_as_the_guide_says_from_the_handout_to_every_lms() {
         assert_eq!(row(&rows, p.id), row(&before_adjusting, p.id), "{}", p.name);
     }
 
-    // 4. Kofi's late file, in a new download; his late penalty; he alone is regraded.
+    // Every time came from the worksheet, read in the due date's zone: nobody is late yet.
+    for p in CLASS.iter().filter(|p| ![12348, 12349].contains(&p.id)) {
+        let r = row(&rows, p.id);
+        assert!(!r["submitted_at"].is_empty(), "{}: {r:?}", p.name);
+        assert_eq!(
+            (r["late_by"].as_str(), r["late_penalty"].as_str()),
+            ("", "0"),
+            "{r:?}"
+        );
+    }
+    assert_eq!(row(&rows, 12345)["submitted_at"], "2026-11-20T22:58:00Z");
+
+    // 4. Kofi's late file and his time, in a new download; the late policy; he alone is
+    // regraded.
     fs::write(term.join("moodle.zip"), download(true)).unwrap();
-    type_in(&blocks, "grades.adjustments.csv", 1, &term);
+    let downloaded_worksheet = worksheet(true);
+    fs::write(term.join("worksheet.csv"), &downloaded_worksheet).unwrap();
     let before = fs::read_to_string(term.join("grades.csv")).unwrap();
     step(&blocks, "regrade", &term);
     let after = fs::read_to_string(term.join("grades.csv")).unwrap();
@@ -535,10 +564,20 @@ fn a_whole_term_runs_as_the_guide_says_from_the_handout_to_every_lms() {
         CLASS.len(),
         "Kofi's row is filled, not added: {rows:#?}"
     );
-    assert_eq!(
-        total(&rows, 12349),
-        Some(right - 0.5),
-        "Kofi: right, less half a point"
+    // 18 h 31 m late is one started day: 10 % of the maximum.
+    let kofi_total = right - 0.1 * max;
+    let kofi = row(&rows, 12349);
+    let close = |a: f64, b: f64| (a - b).abs() < 1e-9;
+    assert!(
+        close(total(&rows, 12349).unwrap(), kofi_total),
+        "Kofi: {kofi:?}"
+    );
+    assert_eq!(kofi["submitted_at"], "2026-11-21T17:30:00Z", "{kofi:?}");
+    assert_eq!(kofi["late_by"], "18h 31m", "{kofi:?}");
+    assert!(close(kofi["late_penalty"].parse().unwrap(), 0.1 * max));
+    assert!(
+        page(12349).contains("18h 31m after the due date"),
+        "his feedback says how late"
     );
     let others = |text: &str| -> Vec<String> {
         text.lines()
@@ -633,7 +672,10 @@ fn a_whole_term_runs_as_the_guide_says_from_the_handout_to_every_lms() {
         .iter()
         .find(|r| r["student_id"] == key(12349))
         .unwrap();
-    assert_eq!(kofi["score"].parse::<f64>().unwrap(), right - 0.5);
+    assert!(
+        close(kofi["score"].parse().unwrap(), kofi_total),
+        "{kofi:?}"
+    );
 
     // Gradescope's autograder for the lab (tests/suite/grade_gradescope_bundle.rs runs one).
     let mut autograder =

@@ -4,6 +4,7 @@
 use super::error::CliError;
 use super::progress;
 use crate::course::doctor::diagnose;
+use crate::course::grade::clock::UtcOffset;
 use crate::course::grade::export::gradescope_bundle::{
     BundleError, BundleOptions, gradescope_bundle,
 };
@@ -287,7 +288,7 @@ pub(crate) struct GradeArgs {
     pub(crate) name_pattern: Option<String>,
     /// The due date, an RFC 3339 time (e.g. 2026-11-20T23:59:00Z or
     /// 2026-11-20T23:59:00+01:00): each submission's time (from its file name or nbgrader's
-    /// timestamp.txt, never the file's modification time) gives how late it is; a submission
+    /// timestamp.txt or the roster, never the file's modification time) gives how late it is; a submission
     /// whose time is unknown is not penalised, and its note says so
     #[arg(long, value_name = "TIME")]
     pub(crate) due: Option<Due>,
@@ -296,6 +297,11 @@ pub(crate) struct GradeArgs {
     /// or cap:<P>% (at most P % of the maximum)
     #[arg(long, value_name = "POLICY", default_value = "none")]
     pub(crate) late_policy: LatePolicy,
+    /// The offset from UTC of submission times written without one (Blackboard's and
+    /// --name-pattern's times in file names, Moodle's worksheet): e.g. +01:00, -05:00, UTC
+    /// [default: --due's offset, else UTC]
+    #[arg(long, value_name = "OFFSET")]
+    pub(crate) time_zone: Option<UtcOffset>,
 }
 
 /// Moodle's ways back in for the grades (`lab grade` and `lab grade-merge`).
@@ -680,6 +686,7 @@ fn run_grade(args: &GradeArgs) -> Result<(), CliError> {
         late: LateRule {
             due: args.due.clone(),
             policy: args.late_policy,
+            zone: args.time_zone,
         },
     };
     let mut bar = None;

@@ -3,7 +3,8 @@
 //!
 //! The submission time comes from the download only (the name, nbgrader's `timestamp.txt`);
 //! a file's modification time says when it was unpacked or copied, not when it was handed in,
-//! so it is never taken for one. Times without a zone are read as UTC. A submission whose time
+//! so it is never taken for one. Times written without a zone are read in `--time-zone`'s offset, else the
+//! due date's own ([`super::clock`]). A submission whose time
 //! is unknown is never penalised: its note says the time was unknown.
 //!
 //! The policy's grammar (`--late-policy`):
@@ -16,12 +17,11 @@
 //! The penalty is taken from the total after the instructor's adjustments
 //! ([`super::adjustments`]), so an adjustment never undoes or doubles it.
 
+use super::clock::{DAY, UtcOffset, parse_rfc3339, rfc3339};
 use super::intake::patterns::Lms;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
-
-const DAY: i64 = 86_400;
 
 /// Where a submission's time came from.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -31,6 +31,8 @@ pub(crate) enum SubmittedFrom {
     FileName,
     /// nbgrader's `timestamp.txt` beside it.
     TimestampFile,
+    /// The roster's submission time (Moodle's worksheet, "Last modified (submission)").
+    Roster,
     /// No time, but the LMS marked it late (Canvas's `_LATE`).
     LateMarker { lms: Lms },
     /// Nothing said when.
@@ -61,13 +63,21 @@ impl FromStr for Due {
 
     fn from_str(text: &str) -> Result<Due, String> {
         parse_rfc3339(text)
-            .map(|at| Due {
+            .map(|(at, _)| Due {
                 text: text.to_owned(),
                 at,
             })
             .ok_or_else(|| {
                 format!("{text:?} is no RFC 3339 time: write e.g. 2026-11-20T23:59:00Z or 2026-11-20T23:59:00+01:00")
             })
+    }
+}
+
+impl Due {
+    /// The offset from UTC the instructor wrote the due date in: times in the download written
+    /// without one are read in it unless `--time-zone` says otherwise.
+    pub(crate) fn offset(&self) -> UtcOffset {
+        parse_rfc3339(&self.text).map_or(UtcOffset::UTC, |(_, offset)| offset)
     }
 }
 
@@ -162,6 +172,19 @@ impl LatePolicy {
 pub(crate) struct LateRule {
     pub(crate) due: Option<Due>,
     pub(crate) policy: LatePolicy,
+    /// `--time-zone`: the offset of times the download writes without one.
+    pub(crate) zone: Option<UtcOffset>,
+}
+
+impl LateRule {
+    /// The offset times written without one are read in: `--time-zone`, else the due date's
+    /// (an LMS writes its times in the course's zone, the one the instructor set the due date
+    /// in), else UTC.
+    pub(crate) fn unwritten_zone(&self) -> UtcOffset {
+        self.zone
+            .or_else(|| self.due.as_ref().map(Due::offset))
+            .unwrap_or(UtcOffset::UTC)
+    }
 }
 
 /// A grade's lateness, kept with it.
@@ -247,110 +270,6 @@ pub(crate) fn duration(seconds: i64) -> String {
     parts.join(" ")
 }
 
-/// Days since 1970-01-01 of a civil date (Howard Hinnant's algorithm, proleptic Gregorian).
-pub(crate) fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-/// Seconds since the epoch of a UTC date and time, when the fields are a real one.
-pub(crate) fn unix_seconds(y: i64, mo: i64, d: i64, h: i64, mi: i64, s: i64) -> Option<i64> {
-    let days_in = |y: i64, m: i64| match m {
-        2 if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    };
-    let ok = (1..=12).contains(&mo)
-        && (1..=days_in(y, mo)).contains(&d)
-        && (0..24).contains(&h)
-        && (0..60).contains(&mi)
-        && (0..=60).contains(&s);
-    ok.then(|| days_from_civil(y, mo, d) * DAY + h * 3600 + mi * 60 + s)
-}
-
-/// `YYYY-MM-DDTHH:MM:SS[.frac](Z|±HH:MM)` as seconds since the epoch.
-fn parse_rfc3339(text: &str) -> Option<i64> {
-    let t = text.trim();
-    let b = t.as_bytes();
-    if b.len() < 20 || b[4] != b'-' || b[7] != b'-' || !matches!(b[10], b'T' | b't' | b' ') {
-        return None;
-    }
-    if b[13] != b':' || b[16] != b':' {
-        return None;
-    }
-    let num = |r: std::ops::Range<usize>| -> Option<i64> {
-        let s = t.get(r)?;
-        s.bytes()
-            .all(|c| c.is_ascii_digit())
-            .then(|| s.parse().ok())?
-    };
-    let local = unix_seconds(
-        num(0..4)?,
-        num(5..7)?,
-        num(8..10)?,
-        num(11..13)?,
-        num(14..16)?,
-        num(17..19)?,
-    )?;
-    let mut rest = &t[19..];
-    if let Some(frac) = rest.strip_prefix('.') {
-        let digits = frac.bytes().take_while(u8::is_ascii_digit).count();
-        if digits == 0 {
-            return None;
-        }
-        rest = &frac[digits..];
-    }
-    let offset = match rest {
-        "Z" | "z" => 0,
-        _ => {
-            let rb = rest.as_bytes();
-            if rb.len() != 6 || !matches!(rb[0], b'+' | b'-') || rb[3] != b':' {
-                return None;
-            }
-            let part = |s: &str| -> Option<i64> {
-                s.bytes()
-                    .all(|c| c.is_ascii_digit())
-                    .then(|| s.parse().ok())?
-            };
-            let (h, m) = (part(&rest[1..3])?, part(&rest[4..6])?);
-            if h > 23 || m > 59 {
-                return None;
-            }
-            let sign = if rb[0] == b'-' { -1 } else { 1 };
-            sign * (h * 3600 + m * 60)
-        }
-    };
-    Some(local - offset)
-}
-
-/// Seconds since the epoch as `2026-11-20T14:03:22Z`.
-pub(crate) fn rfc3339(at: i64) -> String {
-    let days = at.div_euclid(DAY);
-    let secs = at.rem_euclid(DAY);
-    // The inverse of days_from_civil.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        secs / 3600,
-        secs % 3600 / 60,
-        secs % 60
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -362,7 +281,10 @@ mod tests {
         assert_eq!(z.at, 20_777 * 86_400 + 23 * 3600 + 59 * 60);
         let plus: Due = "2026-11-21T00:59:00.5+01:00".parse().unwrap();
         assert_eq!(plus.at, z.at);
-        assert_eq!(rfc3339(z.at), "2026-11-20T23:59:00Z");
+        assert_eq!(
+            (z.offset(), plus.offset()),
+            (UtcOffset::UTC, UtcOffset(3600))
+        );
         for bad in [
             "2026-11-20",
             "2026-11-20T23:59:00",
@@ -422,6 +344,7 @@ mod tests {
         let rule = LateRule {
             due: Some("2026-11-20T23:59:00Z".parse().unwrap()),
             policy: LatePolicy::Zero,
+            zone: None,
         };
         let unknown = Lateness::of(Submitted::default(), &rule);
         assert_eq!(unknown.penalty(3.0, 3.0), 0.0);

@@ -17,6 +17,7 @@
 
 pub(crate) mod adjustments;
 pub(crate) mod class;
+pub(crate) mod clock;
 pub(crate) mod csv_records;
 pub(crate) mod digest;
 pub(crate) mod error;

@@ -6,8 +6,8 @@
 //! time it does not, are empty, as nbgrader writes them when unset. Submissions that matched no
 //! lab have no row.
 
+use super::clock::rfc3339;
 use super::gradebook::csv;
-use super::lateness::rfc3339;
 use super::record::Grade;
 use std::fmt::Write as _;
 

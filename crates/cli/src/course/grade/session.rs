@@ -145,6 +145,7 @@ pub(crate) fn grade_all(
         feedback: &options.feedback,
         lab: options.lab.as_deref(),
         labs: &lab_names,
+        zone: options.late.unwritten_zone(),
     })?;
     report(Event::Collected(&intake));
     let canvas_ids = intake

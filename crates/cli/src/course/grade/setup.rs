@@ -33,6 +33,10 @@ pub(crate) struct GradingSetup {
     /// `--late-policy` unless `none` (left out then, for the same reason).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) late_policy: Option<String>,
+    /// `--time-zone` when given (left out otherwise, for the same reason): it moves the
+    /// submission times written without a zone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) time_zone: Option<String>,
 }
 
 /// The run-wide part of a setup: what every lab's grades share.
@@ -66,6 +70,7 @@ impl RunSetup {
             due: self.late.due.as_ref().map(|d| d.text.clone()),
             late_policy: (self.late.policy != LatePolicy::None)
                 .then(|| self.late.policy.to_string()),
+            time_zone: self.late.zone.map(|z| z.to_string()),
         }
     }
 
@@ -141,6 +146,10 @@ mod tests {
             },
             GradingSetup {
                 late_policy: Some("zero".into()),
+                ..base.clone()
+            },
+            GradingSetup {
+                time_zone: Some("+01:00".into()),
                 ..base.clone()
             },
         ];

@@ -4,68 +4,99 @@
 //! else (nothing told them apart) the last by name.
 
 use super::patterns::Lms;
+use crate::course::grade::clock::{self, DAY, UtcOffset, civil_from_days, split_zone};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::PathBuf;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// A point in time as the numbers that write it, most significant first (year, month, day,
-/// hour, minute, second, …): compared number by number, so `2026-11-20-14-03-22`,
-/// `2026-11-20 14:03:22.5 UTC` and a file's modification time order alike. Time zones are not
-/// read: a download's names are all in one.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) struct Moment(Vec<u64>);
+/// hour, minute, second, …), and the zone written after them if any: `2026-11-20-14-03-22`,
+/// `2026-11-20 14:03:22.5 UTC`, `2026-11-20T15:03:22+01:00` and a file's modification time
+/// all read. Moments order by the instant they name, a time without a zone taken as UTC (the
+/// files one student handed in come from one download, written in one zone).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Moment {
+    fields: Vec<u64>,
+    zone: Option<UtcOffset>,
+}
 
 impl Moment {
-    /// The numbers in `text`, in order; `None` unless there are at least three (a date).
+    /// The numbers in `text`, in order, and its zone; `None` unless there are at least three
+    /// numbers (a date).
     pub(crate) fn parse(text: &str) -> Option<Moment> {
+        let (text, zone) = split_zone(text);
         let numbers: Vec<u64> = text
             .split(|c: char| !c.is_ascii_digit())
             .filter(|s| !s.is_empty())
             .map(|s| s.parse().unwrap_or(u64::MAX))
             .collect();
-        match numbers.as_slice() {
+        let fields = match numbers.as_slice() {
             // One run of digits: a compact stamp such as 20261120140322.
-            [one] if text.trim().len() >= 8 => Some(Moment(compact(*one, text.trim()))),
-            _ if numbers.len() >= 3 => Some(Moment(numbers)),
-            _ => None,
-        }
+            [one] if text.trim().len() >= 8 => compact(*one, text.trim()),
+            _ if numbers.len() >= 3 => numbers,
+            _ => return None,
+        };
+        Some(Moment { fields, zone })
     }
 
     /// A modification time, in UTC.
     pub(crate) fn of_system_time(time: SystemTime) -> Moment {
         let since = time.duration_since(UNIX_EPOCH).unwrap_or_default();
-        let secs = since.as_secs();
-        let (y, m, d) = civil(secs / 86_400);
-        let day = secs % 86_400;
-        Moment(vec![
-            y,
-            m,
-            d,
-            day / 3600,
-            day % 3600 / 60,
-            day % 60,
-            u64::from(since.subsec_nanos()),
-        ])
+        let secs = i64::try_from(since.as_secs()).unwrap_or(i64::MAX);
+        let (y, m, d) = civil_from_days(secs.div_euclid(DAY));
+        let day = secs.rem_euclid(DAY);
+        let fields = [y, m, d, day / 3600, day % 3600 / 60, day % 60]
+            .map(|n| u64::try_from(n).unwrap_or(0))
+            .into_iter()
+            .chain([u64::from(since.subsec_nanos())])
+            .collect();
+        Moment {
+            fields,
+            zone: Some(UtcOffset::UTC),
+        }
     }
 
-    /// Seconds since 1970-01-01 00:00 UTC, the fields read as a UTC date and time (missing
-    /// ones 0, past the seconds ignored); `None` when they are no real date.
-    pub(crate) fn unix_seconds(&self) -> Option<i64> {
-        let field = |i: usize| self.0.get(i).map_or(Some(0), |&n| i64::try_from(n).ok());
-        crate::course::grade::lateness::unix_seconds(
+    /// A date and time whose zone nothing says (a zip entry's modification time, a time in
+    /// Moodle's worksheet).
+    pub(crate) fn of_fields(fields: [u64; 6]) -> Moment {
+        Moment {
+            fields: fields.to_vec(),
+            zone: None,
+        }
+    }
+
+    /// Seconds since 1970-01-01 00:00 UTC, the fields read as a date and time in the zone
+    /// written with them, else in `unwritten` (missing fields 0, past the seconds ignored);
+    /// `None` when they are no real date.
+    pub(crate) fn unix_seconds(&self, unwritten: UtcOffset) -> Option<i64> {
+        let field = |i: usize| {
+            self.fields
+                .get(i)
+                .map_or(Some(0), |&n| i64::try_from(n).ok())
+        };
+        let fields = [
             field(0)?,
             field(1)?,
             field(2)?,
             field(3)?,
             field(4)?,
             field(5)?,
-        )
+        ];
+        clock::unix_seconds(fields, self.zone.unwrap_or(unwritten))
     }
+}
 
-    /// A zip entry's modification time.
-    pub(crate) fn of_fields(fields: [u64; 6]) -> Moment {
-        Moment(fields.to_vec())
+impl Ord for Moment {
+    fn cmp(&self, other: &Moment) -> std::cmp::Ordering {
+        let key = |m: &Moment| (m.unix_seconds(UtcOffset::UTC), m.fields.clone(), m.zone);
+        key(self).cmp(&key(other))
+    }
+}
+
+impl PartialOrd for Moment {
+    fn partial_cmp(&self, other: &Moment) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
     }
 }
 
@@ -83,21 +114,6 @@ fn compact(n: u64, digits: &str) -> Vec<u64> {
         at += w;
     }
     if out.is_empty() { vec![n] } else { out }
-}
-
-/// The civil date (year, month, day) of a day count since 1970-01-01 (Howard Hinnant's
-/// algorithm, for the proleptic Gregorian calendar).
-fn civil(days: u64) -> (u64, u64, u64) {
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y as u64, m as u64, d as u64)
 }
 
 /// Where a submission time came from.
@@ -219,10 +235,25 @@ mod tests {
         assert_eq!(Moment::parse("20261120140322"), Some(bb.clone()));
         assert_eq!(Moment::parse("late"), None);
         let t = UNIX_EPOCH + std::time::Duration::from_secs(1_795_183_402);
-        assert_eq!(
-            Moment::of_system_time(t),
-            Moment(vec![2026, 11, 20, 14, 3, 22, 0])
-        );
+        let modified = Moment::of_system_time(t);
+        assert_eq!(modified.unix_seconds(UtcOffset(3600)), Some(1_795_183_402));
+        assert_eq!(bb.unix_seconds(UtcOffset::UTC), Some(1_795_183_402));
+        // Without a zone of its own, a time is read in the one given.
+        assert_eq!(bb.unix_seconds(UtcOffset(3600)), Some(1_795_183_402 - 3600));
+    }
+
+    #[test]
+    fn a_zone_written_with_a_time_is_read_and_orders_by_the_instant() {
+        let berlin = Moment::parse("2026-11-20T15:03:22+01:00").unwrap();
+        let london = Moment::parse("2026-11-20 14:03:22 UTC").unwrap();
+        let lagos_later = Moment::parse("2026-11-20 15:04:00+0100").unwrap();
+        assert_eq!(berlin.unix_seconds(UtcOffset(-18_000)), Some(1_795_183_402));
+        assert_eq!(london.unix_seconds(UtcOffset(-18_000)), Some(1_795_183_402));
+        assert!(lagos_later > london && lagos_later > berlin);
+        // By their numbers alone, 10:00 in New York would come before 15:03 in Berlin; it is
+        // 15:00 UTC, an hour after.
+        let new_york = Moment::parse("2026-11-20T10:00:00-05:00").unwrap();
+        assert!(new_york > berlin);
     }
 
     #[test]

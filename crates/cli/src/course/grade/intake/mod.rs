@@ -25,6 +25,7 @@ pub(crate) mod text;
 pub(crate) mod tree;
 pub(crate) mod zip;
 
+use super::clock::UtcOffset;
 use super::lateness::{Submitted, SubmittedFrom};
 use super::submission::{Source, Submission};
 use error::IntakeError;
@@ -47,6 +48,8 @@ pub(crate) struct IntakeOptions<'a> {
     /// Every submission is this lab (else the lab a file's name names, from `labs`).
     pub(crate) lab: Option<&'a str>,
     pub(crate) labs: &'a [String],
+    /// The offset from UTC of times the download writes without one.
+    pub(crate) zone: UtcOffset,
 }
 
 /// How the roster was used.
@@ -163,7 +166,7 @@ pub(crate) fn collect(options: &IntakeOptions) -> Result<Intake, IntakeError> {
     }
     intake.submissions = choose(found, options);
     if let Some(roster) = roster {
-        intake.roster = Some(apply_roster(&roster, &mut intake.submissions));
+        intake.roster = Some(apply_roster(&roster, &mut intake.submissions, options.zone));
     }
     Ok(intake)
 }
@@ -259,7 +262,7 @@ fn choose(found: Vec<Found>, options: &IntakeOptions) -> Vec<Submission> {
         let first = submissions.len();
         if notebooks.is_empty() {
             // Only files that are no notebook: the latest is graded, and says what it is.
-            submissions.push(latest_of(others));
+            submissions.push(latest_of(others, options.zone));
             continue;
         }
         let mut labs: Vec<(Option<String>, Vec<Found>)> = Vec::new();
@@ -271,7 +274,7 @@ fn choose(found: Vec<Found>, options: &IntakeOptions) -> Vec<Submission> {
             }
         }
         for (_, files) in labs {
-            submissions.push(latest_of(files));
+            submissions.push(latest_of(files, options.zone));
         }
         if !others.is_empty() {
             let files = others.iter().map(|f| file_name(&f.item)).collect();
@@ -291,7 +294,7 @@ fn file_name(item: &Item) -> String {
 }
 
 /// The latest of one student's `files` for one lab, as a submission that names the others.
-fn latest_of(mut files: Vec<Found>) -> Submission {
+fn latest_of(mut files: Vec<Found>, zone: UtcOffset) -> Submission {
     let candidates: Vec<Candidate> = files
         .iter()
         .map(|f| Candidate {
@@ -315,7 +318,7 @@ fn latest_of(mut files: Vec<Found>) -> Submission {
     if let Some(lms) = chosen.owner.late {
         notes.push(IntakeNote::Late { lms });
     }
-    let submitted = submitted(&chosen);
+    let submitted = submitted(&chosen, zone);
     Submission {
         student: chosen.owner.student,
         file: chosen.item.shown,
@@ -329,10 +332,10 @@ fn latest_of(mut files: Vec<Found>) -> Submission {
 
 /// When `found` was handed in: its timestamp (never its modification time: that says when it
 /// was unpacked), else the LMS's late marker, else unknown.
-fn submitted(found: &Found) -> Submitted {
+fn submitted(found: &Found, zone: UtcOffset) -> Submitted {
     let stamped = found.timestamp.as_ref().and_then(|(moment, from)| {
         Some(Submitted {
-            at: Some(moment.unix_seconds()?),
+            at: Some(moment.unix_seconds(zone)?),
             from: match from {
                 TimeFrom::Name => SubmittedFrom::FileName,
                 TimeFrom::TimestampFile => SubmittedFrom::TimestampFile,
@@ -351,8 +354,9 @@ fn submitted(found: &Found) -> Submitted {
 }
 
 /// Puts the roster's keys and names on the submissions of its students, flags the others, and
-/// adds a "no submission" for each student listed with none, in roster order.
-fn apply_roster(roster: &Roster, submissions: &mut Vec<Submission>) -> RosterUse {
+/// adds a "no submission" for each student listed with none, in roster order. A submission
+/// whose download told no time takes the roster's (Moodle's worksheet has it), read in `zone`.
+fn apply_roster(roster: &Roster, submissions: &mut Vec<Submission>, zone: UtcOffset) -> RosterUse {
     let mut on_roster: Vec<(usize, Submission)> = Vec::new();
     let mut not_on_roster = Vec::new();
     for mut s in submissions.drain(..) {
@@ -364,6 +368,14 @@ fn apply_roster(roster: &Roster, submissions: &mut Vec<Submission>) -> RosterUse
                 s.student = listed.key.clone();
                 if s.name.is_none() {
                     s.name = listed.name.clone();
+                }
+                if s.submitted.at.is_none()
+                    && let Some(at) = listed.submitted.as_ref().and_then(|m| m.unix_seconds(zone))
+                {
+                    s.submitted = Submitted {
+                        at: Some(at),
+                        from: SubmittedFrom::Roster,
+                    };
                 }
                 on_roster.push((i, s));
             }
@@ -422,6 +434,7 @@ mod tests {
             feedback,
             lab: None,
             labs: &[],
+            zone: UtcOffset::UTC,
         }
     }
 

@@ -4,6 +4,7 @@
 //! the email, else the name, and the run says which. Every student on it gets a row; a
 //! submission is matched by any id or email its file name gives, else by the name.
 
+use super::latest::Moment;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -19,6 +20,9 @@ pub(crate) struct RosterStudent {
     match_name: Option<String>,
     /// Canvas's own columns, when the roster is Canvas's (its gradebook export).
     pub(crate) canvas: CanvasIds,
+    /// When the student last handed in, as the roster says (Moodle's worksheet's "Last
+    /// modified (submission)"), in the zone of whoever downloaded it.
+    pub(crate) submitted: Option<Moment>,
 }
 
 /// The columns Canvas's gradebook import matches a student on, as a roster exported from
@@ -137,6 +141,8 @@ enum Column {
     Name,
     First,
     Last,
+    /// When the student handed in.
+    Submitted,
 }
 
 fn column(header: &str) -> Option<Column> {
@@ -170,6 +176,9 @@ fn column(header: &str) -> Option<Column> {
         }
         "firstname" | "givenname" | "forename" | "first" => Some(Column::First),
         "lastname" | "surname" | "familyname" | "last" => Some(Column::Last),
+        "lastmodifiedsubmission" | "submittedat" | "submissiontime" | "timesubmitted" => {
+            Some(Column::Submitted)
+        }
         _ => None,
     }
 }
@@ -193,6 +202,46 @@ pub(crate) fn normalize_name(name: &str) -> String {
         .map(str::to_lowercase)
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// A time as a roster writes it: Moodle's `Friday, 20 November 2026, 11:59 PM` (its
+/// `userdate`, in English), or numbers in order (`2026-11-20 23:59`, as a spreadsheet saves
+/// it). Moodle writes `-` for "never"; anything unread is no time (and so never a penalty).
+fn read_time(text: &str) -> Option<Moment> {
+    const MONTHS: [&str; 12] = [
+        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+    ];
+    let words: Vec<String> = text
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    let month = words.iter().find_map(|w| {
+        let m = MONTHS.iter().position(|m| w.starts_with(m))?;
+        (w.chars().all(char::is_alphabetic) && w.len() >= 3).then_some(m as u64 + 1)
+    });
+    let Some(month) = month else {
+        return Moment::parse(text);
+    };
+    let numbers: Vec<u64> = words
+        .iter()
+        .filter(|w| w.chars().all(|c| c.is_ascii_digit()))
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    let (&[day, year], Some(time)) = (numbers.as_slice(), words.iter().find(|w| w.contains(':')))
+    else {
+        return None;
+    };
+    let mut hm = time.split(':').map(|n| n.parse::<u64>().ok());
+    let (Some(Some(mut hour)), Some(Some(minute))) = (hm.next(), hm.next()) else {
+        return None;
+    };
+    match words.last().map(String::as_str) {
+        Some("pm") if hour < 12 => hour += 12,
+        Some("am") if hour == 12 => hour = 0,
+        _ => {}
+    }
+    Some(Moment::of_fields([year, month, day, hour, minute, 0]))
 }
 
 /// Reads the roster at `path`.
@@ -266,6 +315,7 @@ pub(crate) fn read_roster(path: &Path) -> Result<Roster, RosterError> {
             });
         }
         students.push(RosterStudent {
+            submitted: of(Column::Submitted).and_then(read_time),
             canvas: CanvasIds::read(header, |i| field(i).to_owned()),
             key: key.to_owned(),
             match_name: name.as_deref().map(normalize_name),
@@ -359,6 +409,28 @@ fn records(text: &str) -> Result<Vec<(usize, Vec<String>)>, usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::course::grade::clock::UtcOffset;
+
+    #[test]
+    fn moodles_worksheet_times_are_read_in_its_words_and_a_dash_is_none() {
+        let at = |text: &str| read_time(text).and_then(|m| m.unix_seconds(UtcOffset(3600)));
+        // 2026-11-20 22:59 UTC is 23:59 at +01:00.
+        let due = 20_777 * 86_400 + 22 * 3600 + 59 * 60;
+        assert_eq!(at("Friday, 20 November 2026, 11:59 PM"), Some(due));
+        assert_eq!(at("Friday, 20 November 2026, 11:59 pm"), Some(due));
+        assert_eq!(
+            at("Saturday, 21 November 2026, 12:05 AM"),
+            Some(due + 6 * 60)
+        );
+        assert_eq!(
+            at("Saturday, 21 November 2026, 12:05 PM"),
+            Some(due + 12 * 3600 + 6 * 60)
+        );
+        assert_eq!(at("2026-11-20 23:59"), Some(due));
+        for none in ["-", "", "never", "20 November, 11:59 PM"] {
+            assert_eq!(at(none), None, "{none}");
+        }
+    }
 
     fn roster(text: &str) -> Result<Roster, RosterError> {
         let dir = tempfile::tempdir().unwrap();
