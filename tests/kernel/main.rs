@@ -10,3 +10,4 @@ mod grade_execute;
 mod kernel_behaviour;
 mod lab_kernel;
 mod nbgrader_course;
+mod own_exercise_verify;

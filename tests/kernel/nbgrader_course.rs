@@ -53,7 +53,7 @@ fn submission(released: &Value, replace: &[(&str, String)]) -> Value {
 
 /// nbgrader's student version of `lab`: the same cells, sources and flags as `lab release`'s,
 /// but for the crate's path (absolute in a course) and the checksums (MD5 vs SHA-256).
-fn student_version_matches_release(python: &Path, course: &Path, lab: &str) {
+fn student_version_matches_release(python: &Path, course: &Path, lab: &str, ours: &Path) {
     nbgrader(python, course, &["generate_assignment", lab, "--force"]);
     let released = read_json(
         &course
@@ -61,7 +61,7 @@ fn student_version_matches_release(python: &Path, course: &Path, lab: &str) {
             .join(lab)
             .join(format!("{lab}.ipynb")),
     );
-    let ours = read_json(&root().join("notebooks").join(format!("{lab}.ipynb")));
+    let ours = read_json(&ours.join(format!("{lab}.ipynb")));
     let (theirs_cells, our_cells) = (
         released["cells"].as_array().unwrap(),
         ours["cells"].as_array().unwrap(),
@@ -92,6 +92,84 @@ fn student_version_matches_release(python: &Path, course: &Path, lab: &str) {
     }
 }
 
+/// An instructor's own exercise (`lab new`) in an nbgrader course: nbgrader's
+/// `generate_assignment` clears the test cell's `// BEGIN HIDDEN TESTS` part as `lab release`
+/// does (the same student version, cell by cell), and keeps it in its gradebook, from which
+/// autograde puts the test cells back.
+#[test]
+fn nbgrader_clears_an_own_exercises_hidden_tests_and_keeps_them_for_autograde() {
+    let Some(python) = std::env::var_os("BPE_LAB_NBGRADER_PYTHON").map(PathBuf::from) else {
+        eprintln!(
+            "skipped: set BPE_LAB_NBGRADER_PYTHON to a Python with nbgrader (./scripts/test does)"
+        );
+        return;
+    };
+    let lab = "08-count-tokens";
+    let dir = tempfile::tempdir().unwrap();
+    let (sources, students, course) = (
+        dir.path().join("instructor"),
+        dir.path().join("notebooks"),
+        dir.path().join("course"),
+    );
+    let root_dir = root();
+    for args in [
+        vec!["lab", "new", lab, "--sources", path_str(&sources)],
+        vec![
+            "lab",
+            "release",
+            "--sources",
+            path_str(&sources),
+            "--output",
+            path_str(&students),
+        ],
+        vec![
+            "lab",
+            "nbgrader-course",
+            path_str(&course),
+            "--sources",
+            path_str(&sources),
+            "--crate",
+            path_str(&root_dir),
+        ],
+    ] {
+        assert_success(&bpe_lab(&args));
+    }
+    let hidden = "assert_eq!(count_tokens(\"\"), 0);";
+    let source =
+        fs::read_to_string(course.join("source").join(lab).join(format!("{lab}.ipynb"))).unwrap();
+    assert!(
+        source.contains("BEGIN HIDDEN TESTS"),
+        "nbgrader's source keeps them"
+    );
+    student_version_matches_release(&python, &course, lab, &students);
+    let released = fs::read_to_string(
+        course
+            .join("release")
+            .join(lab)
+            .join(format!("{lab}.ipynb")),
+    )
+    .unwrap();
+    assert!(released.contains("two words"), "the visible test stays");
+    for gone in ["no words", "HIDDEN", "count_tokens(\\\"\\\")"] {
+        assert!(!released.contains(gone), "{gone} in nbgrader's release");
+    }
+    let stored = std::process::Command::new(&python)
+        .args([
+            "-c",
+            "import sqlite3, sys\n\
+             db = sqlite3.connect(sys.argv[1])\n\
+             print('\\n'.join(r[0] or '' for r in db.execute('select source from source_cell')))",
+            path_str(&course.join("gradebook.db")),
+        ])
+        .output()
+        .unwrap();
+    let stored = String::from_utf8_lossy(&stored.stdout);
+    assert!(
+        stored.contains(hidden),
+        "nbgrader's gradebook keeps the hidden test for autograde: {stored}"
+    );
+}
+
 #[test]
 fn nbgrader_and_bpe_lab_give_the_same_scores() {
     let Some(python) = std::env::var_os("BPE_LAB_NBGRADER_PYTHON").map(PathBuf::from) else {
@@ -117,7 +195,7 @@ fn nbgrader_and_bpe_lab_give_the_same_scores() {
         .collect();
     assert_eq!(labs.len(), 8, "the course has every lab: {labs:?}");
     for lab in &labs {
-        student_version_matches_release(&python, &course, lab);
+        student_version_matches_release(&python, &course, lab, &root().join("notebooks"));
     }
     let released = read_json(
         &course

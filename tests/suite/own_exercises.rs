@@ -560,3 +560,66 @@ fn an_exercise_added_to_notebook_05_is_graded_beside_its_own() {
         assert_eq!(book.cell("ana", h), "not implemented", "{h}: {csv}");
     }
 }
+
+/// The student handout of a repository whose instructor sources hold an own exercise with a
+/// hidden test: the handout (what students clone, and what the Docker image, Binder and the
+/// dev container are built from) has the lab's student notebook, its visible test, and the
+/// hidden test nowhere, in any file.
+#[test]
+fn the_handout_of_a_course_with_hidden_tests_holds_none_of_them() {
+    let dir = tempfile::tempdir().unwrap();
+    // A copy of this repository's committed files, then lab 08 beside its labs.
+    let repo = Path::new(env!("BPE_LAB_REPO"));
+    let listed = std::process::Command::new("git")
+        .args(["ls-files", "-z"])
+        .current_dir(repo)
+        .output()
+        .unwrap();
+    assert!(
+        listed.status.success(),
+        "git ls-files in {}",
+        repo.display()
+    );
+    let copy = dir.path().join("course");
+    for name in listed.stdout.split(|&b| b == 0).filter(|n| !n.is_empty()) {
+        let name = std::str::from_utf8(name).unwrap();
+        let (from, to) = (repo.join(name), copy.join(name));
+        // A file deleted but not yet committed is not there to copy.
+        if fs::symlink_metadata(&from).is_ok_and(|m| m.is_file()) {
+            fs::create_dir_all(to.parent().unwrap()).unwrap();
+            fs::copy(&from, &to).unwrap();
+        }
+    }
+    let sources = copy.join("instructor");
+    fs::write(
+        sources.join(format!("{LAB}.ipynb")),
+        serde_json::to_string_pretty(&instructor_notebook(&test_cell_source())).unwrap(),
+    )
+    .unwrap();
+    release(&sources, &copy.join("notebooks"));
+    let handout = dir.path().join("handout");
+    assert_success(&bpe_lab(&[
+        "lab",
+        "handout",
+        "--sources",
+        path_str(&sources),
+        "--output",
+        path_str(&handout),
+    ]));
+    let student = fs::read_to_string(handout.join("notebooks").join(format!("{LAB}.ipynb")))
+        .expect("the handout has lab 08's student notebook");
+    assert!(
+        student.contains("counts two words"),
+        "the visible test stays"
+    );
+    let files = walk(&handout);
+    assert!(files.len() > 50, "the whole handout is searched: {files:?}");
+    for file in files {
+        let bytes = fs::read(&file).unwrap();
+        assert!(
+            !String::from_utf8_lossy(&bytes).contains(SECRET),
+            "the hidden test is in {}",
+            file.display()
+        );
+    }
+}
