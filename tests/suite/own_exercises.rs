@@ -243,12 +243,27 @@ fn own_exercise_is_graded_in_the_sandbox_per_test_and_hides_its_hidden_test() {
     let scratch = dir.path().join("scratch");
     fs::create_dir_all(&scratch).unwrap();
     let (grades, feedback) = (dir.path().join("grades.csv"), dir.path().join("feedback"));
+    let (canvas, nbgrader) = (
+        dir.path().join("canvas.csv"),
+        dir.path().join("nbgrader.csv"),
+    );
     let book = grade(
         &subs,
         &sources,
         &grades,
         &feedback,
-        &["--lab", LAB, "--check-timeout", "3", "--threads", "2"],
+        &[
+            "--lab",
+            LAB,
+            "--check-timeout",
+            "3",
+            "--threads",
+            "2",
+            "--canvas-csv",
+            path_str(&canvas),
+            "--nbgrader-csv",
+            path_str(&nbgrader),
+        ],
         &[("TMPDIR", &scratch)],
     );
     let csv = &book.csv;
@@ -272,6 +287,33 @@ fn own_exercise_is_graded_in_the_sandbox_per_test_and_hides_its_hidden_test() {
     expect("flooder", "3", "passed");
     expect("sleeper", "0", "timed out");
     assert!(!outside.exists(), "code in the sandbox wrote outside it");
+    // Exported with the rest of the class: Canvas's import (a column per assignment, the
+    // total in it) and nbgrader's CSV carry the same points.
+    let exported = |path: &Path, student_column: &str, score_column: &str| {
+        let text = fs::read_to_string(path).unwrap();
+        assert!(!text.contains(SECRET), "{text}");
+        let mut lines = text.lines().map(fields);
+        let header = lines.next().unwrap();
+        let (who, what) = (
+            header.iter().position(|h| h == student_column).unwrap(),
+            header.iter().position(|h| h == score_column).unwrap(),
+        );
+        let rows: Vec<Vec<String>> = lines.collect();
+        move |student: &str| {
+            let row = rows.iter().find(|r| r[who] == student).unwrap();
+            row[what].parse::<f64>().unwrap()
+        }
+    };
+    let in_canvas = exported(&canvas, "Student", LAB);
+    let in_nbgrader = exported(&nbgrader, "student_id", "score");
+    for (student, points) in [("right", 3.0), ("wrong", 1.0), ("sleeper", 0.0)] {
+        assert_eq!(in_canvas(student), points, "{student} in Canvas's file");
+        assert_eq!(in_nbgrader(student), points, "{student} in nbgrader's file");
+    }
+    assert!(
+        feedback.join(format!("summary-{LAB}.html")).is_file(),
+        "the class summary covers the lab"
+    );
     // The hidden test is nowhere a student can read: not in the gradebook, not in feedback.
     assert!(!csv.contains(SECRET), "{csv}");
     for entry in walk(&feedback) {

@@ -143,7 +143,7 @@ pub(super) fn tokens_and_merges(rng: &mut Rng) -> (Vec<String>, Vec<(String, Str
         merges.push(pair);
     }
     // Often a merge uses a token that only a later merge makes: rank order and list order
-    // then disagree (seed 002's point).
+    // then disagree, and only applying merges by rank gets it right.
     if merges.len() > 1 && rng.chance(50) {
         let i = rng.below(merges.len());
         let j = rng.below(merges.len());

@@ -80,7 +80,8 @@ const SEED004: [&str; 4] = [
 ];
 
 /// The lab's datasets: the first words of Africa Galore's first paragraph, the lab's `desert`
-/// sample, seed 004's corpus, and the edge cases of `split(" ")`.
+/// sample, the four-document corpus ("This is the first document.", …) of the tokenizer
+/// notebook, and the edge cases of `split(" ")`.
 fn fixed_datasets() -> Vec<Vec<String>> {
     vec![
         strings(&["The Lagos air was thick with humidity, but the energy"]),
@@ -174,7 +175,7 @@ pub(super) fn get_pair_frequencies_spec()
 }
 
 /// Checks `most_frequent_pair(counts) -> Option<(pair, count)>`: the highest count; among
-/// equal counts the smallest pair (seed 000's rule); `None` for an empty map.
+/// equal counts the smallest pair (the lab's tie rule); `None` for an empty map.
 pub fn most_frequent_pair<F>(student: F) -> Check
 where
     F: Fn(&HashMap<(String, String), usize>) -> calls::MostFrequentPairOut + Send + 'static,
@@ -254,7 +255,7 @@ pub(super) fn merge_pair_in_word_spec()
     }
 }
 
-/// Checks `train_bpe(&mut corpus, num_merges) -> merges` (seed 000): the merges in order and
+/// Checks `train_bpe(&mut corpus, num_merges) -> merges`: the merges in order and
 /// the corpus left behind.
 pub fn train_bpe<F>(student: F) -> Check
 where
@@ -324,7 +325,7 @@ pub(super) fn train_bpe_spec()
     }
 }
 
-/// Checks `apply_merges(tokens, merges) -> tokens` (seed 002): repeatedly merge the leftmost
+/// Checks `apply_merges(tokens, merges) -> tokens`: repeatedly merge the leftmost
 /// occurrence of the adjacent pair with the lowest rank.
 pub fn apply_merges<F>(student: F) -> Check
 where
@@ -380,7 +381,8 @@ pub(super) fn apply_merges_spec()
 }
 
 /// What the encode and decode checks train on: merges (the tie rule in force, see
-/// [`parity`]), ids numbered as seed 004 does (the sorted vocabulary) and `<UNK>` after them.
+/// [`parity`]), ids numbered as the tokenizer notebook does (the sorted vocabulary) and
+/// `<UNK>` after them.
 pub(crate) struct TinyTokenizer {
     pub merges: Vec<(String, String)>,
     pub token_to_id: HashMap<String, u32>,
