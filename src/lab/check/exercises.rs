@@ -71,8 +71,8 @@ fn show_counts(counts: &HashMap<(String, String), usize>) -> String {
     format!("{{{}}}", shown.join(", "))
 }
 
-/// Seed 004's training corpus.
-const SEED004: [&str; 4] = [
+/// The tokenizer notebook's training corpus.
+const TOKENIZER_CORPUS: [&str; 4] = [
     "This is the first document.",
     "This document is the second document.",
     "And this is the third one.",
@@ -86,7 +86,7 @@ fn fixed_datasets() -> Vec<Vec<String>> {
     vec![
         strings(&["The Lagos air was thick with humidity, but the energy"]),
         strings(&parity::LAB_SAMPLE_TEXT),
-        strings(&SEED004),
+        strings(&TOKENIZER_CORPUS),
         strings(&["a  b"]),
         strings(&[""]),
         strings(&[]),
@@ -348,7 +348,8 @@ pub(super) fn apply_merges_spec()
         list.iter().map(|(a, b)| pair(a, b)).collect()
     };
     let mut cases: Vec<ApplyMergesCase> = vec![
-        // Seed 002's three examples, then cases where list order and rank order disagree.
+        // The apply-merges examples the course starts from, then cases where list order and
+        // rank order disagree.
         (chars("low"), p(&[("l", "o"), ("lo", "w")])),
         (chars("low"), p(&[("l", "o"), ("o", "w")])),
         (strings(&["e", "r", EOW]), p(&[("e", "r"), ("er", EOW)])),
@@ -434,16 +435,20 @@ impl TinyTokenizer {
 type EncodeCase = (Vec<Text>, usize, Text);
 
 fn encode_cases(seed: u64) -> Vec<EncodeCase> {
-    let seed004 = strings(&SEED004);
+    let tokenizer_corpus = strings(&TOKENIZER_CORPUS);
     let text = |s: &str| Text(s.to_owned());
     let mut cases: Vec<EncodeCase> = vec![
         (
-            texts(seed004.clone()),
+            texts(tokenizer_corpus.clone()),
             15,
             text("This is the first document."),
         ),
-        (texts(seed004.clone()), 15, text("the  third Zebra")),
-        (texts(seed004), 15, text("")),
+        (
+            texts(tokenizer_corpus.clone()),
+            15,
+            text("the  third Zebra"),
+        ),
+        (texts(tokenizer_corpus), 15, text("")),
         (texts(strings(&["ab ab ab"])), 1, text("ab b")),
     ];
     cases.extend(generated(seed, cases::encode_case));
