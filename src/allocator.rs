@@ -3,32 +3,28 @@
 //! benchmark measures what `bpe-lab` runs. The library itself leaves the allocator to whoever
 //! links it.
 //!
-//! The settings, and why:
+//! The settings, and why (each was measured against the build without it: the figures are in
+//! docs/benchmarks.md, "The allocator's settings"):
 //! - **2 MB pages** (`allow_large_os_pages`, which mimalloc turns into `madvise(MADV_HUGEPAGE)`
 //!   on the memory it maps): the merge loop reads words, pair slots and word lists scattered
 //!   over a few hundred megabytes, and with 4 KB pages nearly every one of those reads also
-//!   missed the TLB, which on a virtual machine costs a two-level page walk. Measured with
-//!   `bpe-lab train`, 30,000 merges, interleaved runs of the two builds: Linux documentation
-//!   (42.5 MB) 3.67 → 3.42 s (median of 12), the generated 48 MB corpus 3.42 → 2.73 s (median
-//!   of 6); the same merges; peak RSS 260 → 277 MB and 300 → 322 MB. An earlier build had
-//!   turned huge pages off for the whole process after seeing its system time swing between
-//!   0.1 and 1 s from run to run; with mimalloc mapping them itself (and purging promptly) the
-//!   system time stayed at 0.5–0.7 s, as on 4 KB pages. Asking for them only on the largest
-//!   tables (word arena, pair slots, pair index) gained about half as much: the word lists are
-//!   scattered too.
+//!   missed the TLB, which on a virtual machine costs a two-level page walk. Training got
+//!   faster on both corpora for a little more peak memory. Turning huge pages off for the
+//!   whole process, as an earlier build did because its system time swung from run to run,
+//!   is not needed once mimalloc maps them itself and purges promptly. Asking for them only on
+//!   the largest tables (word arena, pair slots, pair index) gained about half as much: the
+//!   word lists are scattered too.
 //! - **Purge delay 0**: freed memory goes back to the system at once instead of 10 ms later.
 //!   Training frees the word lists of the pairs it merges while it allocates new ones; with the
-//!   delay the freed pages still counted in the peak (285–305 MB → 260 MB on 4 KB pages).
-//!   With 2 MB pages, delays of 20–100 ms cut the system time by about 0.1 s (fewer pages
-//!   faulted in again) and raised the peak by 5–7 MB, with no difference in wall time that the
-//!   machine's noise let through; 0 stays.
+//!   delay the freed pages still counted in the peak. Longer delays with 2 MB pages saved a
+//!   little system time (fewer pages faulted in again) for a higher peak, and no difference in
+//!   wall time showed through the machine's noise; 0 stays.
 //!
 //! - **Purge delay 100 ms while encoding** ([`purge_later`], which `bpe-lab encode`,
 //!   `decode` and `count-tokens` call first): encoding grows its output buffers, its chunk
 //!   cache and the cache's table while it frees the smaller ones they replace; with every freed
 //!   2 MB page returned at once, the next growth faulted it back in and the kernel zeroed it
-//!   again. On an 11 MB text (`encode --encoding cl100k_base --ids`) the system time went from
-//!   0.11–0.12 s to 0.02–0.06 s, the peak RSS from 94 to 104 MB.
+//!   again. The delay takes most of encoding's system time away for a slightly higher peak.
 //!
 //! Both must be in place before mimalloc's first mapping, which happens before `main` (the
 //! runtime allocates while starting): hence a constructor that runs ahead of mimalloc's own.

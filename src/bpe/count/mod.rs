@@ -10,10 +10,9 @@
 //!
 //! The tables are this module's own ([`table`]): open addressing, so that counting can ask for
 //! the slots of a batch of words before it counts them, and their cache misses overlap.
-//! Measured against hashbrown's map, the previous design (`examples/phases.rs`, count phase,
-//! 4 interleaved runs): Linux docs 0.185 → 0.16 s, generated corpus 0.32 → 0.255 s (same
-//! words, counts and order), with batches of 16. Batches of 32, kept: as fast on Linux docs,
-//! 0.245 s on the generated corpus; of 8: 0.205 s and 0.295 s.
+//! Against hashbrown's map, the previous design, counting got faster on both corpora with the
+//! same words, counts and order; batches of 32 beat 16 and 8 (docs/benchmarks.md, "Word
+//! counting's tables").
 //!
 //! Tried and dropped:
 //! - merging every chunk's table into the first one on one thread (the previous design): a
@@ -85,10 +84,10 @@ fn shard_of(hash: u64, shards: usize) -> usize {
     (((hash >> 32) as u32 as u64 * shards as u64) >> 32) as usize
 }
 
-/// About how many bytes of text bring one new distinct word: 53 on the generated corpus, 85 on
-/// Linux documentation. Sizing the tables for that many words up front saves their largest
-/// growths (each moves every entry to a new table, scattered): 2–5 % of training's time on
-/// both corpora, peak memory unchanged (`/usr/bin/time`, 8 interleaved runs, three pairs).
+/// About how many bytes of text bring one new distinct word (the corpora of docs/benchmarks.md
+/// lie either side of it). Sizing the tables for that many words up front saves their largest
+/// growths (each moves every entry to a new table, scattered), with peak memory unchanged
+/// (docs/benchmarks.md, "Word counting's tables").
 const BYTES_PER_DISTINCT_WORD: usize = 64;
 /// A cap on that guess, for large texts of few distinct words.
 const MAX_PRESIZED_ENTRIES: usize = 1 << 19;

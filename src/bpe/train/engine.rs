@@ -144,10 +144,10 @@ impl Engine {
     /// a hash lookup per occurrence, and the hash index sees each distinct pair once.
     ///
     /// Tried and dropped: counting the pairs of each half of the words on its own thread and
-    /// adding the halves together. This phase went 0.24 → 0.15 s on Linux docs, but whole
-    /// runs were no faster (2.24 → 2.34 s, median of 12 interleaved runs): the merge loop
-    /// slowed by about as much, its lists now freed across threads' heaps, and copying them
-    /// into this thread's heap cost more than it saved.
+    /// adding the halves together. This phase got faster, but whole runs did not (the figures
+    /// are in docs/benchmarks.md, "The merge loop, tried and dropped"): the merge loop slowed
+    /// by about as much, its lists now freed across threads' heaps, and copying them into this
+    /// thread's heap cost more than it saved.
     fn index_pairs(&mut self) {
         let n = self.words.symbols.len();
         let mut dense = if n * n <= DENSE_PAIRS_MAX {

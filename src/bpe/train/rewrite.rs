@@ -2,25 +2,22 @@
 //! pass does, and recording in [`RoundTotals`] exactly the pairs each rewrite destroys and
 //! creates.
 //!
-//! Tried and dropped: splitting the merges of long lists (32 k words and more) between two
-//! threads, each rewriting the words of one range of ids (a range of the arena) with totals
-//! of its own, added together after. Measured on the 48 MB corpus it gained 0.1 s at first,
-//! then nothing once the pair lookups were prefetched (merge loop 0.79 s with it, 0.75 s
-//! without); these machines' two cores behave like one core's two hyperthreads for
-//! memory-bound work.
-//!
-//! Also tried and dropped: visiting a list in two passes, first reading only spans to gather
-//! the words due a pass (so that stale entries take no place in the symbols' prefetch
-//! distance), then rewriting those: Linux docs 2.23 → 2.25 s (median of 10 interleaved runs).
+//! Tried and dropped, each measured (docs/benchmarks.md, "The merge loop, tried and dropped"):
+//! - splitting the merges of long lists (32 k words and more) between two threads, each
+//!   rewriting the words of one range of ids (a range of the arena) with totals of its own,
+//!   added together after: a gain at first, none once the pair lookups were prefetched; these
+//!   machines' two cores behave like one core's two hyperthreads for memory-bound work;
+//! - visiting a list in two passes, first reading only spans to gather the words due a pass
+//!   (so that stale entries take no place in the symbols' prefetch distance), then rewriting
+//!   those: no faster;
+//! - the words' symbol sets in an array of their own (4 MB instead of inside the 16 MB of
+//!   spans), fetched 24 words ahead, so that a stale entry costs a read of that array and no
+//!   span: slower on one corpus, even on the other, since a word that holds the pair now costs
+//!   three misses.
 //!
 //! Measured and not built: stopping a list's visit once the occurrences found add up to the
-//! pair's count. On Linux docs only 66 k of the 9.2 M entries visited come after a list's last
-//! word that still holds the pair (the 4.0 M stale ones are spread through the lists).
-//!
-//! Tried and dropped: the words' symbol sets in an array of their own (4 MB instead of inside
-//! the 16 MB of spans), fetched 24 words ahead, so that a stale entry costs a read of that
-//! array and no span: Linux docs 1.07 → 1.15 s, generated corpus 1.15 → 1.14 s (medians of 8
-//! interleaved runs on warmed memory): a word that holds the pair now costs three misses.
+//! pair's count: almost none of the entries visited come after a list's last word that still
+//! holds the pair (the stale ones are spread through the lists).
 
 use crate::bpe::prefetch::prefetch;
 use crate::bpe::train::round::{PairChange, RoundTotals};
@@ -61,10 +58,8 @@ pub(super) struct Merge {
 
 /// Asks for a word's first and last symbols: an average word of the Linux documentation
 /// corpus takes 63 bytes, so most words straddle two cache lines, and the pair is as likely to
-/// be in the second. Measured with `bpe-lab train`, 30,000 merges, 8 interleaved runs of the two
-/// builds, each after a gigabyte was touched and freed (warm memory, as `compare.py --memory
-/// warm` runs): the first line alone 1.145 → 1.07 s on Linux documentation, 1.43 → 1.295 s on
-/// the generated corpus. Every line of the word (up to four) gained nothing more.
+/// be in the second. Both lines beat the first alone on both corpora; every line of the word
+/// (up to four) gained nothing more (docs/benchmarks.md, "The merge loop, tried and dropped").
 #[inline(always)]
 fn prefetch_symbols(word: &[u32]) {
     if let (Some(first), Some(last)) = (word.first(), word.last()) {
