@@ -56,6 +56,7 @@ mod lab_cli;
 mod lab_nbgrader;
 mod lab_parity;
 mod layers;
+mod notebook_tables;
 mod openai_encodings;
 mod own_exercises;
 mod package_boundary;
