@@ -240,6 +240,32 @@ fn own_exercise_is_graded_in_the_sandbox_per_test_and_hides_its_hidden_test() {
         )
         .unwrap();
     }
+    // Right, with a cell of their own before it that does not compile: in the kernel only
+    // that cell fails, so the grader leaves it out, as for a built-in exercise, and says so.
+    let mut extra = submission(
+        &released,
+        Some(&with_fn("    text.split_whitespace().count()")),
+    );
+    let solution_at = extra["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|c| c["id"] == "count-solution")
+        .unwrap();
+    extra["cells"].as_array_mut().unwrap().insert(
+        solution_at,
+        code(
+            "scratch-work",
+            json!({}),
+            "fn half(n: u32) -> u32 {\n    \"half\"\n}",
+        ),
+    );
+    fs::create_dir_all(subs.join("extra")).unwrap();
+    fs::write(
+        subs.join("extra").join(format!("{LAB}.ipynb")),
+        serde_json::to_string_pretty(&extra).unwrap(),
+    )
+    .unwrap();
     let scratch = dir.path().join("scratch");
     fs::create_dir_all(&scratch).unwrap();
     let (grades, feedback) = (dir.path().join("grades.csv"), dir.path().join("feedback"));
@@ -286,6 +312,12 @@ fn own_exercise_is_graded_in_the_sandbox_per_test_and_hides_its_hidden_test() {
     expect("writer", "3", "passed");
     expect("flooder", "3", "passed");
     expect("sleeper", "0", "timed out");
+    expect("extra", "3", "passed");
+    assert!(
+        book.cell("extra", "notes")
+            .contains("was left out of `count_tokens`: it does not compile with it"),
+        "{csv}"
+    );
     assert!(!outside.exists(), "code in the sandbox wrote outside it");
     // Exported with the rest of the class: Canvas's import (a column per assignment, the
     // total in it) and nbgrader's CSV carry the same points.

@@ -62,39 +62,62 @@ impl Builder<'_> {
         by_cell: &CellPieces,
         notes: &mut Vec<CellNote>,
     ) -> Result<Compiled, BuildFailed> {
-        let all: Vec<usize> = by_cell.iter().map(|(i, _)| *i).collect();
-        let everything = self.build(&pieces_of(by_cell, &all))?;
-        if matches!(everything, Compiled::Ok) {
-            return Ok(everything);
-        }
         let defining = by_cell
             .iter()
             .rev()
             .find(|(_, p)| defines(p, self.exercise))
             .map(|(i, _)| *i);
-        let mut kept: Vec<usize> = defining.into_iter().collect();
-        if !matches!(self.build(&pieces_of(by_cell, &kept))?, Compiled::Ok) {
-            return Ok(everything);
-        }
-        for (index, pieces) in by_cell {
-            if kept.contains(index) || pieces.is_empty() {
-                continue;
-            }
-            let mut trial = kept.clone();
-            trial.push(*index);
-            trial.sort_unstable();
-            if let Ok(Compiled::Ok) = self.build(&pieces_of(by_cell, &trial)) {
-                kept = trial;
-            } else {
+        keep_compiling(
+            by_cell,
+            defining.into_iter().collect(),
+            |pieces| self.build(pieces),
+            |index| {
                 notes.push(CellNote::BreaksBuild {
                     number: index + 1,
                     exercise: self.exercise,
-                });
-            }
-        }
-        // The last trial may have failed: build the kept set once more.
-        self.build(&pieces_of(by_cell, &kept))
+                })
+            },
+        )
     }
+}
+
+/// Builds from every cell; when that fails, from the `defining` cells plus each other cell
+/// that still compiles with them, in order (`left_out` told each cell that does not), as the
+/// kernel would have kept the exercise's functions when another cell failed. When even the
+/// defining cells alone fail, the whole build's result is the answer (its messages are the
+/// ones shown). The last build made is the one returned, so its worker is the one on disk.
+pub(crate) fn keep_compiling<E>(
+    by_cell: &CellPieces,
+    defining: Vec<usize>,
+    build: impl Fn(&[Piece]) -> Result<Compiled, E>,
+    mut left_out: impl FnMut(usize),
+) -> Result<Compiled, E> {
+    let all: Vec<usize> = by_cell.iter().map(|(i, _)| *i).collect();
+    let everything = build(&pieces_of(by_cell, &all))?;
+    if matches!(everything, Compiled::Ok) {
+        return Ok(everything);
+    }
+    let mut kept = defining;
+    kept.sort_unstable();
+    kept.dedup();
+    if !matches!(build(&pieces_of(by_cell, &kept))?, Compiled::Ok) {
+        return Ok(everything);
+    }
+    for (index, pieces) in by_cell {
+        if kept.contains(index) || pieces.is_empty() {
+            continue;
+        }
+        let mut trial = kept.clone();
+        trial.push(*index);
+        trial.sort_unstable();
+        if let Ok(Compiled::Ok) = build(&pieces_of(by_cell, &trial)) {
+            kept = trial;
+        } else {
+            left_out(*index);
+        }
+    }
+    // The last trial may have failed: build the kept set once more.
+    build(&pieces_of(by_cell, &kept))
 }
 
 /// The pieces of the `kept` cells, the last definition of each name winning.

@@ -30,6 +30,8 @@ pub(crate) enum CellNote {
         #[serde(with = "crate::course::exercise_name")]
         exercise: Exercise,
     },
+    /// The same for an instructor's own exercise, known by its name.
+    BreaksOwnBuild { number: usize, exercise: String },
 }
 
 impl fmt::Display for CellNote {
@@ -49,6 +51,10 @@ impl fmt::Display for CellNote {
                 "{cell} is not valid Rust (line {line}: {error}); it was left out, as the kernel would refuse it"
             ),
             CellNote::BreaksBuild { number, exercise } => write!(
+                f,
+                "cell {number} was left out of `{exercise}`: it does not compile with it"
+            ),
+            CellNote::BreaksOwnBuild { number, exercise } => write!(
                 f,
                 "cell {number} was left out of `{exercise}`: it does not compile with it"
             ),

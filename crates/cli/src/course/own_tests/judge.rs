@@ -13,6 +13,7 @@
 use super::cell::OwnTestCell;
 use crate::course::grade::lab::{Lab, LabExercise};
 use crate::course::graded_exercise::GradedExercise;
+use crate::course::judge::build::{CellPieces, keep_compiling, pieces_of};
 use crate::course::judge::extract::{EditableCell, Piece};
 use crate::course::judge::stand_in::crate_stand_in_every_step;
 use crate::course::judge::worker::{Compiled, HARNESS, LineMap, Worker, compile, with_pieces};
@@ -162,13 +163,11 @@ pub(crate) fn judge_own(
     slot: usize,
     options: &JudgeOptions,
 ) -> (OwnJudged, Vec<CellNote>) {
-    let (by_cell, notes) = pieces_before(cells, test_index);
-    let pieces = crate::course::judge::build::pieces_of(
-        &by_cell,
-        &by_cell.iter().map(|(i, _)| *i).collect::<Vec<_>>(),
-    );
-    let build = |hidden: bool| {
-        let (text, map) = source(cell, &pieces, hidden);
+    let (by_cell, mut notes) = pieces_before(cells, test_index);
+    let every_cell: Vec<usize> = by_cell.iter().map(|(i, _)| *i).collect();
+    let all_pieces = pieces_of(&by_cell, &every_cell);
+    let build = |pieces: &[Piece], hidden: bool| {
+        let (text, map) = source(cell, pieces, hidden);
         compile(
             &options.sandbox,
             scratch,
@@ -179,15 +178,30 @@ pub(crate) fn judge_own(
             options.compile_limit,
         )
     };
+    // As for a built-in exercise, a cell that breaks the build is left out when the cells
+    // defining what the tests call compile without it (the kernel would have run them).
+    let built = keep_compiling(
+        &by_cell,
+        defining_cells(&by_cell, cell),
+        |pieces| build(pieces, true),
+        |index| {
+            notes.push(CellNote::BreaksOwnBuild {
+                number: index + 1,
+                exercise: cell.exercise.clone(),
+            })
+        },
+    );
     // The source holds the hidden tests: no worker may find it in the scratch folder, this
     // one or the next that uses the folder.
     let source_file = scratch.join("main.rs");
-    let judged = match build(true) {
+    let judged = match built {
         Err(e) => OwnJudged::bare(
             Verdict::NotGraded,
             format!("not graded (the grader's own trouble): {e}"),
         ),
-        Ok(Compiled::Failed(messages)) => not_compiled(cell, &messages, &build),
+        Ok(Compiled::Failed(messages)) => {
+            not_compiled(cell, &messages, &|hidden| build(&all_pieces, hidden))
+        }
         Ok(Compiled::Ok) => {
             let _ = std::fs::remove_file(&source_file);
             run_tests(cell, scratch, slot, options)
@@ -195,6 +209,30 @@ pub(crate) fn judge_own(
     };
     let _ = std::fs::remove_file(&source_file);
     (judged, notes)
+}
+
+/// The cells that define what the test cell names: for each name the student defines that
+/// appears as a word in the tests or their helpers, the last cell defining it.
+fn defining_cells(by_cell: &CellPieces, cell: &OwnTestCell) -> Vec<usize> {
+    let words: std::collections::HashSet<&str> = cell
+        .items
+        .iter()
+        .map(String::as_str)
+        .chain(cell.tests.iter().map(|t| t.body.as_str()))
+        .flat_map(|text| text.split(|c: char| !(c.is_alphanumeric() || c == '_')))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let mut last: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for (index, pieces) in by_cell {
+        for piece in pieces {
+            if let Some((_, name)) = &piece.name
+                && words.contains(name.as_str())
+            {
+                last.insert(name, *index);
+            }
+        }
+    }
+    last.into_values().collect()
 }
 
 /// "Did not compile", with the compiler's messages — unless they may quote hidden tests:
