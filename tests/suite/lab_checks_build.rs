@@ -265,6 +265,18 @@ fn recover_merges_checks() {
         check::recover_merges(recover_longest_prefix).status,
         Status::Failed
     );
+    // A merge whose part ranks above the token it makes breaks the property the recipe rests
+    // on, and the check says so beside the answer.
+    let above = check::recover_merges(|_: &HashMap<Vec<u8>, u32>| vec![((1000, 97), 256)]);
+    assert_eq!(above.status, Status::Failed);
+    let got = above.counterexample.expect("a counterexample").got;
+    assert!(
+        got.contains("((1000, 97), 256) is no merge BPE could have made: its part 1000 does not rank below the token 256"),
+        "{got}"
+    );
+    let below = check::recover_merges(|_: &HashMap<Vec<u8>, u32>| vec![((97, 98), 256)]);
+    let got = below.counterexample.expect("a counterexample").got;
+    assert!(!got.contains("no merge BPE could have made"), "{got}");
 }
 
 /// The hardest exercise's promise, at the library level: cl100k_base's merges recovered from

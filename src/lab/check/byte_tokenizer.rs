@@ -13,7 +13,9 @@
 //! - `decode_ids`: the bytes of all ids are joined before being read as UTF-8 (`é` split over
 //!   two ids decodes; read token by token it would be two `�`); ids made of ids.
 //! - `recover_merges`: single bytes whose ranks are not their values (cl100k_base's are not);
-//!   a token split only with tokens ranked below it; the result in rank order.
+//!   a token split only with tokens ranked below it; the result in rank order. A wrong answer
+//!   also shows the first merge whose part does not rank below its token, the property the
+//!   recipe rests on.
 
 use super::bytes::{PIECES, show_texts};
 use super::cases::Rng;
@@ -413,8 +415,24 @@ pub(super) fn recover_merges_spec()
         args: rank_file,
         reference: |case| bytes::recover_merges(&rank_file(case)),
         show_input: |case| show_ranks(&rank_file(case)),
-        show_output: |merges| show_merges(merges),
+        show_output: |merges| show_recovered(merges),
     }
+}
+
+/// Recovered merges as the check shows them, and the first that breaks the property the
+/// recipe rests on: training joins only tokens it has already made, so both parts of every
+/// merge rank below the token they make. A merge that breaks it cannot be right, whatever the
+/// rank file.
+fn show_recovered(merges: &[calls::IdMerge]) -> String {
+    let mut shown = show_merges(merges);
+    if let Some(((a, b), id)) = merges.iter().find(|((a, b), id)| a >= id || b >= id) {
+        let part = if a >= id { a } else { b };
+        shown.push_str(&format!(
+            "\n  (({a}, {b}), {id}) is no merge BPE could have made: its part {part} does not \
+             rank below the token {id}, and training joins only tokens made before"
+        ));
+    }
+    shown
 }
 
 /// Shows a result as the cell's output and hands it back.
