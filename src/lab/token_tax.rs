@@ -368,9 +368,12 @@ pub fn measure(groups: &Groups, tokenizers: &[Counter]) -> Tax {
             .collect(),
         lists: vec![
             costs("African names", &groups.african),
-            costs("English words, same frequency in English", &groups.english),
             costs(
-                "places outside Africa, same frequency in English",
+                "English words, nearest frequency in English",
+                &groups.english,
+            ),
+            costs(
+                "places outside Africa, nearest frequency in English",
                 &groups.places,
             ),
         ],
