@@ -13,8 +13,8 @@ use std::thread;
 
 use bpe_lab::TieBreak;
 use bpe_lab::bpe::bytelevel::{
-    ByteTrainer, ChunkCounts, ChunkEncoder, Piece, SplitPattern, Splitter, UnknownPatternName,
-    pieces,
+    ByteTrainer, ChunkCounts, ChunkEncoder, Piece, SplitPattern, Splitter, TokenIndex,
+    UnknownPatternName, encode_unstable, pieces,
 };
 use bpe_lab::tokenizer::bytelevel::{AllowedSpecial, ByteLevelTokenizer, DisallowedSpecial};
 use bpe_lab::tokenizer::{OpenAiEncoding, Tokenizer, TokenizerConfig, TrainingSettings};
@@ -135,6 +135,53 @@ pub fn encode_allowing(
     tokenizer
         .encode_with(text, &allowed, DisallowedSpecial::AsText)
         .map_err(value)
+}
+
+/// What [`encode_with_unstable`] needs beside the tokenizer, built once per tokenizer: the
+/// compiled split pattern (compiling it is milliseconds) and the tokens in byte order.
+pub struct Completer {
+    splitter: Splitter,
+    index: TokenIndex,
+}
+
+impl Completer {
+    pub fn new(tokenizer: &ByteLevel) -> Result<Self, AdapterError> {
+        Ok(Completer {
+            splitter: Splitter::new(tokenizer.pattern().clone()).map_err(value)?,
+            index: TokenIndex::new(tokenizer.ranks()),
+        })
+    }
+}
+
+/// tiktoken's `encode_with_unstable`: [`encode_allowing`]'s ids split into the stable ones and
+/// the completions of the rest (the library's [`encode_unstable`]); the completions in no
+/// particular order.
+pub fn encode_with_unstable(
+    tokenizer: &ByteLevel,
+    completer: &Completer,
+    text: &str,
+    allowed: &[impl AsRef<str>],
+) -> Result<(Vec<u32>, Vec<Vec<u32>>), AdapterError> {
+    let ids = encode_allowing(tokenizer, text, allowed)?;
+    let known: Vec<&str> = allowed
+        .iter()
+        .map(AsRef::as_ref)
+        .filter(|s| tokenizer.specials().contains_key(*s))
+        .collect();
+    // The text after the last allowed special token: only its last chunk can change.
+    let tail = match pieces(text, &known).last() {
+        Some(Piece::Text(t)) => *t,
+        Some(Piece::Special(_)) | None => "",
+    };
+    let unstable = encode_unstable(
+        tokenizer.ranks(),
+        &completer.splitter,
+        &completer.index,
+        ids,
+        tail,
+    )
+    .map_err(value)?;
+    Ok((unstable.stable, unstable.completions.into_iter().collect()))
 }
 
 /// [`encode_ordinary`] of many texts on `threads` threads, in the texts' order.

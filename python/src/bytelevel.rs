@@ -6,18 +6,30 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
+use std::sync::OnceLock;
 
 use pyo3::exceptions::{PyKeyError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
 use pyo3::types::{PyBytes, PyDict};
 
-use crate::adapter::{self, ByteLevel};
+use crate::adapter::{self, ByteLevel, Completer};
 
 /// A byte-level tokenizer: ranks, split pattern, special tokens.
 #[pyclass(frozen, module = "bpe_lab._bpe_lab")]
 pub struct CoreBpe {
     pub(crate) inner: ByteLevel,
+    /// What `encode_with_unstable` needs, made the first time it is asked for.
+    completer: OnceLock<Completer>,
+}
+
+impl CoreBpe {
+    pub(crate) fn from_inner(inner: ByteLevel) -> Self {
+        CoreBpe {
+            inner,
+            completer: OnceLock::new(),
+        }
+    }
 }
 
 /// The production encodings this build has.
@@ -40,7 +52,7 @@ impl CoreBpe {
         let ranks: Vec<(Vec<u8>, u32)> = mergeable_ranks.into_iter().collect();
         let specials: BTreeMap<String, u32> = special_tokens.into_iter().collect();
         let inner = py.detach(|| adapter::byte_level(&name, ranks, &pattern, specials))?;
-        Ok(CoreBpe { inner })
+        Ok(CoreBpe::from_inner(inner))
     }
 
     /// A production encoding by name; `None` when this build does not have it.
@@ -48,7 +60,7 @@ impl CoreBpe {
     fn openai(py: Python<'_>, name: String) -> PyResult<Option<Self>> {
         match py.detach(|| adapter::openai(&name)) {
             None => Ok(None),
-            Some(built) => Ok(Some(CoreBpe { inner: built? })),
+            Some(built) => Ok(Some(CoreBpe::from_inner(built?))),
         }
     }
 
@@ -61,7 +73,7 @@ impl CoreBpe {
     ) -> PyResult<Self> {
         let specials: BTreeMap<String, u32> = special_tokens.into_iter().collect();
         let inner = py.detach(|| adapter::with_specials(&self.inner, &name, specials))?;
-        Ok(CoreBpe { inner })
+        Ok(CoreBpe::from_inner(inner))
     }
 
     #[getter]
@@ -111,6 +123,26 @@ impl CoreBpe {
         allowed_special: Vec<PyBackedStr>,
     ) -> PyResult<Vec<u32>> {
         Ok(py.detach(|| adapter::encode_allowing(&self.inner, &text, &allowed_special))?)
+    }
+
+    /// The stable ids of `text` and the completions of the rest (tiktoken's
+    /// `encode_with_unstable`; the disallowed specials were refused by the caller).
+    fn encode_with_unstable(
+        &self,
+        py: Python<'_>,
+        text: PyBackedStr,
+        allowed_special: Vec<PyBackedStr>,
+    ) -> PyResult<(Vec<u32>, Vec<Vec<u32>>)> {
+        Ok(py.detach(|| {
+            let completer = match self.completer.get() {
+                Some(c) => c,
+                None => {
+                    let made = Completer::new(&self.inner)?;
+                    self.completer.get_or_init(|| made)
+                }
+            };
+            adapter::encode_with_unstable(&self.inner, completer, &text, &allowed_special)
+        })?)
     }
 
     fn encode_ordinary_batch(

@@ -18,6 +18,8 @@
 //! - `train.rs`: training on them with the engine's exact trainer ([`ByteTrainer`]);
 //! - `ranks.rs`: encoding a chunk with a rank table, tiktoken's rule ([`RankTable`]);
 //! - `cache.rs`: encoding many chunks, the merged ones cached ([`ChunkEncoder`]);
+//! - `unstable.rs`: a text still being typed: its stable tokens and the completions of the
+//!   rest ([`encode_unstable`], tiktoken's `encode_with_unstable`);
 //! - [`oracle`]: the literal loops the fast paths are tested against.
 
 mod alternatives;
@@ -36,6 +38,7 @@ mod regex_error;
 mod specials;
 mod symbols;
 mod train;
+mod unstable;
 
 pub use cache::ChunkEncoder;
 pub use chunks::ChunkCounts;
@@ -49,3 +52,4 @@ pub use ranks::{MergeScratch, RankTable};
 pub use regex_error::regex_problem;
 pub use specials::{Piece, find_special, pieces};
 pub use train::{ByteMerge, ByteTrainer, ByteTraining};
+pub use unstable::{TokenIndex, Unstable, encode_unstable};
