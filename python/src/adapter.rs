@@ -8,7 +8,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread;
 
 use bpe_lab::TieBreak;
@@ -184,58 +183,16 @@ pub fn encode_with_unstable(
     Ok((unstable.stable, unstable.completions.into_iter().collect()))
 }
 
-/// [`encode_ordinary`] of many texts on `threads` threads, in the texts' order.
-///
-/// Not the library's `encode_ordinary_batch`, which starts a fresh chunk cache for every text:
-/// here each thread keeps one cache across the texts it takes (from a shared counter), so a
-/// batch of many small documents merges each distinct chunk about once per thread, as one whole
-/// text would. Each text is split and encoded exactly as `encode_ordinary` does it (the pattern's
-/// chunks of the whole text, each encoded by rank); the differential tests hold the two to
-/// tiktoken. Belongs in the library: move it there with the tokenizer's reshaping (issue 50).
+/// [`encode_ordinary`] of many texts on `threads` threads, in the texts' order (the library's
+/// batch: one chunk cache per thread across the texts it takes).
 pub fn encode_ordinary_batch<S: AsRef<str> + Sync>(
     tokenizer: &ByteLevel,
     texts: &[S],
     threads: usize,
 ) -> Result<Vec<Vec<u32>>, AdapterError> {
-    let splitter = Splitter::new(tokenizer.pattern().clone()).map_err(value)?;
-    let threads = threads.clamp(1, texts.len().max(1));
-    let next = AtomicUsize::new(0);
-    let work = || -> Result<Vec<(usize, Vec<u32>)>, AdapterError> {
-        let mut encoder = ChunkEncoder::new(tokenizer.ranks());
-        let mut done = Vec::new();
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(text) = texts.get(i) else { break };
-            let text = text.as_ref();
-            let mut ids = Vec::with_capacity(text.len() / 3);
-            splitter
-                .for_each_chunk(text, 0, text.len(), |chunk| {
-                    let encoded = encoder.encode(chunk.as_bytes(), &mut ids);
-                    debug_assert!(encoded, "every byte has a rank");
-                })
-                .map_err(value)?;
-            done.push((i, ids));
-        }
-        Ok(done)
-    };
-    let parts = if threads == 1 {
-        vec![work()]
-    } else {
-        thread::scope(|scope| {
-            let handles: Vec<_> = (0..threads).map(|_| scope.spawn(&work)).collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("an encoding thread panicked"))
-                .collect::<Vec<_>>()
-        })
-    };
-    let mut out = vec![Vec::new(); texts.len()];
-    for part in parts {
-        for (i, ids) in part? {
-            out[i] = ids;
-        }
-    }
-    Ok(out)
+    tokenizer
+        .encode_ordinary_batch(texts, threads)
+        .map_err(value)
 }
 
 /// The ids of some bytes taken as one chunk, without splitting (tiktoken's
