@@ -8,6 +8,7 @@ from typing import Callable, Optional, Sequence, Union
 VERSION: str
 
 def encoding_names() -> list[str]: ...
+def same_pattern(pattern: str, is_regex: bool, table_regex: str) -> tuple[bool, str]: ...
 
 class CoreBpe:
     def __init__(

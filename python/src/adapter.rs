@@ -80,6 +80,20 @@ pub fn pattern(text: &str, is_regex: bool) -> Result<SplitPattern, AdapterError>
     Ok(pattern)
 }
 
+/// Whether the pattern asked for (a name, or a regex if `is_regex`) is the one a chunk table
+/// names by its regular expression (its `pattern` column), as `bpe-lab train --byte-level
+/// --word-counts` compares them; and the table's pattern as errors name it (`gpt4`, or the
+/// regex of a user's).
+pub fn same_pattern(
+    asked: &str,
+    is_regex: bool,
+    table_regex: &str,
+) -> Result<(bool, String), AdapterError> {
+    let asked = pattern(asked, is_regex)?;
+    let table = SplitPattern::from_regex(table_regex);
+    Ok((asked == table, table.to_string()))
+}
+
 /// A byte-level tokenizer from any ranks, a regular expression and special tokens (tiktoken's
 /// `Encoding(name, pat_str=…, mergeable_ranks=…, special_tokens=…)`).
 pub fn byte_level(

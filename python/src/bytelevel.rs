@@ -38,6 +38,13 @@ pub fn encoding_names() -> Vec<&'static str> {
     adapter::encoding_names()
 }
 
+/// Whether `pattern` (a name, or a regex if `is_regex`) is the pattern a chunk table's
+/// `pattern` column holds, and that pattern's name as errors give it.
+#[pyfunction]
+pub fn same_pattern(pattern: &str, is_regex: bool, table_regex: &str) -> PyResult<(bool, String)> {
+    Ok(adapter::same_pattern(pattern, is_regex, table_regex)?)
+}
+
 #[pymethods]
 impl CoreBpe {
     /// From ranks (`dict[bytes, int]`), special tokens (`dict[str, int]`) and a regex.
