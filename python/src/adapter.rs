@@ -13,9 +13,11 @@ use std::thread;
 use bpe_lab::TieBreak;
 use bpe_lab::bpe::bytelevel::{
     ByteTrainer, ChunkCounts, ChunkEncoder, Piece, SplitPattern, Splitter, TokenIndex,
-    UnknownPatternName, encode_unstable, pieces,
+    UnknownPatternName, UnstableError, encode_unstable, pieces,
 };
-use bpe_lab::tokenizer::bytelevel::{AllowedSpecial, ByteLevelTokenizer, DisallowedSpecial};
+use bpe_lab::tokenizer::bytelevel::{
+    AllowedSpecial, ByteLevelError, ByteLevelTokenizer, DisallowedSpecial,
+};
 use bpe_lab::tokenizer::{OpenAiEncoding, Tokenizer, TokenizerConfig, TrainingSettings};
 use rustc_hash::FxHashMap;
 
@@ -36,18 +38,32 @@ pub enum AdapterError {
     Key(String),
     /// A file could not be written.
     Io(String),
+    /// A text needs a single byte the ranks have no token for (tiktoken panics there, and
+    /// Python sees `pyo3_runtime.PanicException`).
+    MissingByte(String),
 }
 
 impl fmt::Display for AdapterError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            AdapterError::Value(m) | AdapterError::Key(m) | AdapterError::Io(m) => f.write_str(m),
+            AdapterError::Value(m)
+            | AdapterError::Key(m)
+            | AdapterError::Io(m)
+            | AdapterError::MissingByte(m) => f.write_str(m),
         }
     }
 }
 
 fn value(e: impl fmt::Display) -> AdapterError {
     AdapterError::Value(e.to_string())
+}
+
+/// An encoding error: a missing byte as tiktoken's panic, anything else a `ValueError`.
+fn encoding(e: ByteLevelError) -> AdapterError {
+    match e {
+        ByteLevelError::MissingBytes(_) => AdapterError::MissingByte(e.to_string()),
+        other => value(other),
+    }
 }
 
 /// The names of the production encodings this build has, in tiktoken's order.
@@ -95,14 +111,17 @@ pub fn same_pattern(
 }
 
 /// A byte-level tokenizer from any ranks, a regular expression and special tokens (tiktoken's
-/// `Encoding(name, pat_str=…, mergeable_ranks=…, special_tokens=…)`).
+/// `Encoding(name, pat_str=…, mergeable_ranks=…, special_tokens=…)`). Ranks without every
+/// single byte are accepted, as tiktoken accepts them; a text that needs a missing one fails
+/// with [`AdapterError::MissingByte`].
 pub fn byte_level(
     name: &str,
     ranks: Vec<(Vec<u8>, u32)>,
     regex: &str,
     specials: BTreeMap<String, u32>,
 ) -> Result<ByteLevel, AdapterError> {
-    ByteLevelTokenizer::new(name, ranks, pattern(regex, true)?, specials).map_err(value)
+    ByteLevelTokenizer::new_allowing_missing_bytes(name, ranks, pattern(regex, true)?, specials)
+        .map_err(value)
 }
 
 /// The same ranks and pattern under another name with other special tokens (tiktoken's
@@ -117,12 +136,18 @@ pub fn with_specials(
         .into_iter()
         .map(|(b, r)| (b.to_vec(), r))
         .collect();
-    ByteLevelTokenizer::new(name, ranks, tokenizer.pattern().clone(), specials).map_err(value)
+    ByteLevelTokenizer::new_allowing_missing_bytes(
+        name,
+        ranks,
+        tokenizer.pattern().clone(),
+        specials,
+    )
+    .map_err(value)
 }
 
 /// The ids of `text`, every special token as ordinary text (tiktoken's `encode_ordinary`).
 pub fn encode_ordinary(tokenizer: &ByteLevel, text: &str) -> Result<Vec<u32>, AdapterError> {
-    tokenizer.encode_ordinary(text).map_err(value)
+    tokenizer.encode_ordinary(text).map_err(encoding)
 }
 
 /// The ids of `text`, the special tokens in `allowed` as themselves and every other one as
@@ -147,7 +172,7 @@ pub fn encode_allowing(
     };
     tokenizer
         .encode_with(text, &allowed, DisallowedSpecial::AsText)
-        .map_err(value)
+        .map_err(encoding)
 }
 
 /// What [`encode_with_unstable`] needs beside the tokenizer, built once per tokenizer: the
@@ -193,7 +218,10 @@ pub fn encode_with_unstable(
         ids,
         tail,
     )
-    .map_err(value)?;
+    .map_err(|e| match e {
+        UnstableError::MissingByte => AdapterError::MissingByte(e.to_string()),
+        UnstableError::Split(e) => value(e),
+    })?;
     Ok((unstable.stable, unstable.completions.into_iter().collect()))
 }
 
@@ -206,20 +234,23 @@ pub fn encode_ordinary_batch<S: AsRef<str> + Sync>(
 ) -> Result<Vec<Vec<u32>>, AdapterError> {
     tokenizer
         .encode_ordinary_batch(texts, threads)
-        .map_err(value)
+        .map_err(encoding)
 }
 
 /// The ids of some bytes taken as one chunk, without splitting (tiktoken's
 /// `encode_single_piece`): one token if they are one, else merged by rank.
-pub fn encode_piece(tokenizer: &ByteLevel, bytes: &[u8]) -> Vec<u32> {
+pub fn encode_piece(tokenizer: &ByteLevel, bytes: &[u8]) -> Result<Vec<u32>, AdapterError> {
     let mut out = Vec::new();
     // No bytes, no ids (tiktoken's own `encode_single_piece` panics here).
     if bytes.is_empty() {
-        return out;
+        return Ok(out);
     }
-    let done = tokenizer.ranks().encode_piece(bytes, &mut out);
-    debug_assert!(done, "every byte has a rank");
-    out
+    if !tokenizer.ranks().encode_piece(bytes, &mut out) {
+        return Err(encoding(ByteLevelError::MissingBytes(
+            tokenizer.ranks().missing_bytes(),
+        )));
+    }
+    Ok(out)
 }
 
 /// The byte length of the last chunk the split pattern finds in `text` (0 for none).

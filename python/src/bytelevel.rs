@@ -169,8 +169,8 @@ impl CoreBpe {
     }
 
     /// The ids of `piece` as one chunk, not split (tiktoken's `encode_single_piece`).
-    fn encode_single_piece(&self, py: Python<'_>, piece: Vec<u8>) -> Vec<u32> {
-        py.detach(|| adapter::encode_piece(&self.inner, &piece))
+    fn encode_single_piece(&self, py: Python<'_>, piece: Vec<u8>) -> PyResult<Vec<u32>> {
+        Ok(py.detach(|| adapter::encode_piece(&self.inner, &piece))?)
     }
 
     /// The byte length of the last chunk of `text` under the split pattern.

@@ -212,6 +212,29 @@ impl ByteLevelTokenizer {
         pattern: SplitPattern,
         specials: BTreeMap<String, u32>,
     ) -> Result<Self, ByteLevelError> {
+        Self::build(name, tokens, pattern, specials, false)
+    }
+
+    /// [`ByteLevelTokenizer::new`] that accepts ranks without every single byte, as
+    /// tiktoken's `Encoding` does: a text whose merging leaves a byte that has no rank fails
+    /// to encode with [`ByteLevelError::MissingBytes`] (tiktoken panics there), every other
+    /// text encodes as with the full table.
+    pub fn new_allowing_missing_bytes(
+        name: impl Into<String>,
+        tokens: Vec<(Vec<u8>, u32)>,
+        pattern: SplitPattern,
+        specials: BTreeMap<String, u32>,
+    ) -> Result<Self, ByteLevelError> {
+        Self::build(name, tokens, pattern, specials, true)
+    }
+
+    fn build(
+        name: impl Into<String>,
+        tokens: Vec<(Vec<u8>, u32)>,
+        pattern: SplitPattern,
+        specials: BTreeMap<String, u32>,
+        allow_missing_bytes: bool,
+    ) -> Result<Self, ByteLevelError> {
         let splitter = Splitter::new(pattern)?;
         check_specials(specials.keys().map(String::as_str))?;
         let top = tokens
@@ -260,7 +283,7 @@ impl ByteLevelTokenizer {
             }
         }
         let missing = ranks.missing_bytes();
-        if !missing.is_empty() {
+        if !missing.is_empty() && !allow_missing_bytes {
             return Err(ByteLevelError::MissingBytes(missing));
         }
         Ok(ByteLevelTokenizer {

@@ -55,4 +55,4 @@ pub use ranks::{MergeScratch, RankTable};
 pub use regex_error::regex_problem;
 pub use specials::{Piece, find_special, pieces};
 pub use train::{ByteMerge, ByteTrainer, ByteTraining};
-pub use unstable::{TokenIndex, Unstable, encode_unstable};
+pub use unstable::{TokenIndex, Unstable, UnstableError, encode_unstable};

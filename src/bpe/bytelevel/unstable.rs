@@ -87,21 +87,53 @@ pub struct Unstable {
     pub completions: BTreeSet<Vec<u32>>,
 }
 
+/// Why [`encode_unstable`] could not finish.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UnstableError {
+    /// The split pattern failed.
+    Split(SplitError),
+    /// A completion needs a byte the rank table has no token for (only a table built without
+    /// every single byte; tiktoken panics there).
+    MissingByte,
+}
+
+impl std::fmt::Display for UnstableError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            UnstableError::Split(e) => write!(f, "{e}"),
+            UnstableError::MissingByte => write!(
+                f,
+                "a completion needs a single byte the ranks have no token for"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for UnstableError {}
+
+impl From<SplitError> for UnstableError {
+    fn from(e: SplitError) -> Self {
+        UnstableError::Split(e)
+    }
+}
+
 /// Splits `tokens`, the encoding of a text whose part after its last allowed special token is
 /// `tail` ("" when the text ends with a special token), into stable tokens and completions
-/// (see the module's notes). Bytes that the table cannot encode (a table lacking some single
-/// bytes) give no completion.
+/// (see the module's notes).
 pub fn encode_unstable(
     ranks: &RankTable,
     splitter: &Splitter,
     index: &TokenIndex,
     mut tokens: Vec<u32>,
     tail: &str,
-) -> Result<Unstable, SplitError> {
+) -> Result<Unstable, UnstableError> {
     let mut last_chunk: &[u8] = &[];
     splitter.for_each_chunk(tail, 0, tail.len(), |chunk| last_chunk = chunk.as_bytes())?;
     let mut last_tokens = Vec::new();
-    if !ranks.encode_piece(last_chunk, &mut last_tokens) || last_tokens.is_empty() {
+    if !ranks.encode_piece(last_chunk, &mut last_tokens) {
+        return Err(UnstableError::MissingByte);
+    }
+    if last_tokens.is_empty() {
         return Ok(Unstable {
             stable: tokens,
             completions: BTreeSet::new(),
@@ -153,7 +185,7 @@ pub fn encode_unstable(
                 Err(_) => ranks.merge_piece(&joined, &mut encoded),
             };
             if !done {
-                continue;
+                return Err(UnstableError::MissingByte);
             }
             let mut covered = 0;
             let mut take = 0;
@@ -176,11 +208,12 @@ pub fn encode_unstable(
         && last.is_whitespace()
     {
         let mut apart = Vec::new();
-        if ranks.merge_piece(head, &mut apart)
-            && ranks.merge_piece(&unstable[head.len()..], &mut apart)
+        if !ranks.merge_piece(head, &mut apart)
+            || !ranks.merge_piece(&unstable[head.len()..], &mut apart)
         {
-            completions.insert(apart);
+            return Err(UnstableError::MissingByte);
         }
+        completions.insert(apart);
     }
     Ok(Unstable {
         stable: tokens,
@@ -200,4 +233,62 @@ fn split_last_char(bytes: &[u8]) -> Option<(&[u8], char)> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bpe::bytelevel::SplitPattern;
+
+    /// The bytes, then "ab", "abc", "bc", and "\n\n".
+    fn table() -> RankTable {
+        let mut tokens: Vec<(Vec<u8>, u32)> = (0..=255u8).map(|b| (vec![b], b as u32)).collect();
+        tokens.extend([
+            (b"ab".to_vec(), 256),
+            (b"abc".to_vec(), 257),
+            (b"bc".to_vec(), 258),
+            (b"\n\n".to_vec(), 259),
+        ]);
+        RankTable::new(tokens)
+    }
+
+    fn run(text: &str) -> Unstable {
+        let ranks = table();
+        let splitter = Splitter::new(SplitPattern::from_regex(r"\w+|\s+(?!\S)|\s+")).unwrap();
+        let index = TokenIndex::new(&ranks);
+        let mut tokens = Vec::new();
+        splitter
+            .for_each_chunk(text, 0, text.len(), |c| {
+                assert!(ranks.encode_piece(c.as_bytes(), &mut tokens));
+            })
+            .unwrap();
+        encode_unstable(&ranks, &splitter, &index, tokens, text).unwrap()
+    }
+
+    #[test]
+    fn a_word_cut_short_completes_to_each_token_that_may_straddle_its_end() {
+        // "xa": "x" then a token starting with "a" ("a", "ab", "abc"), encoded again.
+        let got = run("xa");
+        assert_eq!(got.stable, Vec::<u32>::new());
+        let want: BTreeSet<Vec<u32>> = [vec![120, 97], vec![120, 256], vec![120, 257]].into();
+        assert_eq!(got.completions, want);
+    }
+
+    #[test]
+    fn a_trailing_newline_may_split_off() {
+        // "\n\n" is one token; text after it may leave "\n" + "\n" (the whitespace rule).
+        let got = run("a\n\n");
+        assert_eq!(got.stable, vec![97]);
+        assert!(got.completions.contains(&vec![259]));
+        assert!(got.completions.contains(&vec![10, 10]));
+    }
+
+    #[test]
+    fn tokens_are_found_by_their_first_bytes() {
+        let index = TokenIndex::new(&table());
+        let found: Vec<u32> = index.starting_with(b"ab").collect();
+        assert_eq!(found, [256, 257]);
+        assert_eq!(index.bytes(258), Some(&b"bc"[..]));
+        assert_eq!(index.bytes(1000), None);
+    }
 }
