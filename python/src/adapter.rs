@@ -12,8 +12,8 @@ use std::thread;
 
 use bpe_lab::TieBreak;
 use bpe_lab::bpe::bytelevel::{
-    ByteTrainer, ChunkCounts, ChunkEncoder, Piece, SplitPattern, Splitter, TokenIndex,
-    UnknownPatternName, UnstableError, encode_unstable, pieces,
+    ByteTrainer, ChunkCounts, Piece, SplitPattern, Splitter, TokenIndex, UnknownPatternName,
+    UnstableError, encode_unstable, pieces,
 };
 use bpe_lab::tokenizer::bytelevel::{
     AllowedSpecial, ByteLevelError, ByteLevelTokenizer, DisallowedSpecial,
