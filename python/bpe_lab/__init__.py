@@ -15,8 +15,10 @@ from bpe_lab.registry import encoding_name_for_model as encoding_name_for_model
 from bpe_lab.registry import get_encoding as get_encoding
 from bpe_lab.registry import list_encoding_names as list_encoding_names
 from bpe_lab.train import count_chunks as count_chunks
+from bpe_lab.train import read_chunk_table as read_chunk_table
 from bpe_lab.train import train_bytelevel as train_bytelevel
 from bpe_lab.train import train_bytelevel_from_counts as train_bytelevel_from_counts
+from bpe_lab.train import train_bytelevel_from_table as train_bytelevel_from_table
 from bpe_lab.train import train_lab as train_lab
 
 __version__ = _LIBRARY_VERSION

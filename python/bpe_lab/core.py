@@ -121,6 +121,19 @@ class Encoding:
         except UnicodeEncodeError:
             return self._core_bpe.encode(_without_surrogates(text), list(allowed))
 
+    def encode_with_unstable(
+        self,
+        text: str,
+        *,
+        allowed_special: Literal["all"] | AbstractSet[str] = set(),  # noqa: B006
+        disallowed_special: Literal["all"] | Collection[str] = "all",
+    ) -> tuple[list[int], list[list[int]]]:
+        """The ids of `text` that more text cannot change, and every way the rest may be
+        encoded once the text goes on (lists of ids, in no particular order). The special
+        tokens are treated as in `encode`."""
+        allowed = self._check_special(text, allowed_special, disallowed_special)
+        return self._core_bpe.encode_with_unstable(text, list(allowed))
+
     def encode_to_numpy(
         self,
         text: str,

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import csv
+import json
+import os
 import sys
 from typing import Callable, Iterable, Mapping, Union
 
@@ -204,6 +207,138 @@ def train_bytelevel_from_counts(
     trainer, specials = _trainer(pattern, special_tokens)
     num_merges = _num_merges(vocab_size, specials)
     trainer.add_counts(pairs)
+    return _finish(trainer, name, num_merges, tie_break, progress)
+
+
+def read_chunk_table(path: str | os.PathLike[str]) -> tuple[list[tuple[bytes, int]], str, list[str]]:
+    """A chunk table as `bpe-lab count --pattern` writes it (CSV, or Parquet when pyarrow,
+    polars or pandas is installed): its rows `(chunk bytes, count)` in order, the split
+    pattern's regular expression and the special tokens its text was cut at."""
+    path = os.fspath(path)
+    with open(path, "rb") as f:
+        parquet = f.read(4) == b"PAR1"
+    columns = _parquet_columns(path) if parquet else _csv_columns(path)
+    if "word" in columns and "chunk" not in columns:
+        raise ValueError(
+            f"{path!r} was counted by words, not chunks: byte-level training reads a chunk "
+            "table; count with a pattern (`bpe-lab count --pattern NAME ...`)"
+        )
+    missing = [c for c in ("chunk", "count", "pattern", "special_tokens") if c not in columns]
+    if missing:
+        raise ValueError(
+            f"{path!r} is not a chunk table: it has no column {', '.join(missing)} (a chunk "
+            "table has the columns chunk, count, pattern, special_tokens)"
+        )
+    chunks, counts = columns["chunk"], columns["count"]
+    if not chunks:
+        raise ValueError(f"{path!r} has no chunks: the table has no rows")
+    split = set(zip(columns["pattern"], columns["special_tokens"]))
+    if len(split) != 1:
+        raise ValueError(
+            f"{path!r} mixes chunks cut in {len(split)} ways (its pattern and special_tokens "
+            "columns differ between rows): sum tables of one pattern only"
+        )
+    regex, specials_json = split.pop()
+    try:
+        specials = json.loads(specials_json)
+    except (TypeError, ValueError):
+        specials = None
+    if not isinstance(specials, list) or not all(isinstance(s, str) for s in specials):
+        raise ValueError(
+            f"{path!r}: the special_tokens column must hold a JSON array of strings, not "
+            f"{specials_json!r:.80}"
+        )
+    rows = []
+    for chunk, count in zip(chunks, counts):
+        if chunk is None or count is None:
+            raise ValueError(f"{path!r} has a row with no chunk or no count")
+        count = int(count)
+        if count < 0:
+            raise ValueError(f"{path!r}: a chunk's count must not be negative: {chunk!r} has {count}")
+        rows.append((chunk.encode("utf-8"), count))
+    return rows, regex, specials
+
+
+def _csv_columns(path: str) -> dict[str, list]:
+    # newline="": a chunk may hold "\r\n", quoted; the csv module reads it whole.
+    with open(path, encoding="utf-8", newline="") as f:
+        reader = csv.reader(f)
+        header = next(reader, None)
+        if header is None:
+            raise ValueError(f"{path!r} is empty: a chunk table has a header line")
+        columns: dict[str, list] = {name: [] for name in header}
+        for line, row in enumerate(reader, start=2):
+            if len(row) != len(header):
+                raise ValueError(f"{path!r} line {line}: {len(row)} fields, the header has {len(header)}")
+            for name, value in zip(header, row):
+                columns[name].append(value)
+    return columns
+
+
+def _parquet_columns(path: str) -> dict[str, list]:
+    try:
+        import pyarrow.parquet as pq
+
+        return pq.read_table(path).to_pydict()
+    except ImportError:
+        pass
+    try:
+        import polars as pl
+
+        return pl.read_parquet(path).to_dict(as_series=False)
+    except ImportError:
+        pass
+    try:
+        import pandas as pd
+
+        return pd.read_parquet(path).to_dict(orient="list")
+    except ImportError:
+        raise ImportError(
+            f"reading the Parquet table {path!r} needs pyarrow, polars or pandas (pip install "
+            "pyarrow); or write the table as CSV (`bpe-lab count ... --output table.csv`)"
+        ) from None
+
+
+def train_bytelevel_from_table(
+    path: str | os.PathLike[str],
+    vocab_size: int,
+    pattern: str | None = None,
+    *,
+    special_tokens: Iterable[str] | None = None,
+    progress: Progress = None,
+    tie_break: str = "first_seen",
+    name: str = "bpe-lab",
+) -> Encoding:
+    """Trains as `train_bytelevel` does, from a chunk table file (`bpe-lab count --pattern`,
+    summed with `count --sum` or by the Spark job; see `read_chunk_table`), with the table's
+    pattern and special tokens: training on the text the table counted gives the same
+    encoding. `pattern` and `special_tokens`, when given, must be the table's (a `ValueError`
+    says how they disagree), as `bpe-lab train --byte-level --word-counts` requires."""
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        raise TypeError(f"path must be a str or os.PathLike, not {type(path).__name__}")
+    rows, regex, specials = read_chunk_table(path)
+    shown = os.fspath(path)
+    if pattern is not None:
+        if not isinstance(pattern, str):
+            raise TypeError(f"pattern must be a pattern name or a regex str, not {type(pattern).__name__}")
+        same, table_pattern = _bpe_lab.same_pattern(pattern, pattern not in PATTERN_NAMES, regex)
+        if not same:
+            raise ValueError(
+                f"pattern {pattern!r} disagrees with the chunk table {shown!r}, which was split "
+                f"with pattern {table_pattern}: leave out pattern= (the table's is used), or "
+                f"count again with {pattern!r}"
+            )
+    if special_tokens is not None:
+        asked = _special_list(special_tokens)
+        if asked != specials:
+            raise ValueError(
+                f"special_tokens {asked!r} disagrees with the chunk table {shown!r}, whose text "
+                f"was cut at the special tokens {specials!r}: leave out special_tokens= (the "
+                "table's are used), or count again with them"
+            )
+    trainer, specials = _trainer(regex, specials)
+    num_merges = _num_merges(vocab_size, specials)
+    trainer.add_counts(rows)
     return _finish(trainer, name, num_merges, tie_break, progress)
 
 

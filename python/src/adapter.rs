@@ -8,15 +8,16 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread;
 
 use bpe_lab::TieBreak;
 use bpe_lab::bpe::bytelevel::{
-    ByteTrainer, ChunkCounts, ChunkEncoder, Piece, SplitPattern, Splitter, UnknownPatternName,
-    pieces,
+    ByteTrainer, ChunkCounts, Piece, SplitPattern, Splitter, TokenIndex, UnknownPatternName,
+    UnstableError, encode_unstable, pieces,
 };
-use bpe_lab::tokenizer::bytelevel::{AllowedSpecial, ByteLevelTokenizer, DisallowedSpecial};
+use bpe_lab::tokenizer::bytelevel::{
+    AllowedSpecial, ByteLevelError, ByteLevelTokenizer, DisallowedSpecial,
+};
 use bpe_lab::tokenizer::{OpenAiEncoding, Tokenizer, TokenizerConfig, TrainingSettings};
 use rustc_hash::FxHashMap;
 
@@ -37,18 +38,32 @@ pub enum AdapterError {
     Key(String),
     /// A file could not be written.
     Io(String),
+    /// A text needs a single byte the ranks have no token for (tiktoken panics there, and
+    /// Python sees `pyo3_runtime.PanicException`).
+    MissingByte(String),
 }
 
 impl fmt::Display for AdapterError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            AdapterError::Value(m) | AdapterError::Key(m) | AdapterError::Io(m) => f.write_str(m),
+            AdapterError::Value(m)
+            | AdapterError::Key(m)
+            | AdapterError::Io(m)
+            | AdapterError::MissingByte(m) => f.write_str(m),
         }
     }
 }
 
 fn value(e: impl fmt::Display) -> AdapterError {
     AdapterError::Value(e.to_string())
+}
+
+/// An encoding error: a missing byte as tiktoken's panic, anything else a `ValueError`.
+fn encoding(e: ByteLevelError) -> AdapterError {
+    match e {
+        ByteLevelError::MissingBytes(_) => AdapterError::MissingByte(e.to_string()),
+        other => value(other),
+    }
 }
 
 /// The names of the production encodings this build has, in tiktoken's order.
@@ -81,15 +96,32 @@ pub fn pattern(text: &str, is_regex: bool) -> Result<SplitPattern, AdapterError>
     Ok(pattern)
 }
 
+/// Whether the pattern asked for (a name, or a regex if `is_regex`) is the one a chunk table
+/// names by its regular expression (its `pattern` column), as `bpe-lab train --byte-level
+/// --word-counts` compares them; and the table's pattern as errors name it (`gpt4`, or the
+/// regex of a user's).
+pub fn same_pattern(
+    asked: &str,
+    is_regex: bool,
+    table_regex: &str,
+) -> Result<(bool, String), AdapterError> {
+    let asked = pattern(asked, is_regex)?;
+    let table = SplitPattern::from_regex(table_regex);
+    Ok((asked == table, table.to_string()))
+}
+
 /// A byte-level tokenizer from any ranks, a regular expression and special tokens (tiktoken's
-/// `Encoding(name, pat_str=…, mergeable_ranks=…, special_tokens=…)`).
+/// `Encoding(name, pat_str=…, mergeable_ranks=…, special_tokens=…)`). Ranks without every
+/// single byte are accepted, as tiktoken accepts them; a text that needs a missing one fails
+/// with [`AdapterError::MissingByte`].
 pub fn byte_level(
     name: &str,
     ranks: Vec<(Vec<u8>, u32)>,
     regex: &str,
     specials: BTreeMap<String, u32>,
 ) -> Result<ByteLevel, AdapterError> {
-    ByteLevelTokenizer::new(name, ranks, pattern(regex, true)?, specials).map_err(value)
+    ByteLevelTokenizer::new_allowing_missing_bytes(name, ranks, pattern(regex, true)?, specials)
+        .map_err(value)
 }
 
 /// The same ranks and pattern under another name with other special tokens (tiktoken's
@@ -104,12 +136,18 @@ pub fn with_specials(
         .into_iter()
         .map(|(b, r)| (b.to_vec(), r))
         .collect();
-    ByteLevelTokenizer::new(name, ranks, tokenizer.pattern().clone(), specials).map_err(value)
+    ByteLevelTokenizer::new_allowing_missing_bytes(
+        name,
+        ranks,
+        tokenizer.pattern().clone(),
+        specials,
+    )
+    .map_err(value)
 }
 
 /// The ids of `text`, every special token as ordinary text (tiktoken's `encode_ordinary`).
 pub fn encode_ordinary(tokenizer: &ByteLevel, text: &str) -> Result<Vec<u32>, AdapterError> {
-    tokenizer.encode_ordinary(text).map_err(value)
+    tokenizer.encode_ordinary(text).map_err(encoding)
 }
 
 /// The ids of `text`, the special tokens in `allowed` as themselves and every other one as
@@ -134,74 +172,85 @@ pub fn encode_allowing(
     };
     tokenizer
         .encode_with(text, &allowed, DisallowedSpecial::AsText)
-        .map_err(value)
+        .map_err(encoding)
 }
 
-/// [`encode_ordinary`] of many texts on `threads` threads, in the texts' order.
-///
-/// Not the library's `encode_ordinary_batch`, which starts a fresh chunk cache for every text:
-/// here each thread keeps one cache across the texts it takes (from a shared counter), so a
-/// batch of many small documents merges each distinct chunk about once per thread, as one whole
-/// text would. Each text is split and encoded exactly as `encode_ordinary` does it (the pattern's
-/// chunks of the whole text, each encoded by rank); the differential tests hold the two to
-/// tiktoken. Belongs in the library: move it there with the tokenizer's reshaping (issue 50).
+/// What [`encode_with_unstable`] needs beside the tokenizer, built once per tokenizer: the
+/// compiled split pattern (compiling it is milliseconds) and the tokens in byte order.
+pub struct Completer {
+    splitter: Splitter,
+    index: TokenIndex,
+}
+
+impl Completer {
+    pub fn new(tokenizer: &ByteLevel) -> Result<Self, AdapterError> {
+        Ok(Completer {
+            splitter: Splitter::new(tokenizer.pattern().clone()).map_err(value)?,
+            index: TokenIndex::new(tokenizer.ranks()),
+        })
+    }
+}
+
+/// tiktoken's `encode_with_unstable`: [`encode_allowing`]'s ids split into the stable ones and
+/// the completions of the rest (the library's [`encode_unstable`]); the completions in no
+/// particular order.
+pub fn encode_with_unstable(
+    tokenizer: &ByteLevel,
+    completer: &Completer,
+    text: &str,
+    allowed: &[impl AsRef<str>],
+) -> Result<(Vec<u32>, Vec<Vec<u32>>), AdapterError> {
+    let ids = encode_allowing(tokenizer, text, allowed)?;
+    let known: Vec<&str> = allowed
+        .iter()
+        .map(AsRef::as_ref)
+        .filter(|s| tokenizer.specials().contains_key(*s))
+        .collect();
+    // The text after the last allowed special token: only its last chunk can change.
+    let tail = match pieces(text, &known).last() {
+        Some(Piece::Text(t)) => *t,
+        Some(Piece::Special(_)) | None => "",
+    };
+    let unstable = encode_unstable(
+        tokenizer.ranks(),
+        &completer.splitter,
+        &completer.index,
+        ids,
+        tail,
+    )
+    .map_err(|e| match e {
+        UnstableError::MissingByte => AdapterError::MissingByte(e.to_string()),
+        UnstableError::Split(e) => value(e),
+    })?;
+    Ok((unstable.stable, unstable.completions.into_iter().collect()))
+}
+
+/// [`encode_ordinary`] of many texts on `threads` threads, in the texts' order (the library's
+/// batch: one chunk cache per thread across the texts it takes).
 pub fn encode_ordinary_batch<S: AsRef<str> + Sync>(
     tokenizer: &ByteLevel,
     texts: &[S],
     threads: usize,
 ) -> Result<Vec<Vec<u32>>, AdapterError> {
-    let splitter = Splitter::new(tokenizer.pattern().clone()).map_err(value)?;
-    let threads = threads.clamp(1, texts.len().max(1));
-    let next = AtomicUsize::new(0);
-    let work = || -> Result<Vec<(usize, Vec<u32>)>, AdapterError> {
-        let mut encoder = ChunkEncoder::new(tokenizer.ranks());
-        let mut done = Vec::new();
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(text) = texts.get(i) else { break };
-            let text = text.as_ref();
-            let mut ids = Vec::with_capacity(text.len() / 3);
-            splitter
-                .for_each_chunk(text, 0, text.len(), |chunk| {
-                    let encoded = encoder.encode(chunk.as_bytes(), &mut ids);
-                    debug_assert!(encoded, "every byte has a rank");
-                })
-                .map_err(value)?;
-            done.push((i, ids));
-        }
-        Ok(done)
-    };
-    let parts = if threads == 1 {
-        vec![work()]
-    } else {
-        thread::scope(|scope| {
-            let handles: Vec<_> = (0..threads).map(|_| scope.spawn(&work)).collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("an encoding thread panicked"))
-                .collect::<Vec<_>>()
-        })
-    };
-    let mut out = vec![Vec::new(); texts.len()];
-    for part in parts {
-        for (i, ids) in part? {
-            out[i] = ids;
-        }
-    }
-    Ok(out)
+    tokenizer
+        .encode_ordinary_batch(texts, threads)
+        .map_err(encoding)
 }
 
 /// The ids of some bytes taken as one chunk, without splitting (tiktoken's
 /// `encode_single_piece`): one token if they are one, else merged by rank.
-pub fn encode_piece(tokenizer: &ByteLevel, bytes: &[u8]) -> Vec<u32> {
+pub fn encode_piece(tokenizer: &ByteLevel, bytes: &[u8]) -> Result<Vec<u32>, AdapterError> {
     let mut out = Vec::new();
     // No bytes, no ids (tiktoken's own `encode_single_piece` panics here).
     if bytes.is_empty() {
-        return out;
+        return Ok(out);
     }
-    let done = tokenizer.ranks().encode_piece(bytes, &mut out);
-    debug_assert!(done, "every byte has a rank");
-    out
+    if !tokenizer.ranks().encode_piece(bytes, &mut out) {
+        return Err(encoding(ByteLevelError::MissingBytes(
+            tokenizer.ranks().missing_bytes(),
+        )));
+    }
+    Ok(out)
 }
 
 /// The byte length of the last chunk the split pattern finds in `text` (0 for none).

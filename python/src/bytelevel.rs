@@ -6,24 +6,43 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
+use std::sync::OnceLock;
 
 use pyo3::exceptions::{PyKeyError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
 use pyo3::types::{PyBytes, PyDict};
 
-use crate::adapter::{self, ByteLevel};
+use crate::adapter::{self, ByteLevel, Completer};
 
 /// A byte-level tokenizer: ranks, split pattern, special tokens.
 #[pyclass(frozen, module = "bpe_lab._bpe_lab")]
 pub struct CoreBpe {
     pub(crate) inner: ByteLevel,
+    /// What `encode_with_unstable` needs, made the first time it is asked for.
+    completer: OnceLock<Completer>,
+}
+
+impl CoreBpe {
+    pub(crate) fn from_inner(inner: ByteLevel) -> Self {
+        CoreBpe {
+            inner,
+            completer: OnceLock::new(),
+        }
+    }
 }
 
 /// The production encodings this build has.
 #[pyfunction]
 pub fn encoding_names() -> Vec<&'static str> {
     adapter::encoding_names()
+}
+
+/// Whether `pattern` (a name, or a regex if `is_regex`) is the pattern a chunk table's
+/// `pattern` column holds, and that pattern's name as errors give it.
+#[pyfunction]
+pub fn same_pattern(pattern: &str, is_regex: bool, table_regex: &str) -> PyResult<(bool, String)> {
+    Ok(adapter::same_pattern(pattern, is_regex, table_regex)?)
 }
 
 #[pymethods]
@@ -40,7 +59,7 @@ impl CoreBpe {
         let ranks: Vec<(Vec<u8>, u32)> = mergeable_ranks.into_iter().collect();
         let specials: BTreeMap<String, u32> = special_tokens.into_iter().collect();
         let inner = py.detach(|| adapter::byte_level(&name, ranks, &pattern, specials))?;
-        Ok(CoreBpe { inner })
+        Ok(CoreBpe::from_inner(inner))
     }
 
     /// A production encoding by name; `None` when this build does not have it.
@@ -48,7 +67,7 @@ impl CoreBpe {
     fn openai(py: Python<'_>, name: String) -> PyResult<Option<Self>> {
         match py.detach(|| adapter::openai(&name)) {
             None => Ok(None),
-            Some(built) => Ok(Some(CoreBpe { inner: built? })),
+            Some(built) => Ok(Some(CoreBpe::from_inner(built?))),
         }
     }
 
@@ -61,7 +80,7 @@ impl CoreBpe {
     ) -> PyResult<Self> {
         let specials: BTreeMap<String, u32> = special_tokens.into_iter().collect();
         let inner = py.detach(|| adapter::with_specials(&self.inner, &name, specials))?;
-        Ok(CoreBpe { inner })
+        Ok(CoreBpe::from_inner(inner))
     }
 
     #[getter]
@@ -113,6 +132,26 @@ impl CoreBpe {
         Ok(py.detach(|| adapter::encode_allowing(&self.inner, &text, &allowed_special))?)
     }
 
+    /// The stable ids of `text` and the completions of the rest (tiktoken's
+    /// `encode_with_unstable`; the disallowed specials were refused by the caller).
+    fn encode_with_unstable(
+        &self,
+        py: Python<'_>,
+        text: PyBackedStr,
+        allowed_special: Vec<PyBackedStr>,
+    ) -> PyResult<(Vec<u32>, Vec<Vec<u32>>)> {
+        Ok(py.detach(|| {
+            let completer = match self.completer.get() {
+                Some(c) => c,
+                None => {
+                    let made = Completer::new(&self.inner)?;
+                    self.completer.get_or_init(|| made)
+                }
+            };
+            adapter::encode_with_unstable(&self.inner, completer, &text, &allowed_special)
+        })?)
+    }
+
     fn encode_ordinary_batch(
         &self,
         py: Python<'_>,
@@ -130,8 +169,8 @@ impl CoreBpe {
     }
 
     /// The ids of `piece` as one chunk, not split (tiktoken's `encode_single_piece`).
-    fn encode_single_piece(&self, py: Python<'_>, piece: Vec<u8>) -> Vec<u32> {
-        py.detach(|| adapter::encode_piece(&self.inner, &piece))
+    fn encode_single_piece(&self, py: Python<'_>, piece: Vec<u8>) -> PyResult<Vec<u32>> {
+        Ok(py.detach(|| adapter::encode_piece(&self.inner, &piece))?)
     }
 
     /// The byte length of the last chunk of `text` under the split pattern.

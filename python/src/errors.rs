@@ -2,6 +2,7 @@
 
 use pyo3::PyErr;
 use pyo3::exceptions::{PyKeyError, PyOSError, PyValueError};
+use pyo3::panic::PanicException;
 
 use crate::adapter::AdapterError;
 
@@ -11,6 +12,9 @@ impl From<AdapterError> for PyErr {
             AdapterError::Value(m) => PyValueError::new_err(m),
             AdapterError::Key(m) => PyKeyError::new_err(m),
             AdapterError::Io(m) => PyOSError::new_err(m),
+            // tiktoken panics here; Python sees its `pyo3_runtime.PanicException`, a
+            // BaseException, and code that catches it by name keeps working.
+            AdapterError::MissingByte(m) => PanicException::new_err(m),
         }
     }
 }

@@ -20,6 +20,7 @@ fn _bpe_lab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<lab::LabTokenizer>()?;
     m.add_class::<training::ByteLevelTrainer>()?;
     m.add_function(wrap_pyfunction!(bytelevel::encoding_names, m)?)?;
+    m.add_function(wrap_pyfunction!(bytelevel::same_pattern, m)?)?;
     m.add("VERSION", bpe_lab::VERSION)?;
     Ok(())
 }

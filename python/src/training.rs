@@ -110,7 +110,7 @@ impl ByteLevelTrainer {
             return Err(e);
         }
         match trained {
-            Ok(inner) => Ok(CoreBpe { inner }),
+            Ok(inner) => Ok(CoreBpe::from_inner(inner)),
             Err(e) => Err(PyValueError::new_err(e.to_string())),
         }
     }

@@ -212,6 +212,29 @@ impl ByteLevelTokenizer {
         pattern: SplitPattern,
         specials: BTreeMap<String, u32>,
     ) -> Result<Self, ByteLevelError> {
+        Self::build(name, tokens, pattern, specials, false)
+    }
+
+    /// [`ByteLevelTokenizer::new`] that accepts ranks without every single byte, as
+    /// tiktoken's `Encoding` does: a text whose merging leaves a byte that has no rank fails
+    /// to encode with [`ByteLevelError::MissingBytes`] (tiktoken panics there), every other
+    /// text encodes as with the full table.
+    pub fn new_allowing_missing_bytes(
+        name: impl Into<String>,
+        tokens: Vec<(Vec<u8>, u32)>,
+        pattern: SplitPattern,
+        specials: BTreeMap<String, u32>,
+    ) -> Result<Self, ByteLevelError> {
+        Self::build(name, tokens, pattern, specials, true)
+    }
+
+    fn build(
+        name: impl Into<String>,
+        tokens: Vec<(Vec<u8>, u32)>,
+        pattern: SplitPattern,
+        specials: BTreeMap<String, u32>,
+        allow_missing_bytes: bool,
+    ) -> Result<Self, ByteLevelError> {
         let splitter = Splitter::new(pattern)?;
         check_specials(specials.keys().map(String::as_str))?;
         let top = tokens
@@ -260,7 +283,7 @@ impl ByteLevelTokenizer {
             }
         }
         let missing = ranks.missing_bytes();
-        if !missing.is_empty() {
+        if !missing.is_empty() && !allow_missing_bytes {
             return Err(ByteLevelError::MissingBytes(missing));
         }
         Ok(ByteLevelTokenizer {
@@ -486,37 +509,20 @@ impl ByteLevelTokenizer {
         &self.splitter
     }
 
-    /// [`ByteLevelTokenizer::encode_ordinary`] of many texts on `threads` threads, the texts
-    /// dealt out in contiguous runs; the result is in the order of `texts`.
+    /// [`ByteLevelTokenizer::encode_ordinary`] of many texts on `threads` threads, in the order
+    /// of `texts`; each thread keeps one chunk cache across the texts it takes
+    /// ([`encode_batch`](crate::bpe::bytelevel::encode_batch)).
     pub fn encode_ordinary_batch<S: AsRef<str> + Sync>(
         &self,
         texts: &[S],
         threads: usize,
     ) -> Result<Vec<Vec<u32>>, ByteLevelError> {
-        let threads = threads.clamp(1, texts.len().max(1));
-        if threads == 1 {
-            return texts
-                .iter()
-                .map(|t| self.encode_ordinary(t.as_ref()))
-                .collect();
-        }
-        let share = texts.len().div_ceil(threads);
-        thread::scope(|scope| {
-            let handles: Vec<_> = texts
-                .chunks(share)
-                .map(|run| {
-                    scope.spawn(move || {
-                        run.iter()
-                            .map(|t| self.encode_ordinary(t.as_ref()))
-                            .collect::<Result<Vec<_>, _>>()
-                    })
-                })
-                .collect();
-            let mut out = Vec::with_capacity(texts.len());
-            for handle in handles {
-                out.extend(handle.join().expect("an encoding thread panicked")?);
+        use crate::bpe::bytelevel::{BatchError, encode_batch};
+        encode_batch(&self.ranks, &self.splitter, texts, threads).map_err(|e| match e {
+            BatchError::Split { error, .. } => ByteLevelError::Split(error),
+            BatchError::MissingByte { .. } => {
+                ByteLevelError::MissingBytes(self.ranks.missing_bytes())
             }
-            Ok(out)
         })
     }
 

@@ -261,12 +261,17 @@ impl ByteLevelTokenizer {
                     // a cut is split seeing past the cut, as in the whole text.
                     let at = t.as_ptr() as usize - text.as_ptr() as usize;
                     let view = if at + t.len() == end { &text[at..] } else { t };
+                    // Only a table built to allow it lacks a byte (see
+                    // `ByteLevelTokenizer::new_allowing_missing_bytes`).
+                    let mut encoded = true;
                     self.splitter()
                         .for_each_chunk(view, 0, t.len(), |chunk| {
-                            let done = encoder.encode(chunk.as_bytes(), out);
-                            debug_assert!(done, "every byte has a rank");
+                            encoded &= encoder.encode(chunk.as_bytes(), out);
                         })
                         .map_err(ByteLevelError::from)?;
+                    if !encoded {
+                        return Err(ByteLevelError::MissingBytes(self.ranks().missing_bytes()));
+                    }
                 }
             }
         }

@@ -18,9 +18,13 @@
 //! - `train.rs`: training on them with the engine's exact trainer ([`ByteTrainer`]);
 //! - `ranks.rs`: encoding a chunk with a rank table, tiktoken's rule ([`RankTable`]);
 //! - `cache.rs`: encoding many chunks, the merged ones cached ([`ChunkEncoder`]);
+//! - `batch.rs`: encoding many texts, one encoder and cache per thread ([`encode_batch`]);
+//! - `unstable.rs`: a text still being typed: its stable tokens and the completions of the
+//!   rest ([`encode_unstable`], tiktoken's `encode_with_unstable`);
 //! - [`oracle`]: the literal loops the fast paths are tested against.
 
 mod alternatives;
+mod batch;
 mod cache;
 mod chunks;
 mod cl100k;
@@ -36,7 +40,9 @@ mod regex_error;
 mod specials;
 mod symbols;
 mod train;
+mod unstable;
 
+pub use batch::{BatchError, encode_batch};
 pub use cache::ChunkEncoder;
 pub use chunks::ChunkCounts;
 pub use coverage::{Uncovered, first_uncovered, mark_drops_unmatched, says_drops_unmatched};
@@ -49,3 +55,4 @@ pub use ranks::{MergeScratch, RankTable};
 pub use regex_error::regex_problem;
 pub use specials::{Piece, find_special, pieces};
 pub use train::{ByteMerge, ByteTrainer, ByteTraining};
+pub use unstable::{TokenIndex, Unstable, UnstableError, encode_unstable};

@@ -232,6 +232,23 @@ impl RankTable {
         true
     }
 
+    /// Appends the ranks of `piece`'s parts after merging by rank alone, without first asking
+    /// whether the whole piece is a token (tiktoken's `byte_pair_encode`, which its unstable
+    /// completions use on bytes that are no chunk of any text). The two differ only for a
+    /// token that merging cannot reach. `false` (with `out` as it was) when a part is no token.
+    pub fn merge_piece(&self, piece: &[u8], out: &mut Vec<u32>) -> bool {
+        if piece.len() < 2 {
+            return self.encode_piece(piece, out);
+        }
+        let mut scratch = MergeScratch::default();
+        self.merge(piece, &mut scratch);
+        if scratch.ranks.contains(&NONE) {
+            return false;
+        }
+        out.extend_from_slice(&scratch.ranks);
+        true
+    }
+
     /// The end offsets of `piece`'s tokens but the last, in `out` (cleared first); `false`
     /// when a part is not a token. The whole piece is one part if it is a token.
     pub fn encode_piece_parts(&self, piece: &[u8], out: &mut Vec<usize>) -> bool {
