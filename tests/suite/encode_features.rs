@@ -243,6 +243,11 @@ fn lab_shaping_agrees_with_naive_slicing() {
             )
             .unwrap();
         let objects = json_lines(&out);
+        if line.is_empty() {
+            // An empty input holds no line.
+            assert!(objects.is_empty());
+            continue;
+        }
         assert_eq!(objects.len(), 1);
         assert_eq!(ids(&objects[0]["ids"]), all[..all.len().min(6)]);
         assert_eq!(done.truncated.tokens, all.len().saturating_sub(6) as u64);
@@ -397,10 +402,18 @@ fn chunks_overlap_and_join_back_to_the_whole() {
         "--json",
         "--chunk-tokens",
         "2",
-        "ሰላም",
+        "😀ߒ",
     ]);
-    let first = &json_lines(&text_windows.stdout)[0];
-    assert_eq!(first["ids"].as_array().unwrap().len(), 2);
+    // The emoji's four bytes are no token of this small vocabulary: the windows cut it, and
+    // each window's text shows its part of it as U+FFFD, as tiktoken's decode does.
+    let windows = json_lines(&text_windows.stdout);
+    assert!(windows.len() > 1);
+    assert!(
+        windows
+            .iter()
+            .all(|w| w["ids"].as_array().unwrap().len() <= 2)
+    );
+    assert_eq!(windows[0]["ids"].as_array().unwrap().len(), 2);
 }
 
 /// --json --offsets through the command: each byte-level token's span holds its bytes, with
