@@ -30,6 +30,7 @@ use crate::bpe::bytelevel::{ChunkEncoder, Piece, pieces};
 use crate::tokenizer::bytelevel::{
     AllowedSpecial, ByteLevelError, ByteLevelTokenizer, DisallowedSpecial,
 };
+use crate::tokenizer::windows::{Shape, Span, TokenText, Truncated, WindowFormat, write_unit};
 
 /// What one output line stands for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -76,6 +77,22 @@ pub struct StreamEncoded {
     pub ids: u64,
     /// Output lines written.
     pub lines: u64,
+    /// What `--max-tokens` cut ([`ByteLevelTokenizer::encode_stream_shaped`]).
+    pub truncated: Truncated,
+}
+
+/// What encoding one part of a block gave.
+#[derive(Default)]
+struct PartDone {
+    /// The part's output, ready to write.
+    bytes: Vec<u8>,
+    ids: u64,
+    lines: u64,
+    truncated: Truncated,
+    /// A shaped whole text: the part's ids and spans (relative to the block), written when the
+    /// whole text is done.
+    raw: Vec<u32>,
+    spans: Vec<Span>,
 }
 
 /// Why a stream could not be encoded.
@@ -211,6 +228,13 @@ fn ceil_char(text: &str, mut i: usize) -> usize {
 }
 
 impl ByteLevelTokenizer {
+    /// Whether a long text is encoded as it is read, in blocks and on several threads: true
+    /// for the built-in patterns; a user's regex has no known place to cut text, so the whole
+    /// input is read first and encoded on one thread.
+    pub fn can_stream(&self) -> bool {
+        self.splitter().can_cut()
+    }
+
     /// Places where `text[from..to]` can be cut into about `parts` parts whose ids, joined,
     /// are the whole text's: ascending, strictly inside `from..to`.
     fn part_cuts(
@@ -240,6 +264,7 @@ impl ByteLevelTokenizer {
         acting: &SpecialsInPlay,
         encoder: &mut ChunkEncoder,
         out: &mut Vec<u32>,
+        mut spans: Option<&mut Vec<Span>>,
     ) -> Result<(), ByteLevelError> {
         let part = &text[start..end];
         if !acting.errors.is_empty()
@@ -253,20 +278,42 @@ impl ByteLevelTokenizer {
                 offset: start + part.find(token).unwrap_or(0),
             });
         }
+        // Where the next piece starts in `text` (for spans).
+        let mut pos = start;
         for piece in pieces(part, &acting.allowed) {
             match piece {
-                Piece::Special(i) => out.push(self.specials()[acting.allowed[i]]),
+                Piece::Special(i) => {
+                    let token = acting.allowed[i];
+                    out.push(self.specials()[token]);
+                    if let Some(spans) = spans.as_deref_mut() {
+                        spans.push([pos, pos + token.len()]);
+                    }
+                    pos += token.len();
+                }
                 Piece::Text(t) => {
                     // Where the piece starts in `text`; the last piece of a part that ends at
                     // a cut is split seeing past the cut, as in the whole text.
                     let at = t.as_ptr() as usize - text.as_ptr() as usize;
+                    pos = at + t.len();
                     let view = if at + t.len() == end { &text[at..] } else { t };
                     // Only a table built to allow it lacks a byte (see
                     // `ByteLevelTokenizer::new_allowing_missing_bytes`).
                     let mut encoded = true;
                     self.splitter()
                         .for_each_chunk(view, 0, t.len(), |chunk| {
+                            let first = out.len();
                             encoded &= encoder.encode(chunk.as_bytes(), out);
+                            if let Some(spans) = spans.as_deref_mut() {
+                                // A chunk's tokens are its bytes in order, so each token's
+                                // span follows the one before (a pattern that drops text
+                                // leaves gaps between chunks, never inside one).
+                                let mut at = chunk.as_ptr() as usize - text.as_ptr() as usize;
+                                for &id in &out[first..] {
+                                    let len = self.token_bytes(id).map_or(0, <[u8]>::len);
+                                    spans.push([at, at + len]);
+                                    at += len;
+                                }
+                            }
                         })
                         .map_err(ByteLevelError::from)?;
                     if !encoded {
@@ -299,7 +346,7 @@ impl ByteLevelTokenizer {
             .collect();
         let results = on_threads(&cuts, &mut encoders, |start, end, encoder| {
             let mut ids = Vec::new();
-            self.encode_part(text, start, end, &acting, encoder, &mut ids)
+            self.encode_part(text, start, end, &acting, encoder, &mut ids, None)
                 .map(|()| ids)
         });
         let mut out = Vec::new();
@@ -319,6 +366,21 @@ impl ByteLevelTokenizer {
         output: &mut dyn Write,
         options: &EncodeOptions,
     ) -> Result<StreamEncoded, StreamError> {
+        self.encode_stream_shaped(input, output, options, &Shape::default())
+    }
+
+    /// [`ByteLevelTokenizer::encode_stream`], each unit's ids truncated, cut into windows or
+    /// shown with their spans as `shape` says ([`crate::tokenizer::windows`]). A shaped whole
+    /// text is written when all of it is encoded (its windows need its length); lines are
+    /// written as they come.
+    pub fn encode_stream_shaped(
+        &self,
+        input: &mut dyn Read,
+        output: &mut dyn Write,
+        options: &EncodeOptions,
+        shape: &Shape,
+    ) -> Result<StreamEncoded, StreamError> {
+        let format = window_format(options.output, shape);
         let acting = SpecialsInPlay::new(self, &options.allowed, options.others)
             .map_err(StreamError::Encode)?;
         // Workers are made when a block has parts for them (see `encode_block`), so a small
@@ -340,9 +402,22 @@ impl ByteLevelTokenizer {
         let mut base: u64 = 0;
         let mut eof = false;
         let mut want = block;
+        // A shaped whole text: its ids and spans so far.
+        let mut whole: (Vec<u32>, Vec<Span>) = Default::default();
         while !eof || !buf.is_empty() {
             // Fill the buffer to a block (or everything, for a pattern without cuts).
             while !eof && (!streams || buf.len() < want) {
+                if options.unit == EncodeUnit::Lines {
+                    // One read at a time: a line that has come (a pipe written line by line)
+                    // is encoded and written before the next is waited for.
+                    let n = read_some(input, &mut buf, step).map_err(StreamError::Read)?;
+                    eof = n == 0;
+                    // A short read is all there is for now (a file fills every read).
+                    if n < step && buf[buf.len() - n..].contains(&b'\n') {
+                        break;
+                    }
+                    continue;
+                }
                 // `read_to_end` reads into the spare capacity without zeroing it first.
                 let n = (&mut *input)
                     .take(step as u64)
@@ -383,22 +458,50 @@ impl ByteLevelTokenizer {
                     offset: base as usize + offset,
                 }));
             }
-            self.encode_block(text, end, &acting, options, &mut encoders, &pool, |part| {
-                let (bytes, ids, lines) = part.map_err(|e| StreamError::Encode(shift(e, base)))?;
+            let block_work = BlockWork {
+                acting: &acting,
+                options,
+                shape,
+                format,
+            };
+            self.encode_block(text, end, &block_work, &mut encoders, &pool, |part| {
+                let part = part.map_err(|e| StreamError::Encode(shift(e, base)))?;
+                done.ids += part.ids;
+                done.lines += part.lines;
+                done.truncated.add(part.truncated);
+                if let (EncodeUnit::Text, Some(_)) = (options.unit, format) {
+                    whole.0.extend_from_slice(&part.raw);
+                    let at = base as usize;
+                    whole
+                        .1
+                        .extend(part.spans.iter().map(|[s, e]| [s + at, e + at]));
+                    return Ok(());
+                }
                 writer
-                    .write(output, &bytes, ids)
+                    .write(output, &part.bytes, part.ids)
                     .map_err(StreamError::Write)?;
-                done.ids += ids;
-                done.lines += lines;
-                pool.lock().expect("no thread panicked").push(bytes);
+                pool.lock().expect("no thread panicked").push(part.bytes);
                 Ok(())
             })?;
             done.bytes += end as u64;
             base += end as u64;
             buf.drain(..end);
             want = block;
+            if options.unit == EncodeUnit::Lines {
+                // What came line by line goes out so: the reader may be waiting for it.
+                output.flush().map_err(StreamError::Write)?;
+            }
         }
-        done.lines += writer.finish(output).map_err(StreamError::Write)?;
+        match (options.unit, format) {
+            (EncodeUnit::Text, Some(format)) => {
+                let mut bytes = Vec::new();
+                let spans = shape.offsets.then_some(&whole.1[..]);
+                done.truncated = write_unit(self, &whole.0, spans, shape, format, &mut bytes);
+                done.lines = bytes.iter().filter(|&&b| b == b'\n').count() as u64;
+                output.write_all(&bytes).map_err(StreamError::Write)?;
+            }
+            _ => done.lines += writer.finish(output).map_err(StreamError::Write)?,
+        }
         output.flush().map_err(StreamError::Write)?;
         Ok(done)
     }
@@ -436,17 +539,21 @@ impl ByteLevelTokenizer {
 
     /// The output of `text[..end]` (a block), in parts, each handed to `deliver` in order as
     /// (bytes, ids, lines), or the error that encoding it met; stops at `deliver`'s first error.
-    #[allow(clippy::too_many_arguments)]
     fn encode_block<'s>(
         &'s self,
         text: &str,
         end: usize,
-        acting: &SpecialsInPlay,
-        options: &EncodeOptions,
+        block: &BlockWork,
         encoders: &mut Vec<EncodeThread<'s>>,
         pool: &BufferPool,
-        deliver: impl FnMut(Result<(Vec<u8>, u64, u64), ByteLevelError>) -> Result<(), StreamError>,
+        deliver: impl FnMut(Result<PartDone, ByteLevelError>) -> Result<(), StreamError>,
     ) -> Result<(), StreamError> {
+        let BlockWork {
+            acting,
+            options,
+            shape,
+            format,
+        } = *block;
         let threads = crate::bpe::threads_for(options.threads);
         let parts = (end / PART_BYTES).max(1) * threads;
         let mut cuts = vec![0];
@@ -480,30 +587,57 @@ impl ByteLevelTokenizer {
                 .pop()
                 .unwrap_or_default();
             bytes.clear();
+            let mut spans = Vec::new();
+            let want_spans = shape.offsets && format.is_some();
             match options.unit {
+                EncodeUnit::Text if format.is_some() => {
+                    let spans_out = want_spans.then_some(&mut spans);
+                    self.encode_part(text, start, stop, acting, encoder, ids, spans_out)?;
+                    Ok(PartDone {
+                        ids: ids.len() as u64,
+                        raw: ids.clone(),
+                        spans,
+                        ..PartDone::default()
+                    })
+                }
                 EncodeUnit::Text => {
-                    self.encode_part(text, start, stop, acting, encoder, ids)?;
+                    self.encode_part(text, start, stop, acting, encoder, ids, None)?;
                     self.format(ids, options.output, &mut bytes);
-                    Ok((bytes, ids.len() as u64, 0))
+                    Ok(PartDone {
+                        bytes,
+                        ids: ids.len() as u64,
+                        ..PartDone::default()
+                    })
                 }
                 EncodeUnit::Lines => {
-                    let mut count = 0;
-                    let mut lines = 0;
+                    let mut part = PartDone::default();
                     for line in text[start..stop].split_inclusive('\n') {
                         let line = line.strip_suffix('\n').unwrap_or(line);
                         ids.clear();
-                        self.encode_part(line, 0, line.len(), acting, encoder, ids)
+                        spans.clear();
+                        let spans_out = want_spans.then_some(&mut spans);
+                        self.encode_part(line, 0, line.len(), acting, encoder, ids, spans_out)
                             .map_err(|e| {
                                 shift(e, (line.as_ptr() as usize - text.as_ptr() as usize) as u64)
                             })?;
+                        part.ids += ids.len() as u64;
+                        if let Some(format) = format {
+                            let from = bytes.len();
+                            let spans = want_spans.then_some(&spans[..]);
+                            part.truncated
+                                .add(write_unit(self, ids, spans, shape, format, &mut bytes));
+                            part.lines +=
+                                bytes[from..].iter().filter(|&&b| b == b'\n').count() as u64;
+                            continue;
+                        }
                         self.format_unit(ids, options.output, &mut bytes);
                         if options.output != EncodeOutput::Count {
                             bytes.push(b'\n');
                         }
-                        count += ids.len() as u64;
-                        lines += 1;
+                        part.lines += 1;
                     }
-                    Ok((bytes, count, lines))
+                    part.bytes = bytes;
+                    Ok(part)
                 }
             }
         };
@@ -562,6 +696,59 @@ impl ByteLevelTokenizer {
             let token = String::from_utf8_lossy(self.token_bytes(id).unwrap_or_default());
             serde_json::to_writer(&mut *out, &token).expect("writing to memory");
         }
+    }
+}
+
+/// What every part of a block is encoded with.
+#[derive(Clone, Copy)]
+struct BlockWork<'a> {
+    acting: &'a SpecialsInPlay<'a>,
+    options: &'a EncodeOptions,
+    shape: &'a Shape,
+    /// `Some` when the units are shaped ([`crate::tokenizer::windows`]).
+    format: Option<WindowFormat>,
+}
+
+/// How shaped units are written, or `None` when the ids are written as they are.
+fn window_format(output: EncodeOutput, shape: &Shape) -> Option<WindowFormat> {
+    match output {
+        _ if shape.is_plain() => None,
+        EncodeOutput::Count => None,
+        EncodeOutput::Ids => Some(WindowFormat::Ids),
+        EncodeOutput::Tokens => Some(WindowFormat::Tokens),
+        EncodeOutput::Json => Some(WindowFormat::Json),
+    }
+}
+
+/// Reads what `input` has now (at most `step` bytes, one read) onto the end of `buf`.
+fn read_some(input: &mut dyn Read, buf: &mut Vec<u8>, step: usize) -> io::Result<usize> {
+    let start = buf.len();
+    buf.resize(start + step, 0);
+    let n = loop {
+        match input.read(&mut buf[start..]) {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            other => break other,
+        }
+    };
+    buf.truncate(start + *n.as_ref().unwrap_or(&0));
+    n
+}
+
+/// Tokens as a byte-level tokenizer shows them: JSON strings, bytes that are no whole
+/// character as U+FFFD; a plain line is a JSON array of them.
+impl TokenText for ByteLevelTokenizer {
+    fn token(&self, id: u32) -> std::borrow::Cow<'_, str> {
+        String::from_utf8_lossy(self.token_bytes(id).unwrap_or_default())
+    }
+
+    fn write_tokens(&self, ids: &[u32], out: &mut Vec<u8>) {
+        out.push(b'[');
+        ByteLevelTokenizer::write_tokens(self, ids, out);
+        out.push(b']');
+    }
+
+    fn text(&self, ids: &[u32]) -> String {
+        String::from_utf8_lossy(&self.decode_bytes(ids).unwrap_or_default()).into_owned()
     }
 }
 

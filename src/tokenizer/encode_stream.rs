@@ -15,8 +15,10 @@
 //! cache, so the output cache stays.
 //!
 //! Each line is cut into words by the tokenizer's [`Split`](crate::tokenizer::Split), after the
-//! line rule of [`crate::files::lines`] (a trailing `\r` dropped); every line, empty ones too,
-//! gives one output line.
+//! line rule of [`crate::files::lines`] (a trailing `\r` dropped, and a byte-order mark at
+//! the start of the input, which an editor wrote and is no character of the text); every line,
+//! empty ones too, gives one output line. Truncated, windowed or with offsets
+//! ([`crate::tokenizer::windows`]), each line is encoded whole and handed to that module.
 
 use std::hash::Hasher;
 use std::io::{self, Read, Write};
@@ -25,9 +27,10 @@ use rustc_hash::FxHashMap;
 use serde_json::json;
 
 use crate::files::InvalidUtf8;
-use crate::files::lines::line_body;
+use crate::files::lines::{BOM, line_body};
 use crate::tokenizer::codec::Tokenizer;
 use crate::tokenizer::split::Split;
+use crate::tokenizer::windows::{Shape, Span, TokenText, Truncated, WindowFormat, write_unit};
 
 /// Input is processed in blocks of about this size.
 const BLOCK: usize = 4 << 20;
@@ -55,6 +58,8 @@ pub struct LinesEncoded {
     pub unknown: u64,
     /// The 1-based line of the first of them.
     pub first_unknown_line: Option<u64>,
+    /// What `--max-tokens` cut ([`Tokenizer::encode_lines_shaped`]).
+    pub truncated: Truncated,
 }
 
 /// Why encoding a stream stopped.
@@ -80,6 +85,22 @@ impl Tokenizer {
         output: LineOutput,
         threads: usize,
     ) -> Result<LinesEncoded, EncodeLinesError> {
+        self.encode_lines_shaped(input, input_name, out, output, threads, &Shape::default())
+    }
+
+    /// [`Tokenizer::encode_lines`], each line's ids truncated, cut into windows (one output
+    /// line each) or shown with their byte spans in the line, as `shape` says. A span covers
+    /// the characters of the word a token holds (`</w>` holds none; a lone `</w>` token has an
+    /// empty span at the word's end); the spaces between words are in no span.
+    pub fn encode_lines_shaped(
+        &self,
+        input: &mut dyn Read,
+        input_name: &str,
+        out: &mut dyn Write,
+        output: LineOutput,
+        threads: usize,
+        shape: &Shape,
+    ) -> Result<LinesEncoded, EncodeLinesError> {
         let token_text: Vec<Box<[u8]>> = self
             .vocab()
             .tokens()
@@ -91,7 +112,7 @@ impl Tokenizer {
             })
             .collect();
         let mut workers: Vec<EncodeThread> = (0..crate::bpe::threads_for(threads))
-            .map(|_| EncodeThread::new(self, &token_text, output))
+            .map(|_| EncodeThread::new(self, &token_text, output, shape))
             .collect();
         let mut stream = Stream {
             input_name,
@@ -172,14 +193,19 @@ impl Stream<'_> {
         } else {
             vec![block]
         };
+        // Only the input's first line may start with a byte-order mark.
+        let at_start = self.offset == 0;
         let results: Vec<Result<PartDone, std::str::Utf8Error>> = if parts.len() == 1 {
-            vec![workers[0].encode_part(parts[0])]
+            vec![workers[0].encode_part(parts[0], at_start)]
         } else {
             std::thread::scope(|scope| {
                 let handles: Vec<_> = workers
                     .iter_mut()
                     .zip(&parts)
-                    .map(|(worker, part)| scope.spawn(move || worker.encode_part(part)))
+                    .enumerate()
+                    .map(|(k, (worker, part))| {
+                        scope.spawn(move || worker.encode_part(part, at_start && k == 0))
+                    })
                     .collect();
                 handles
                     .into_iter()
@@ -196,6 +222,7 @@ impl Stream<'_> {
                 self.done.first_unknown_line.get_or_insert(self.line + line);
             }
             self.done.unknown += done.unknown;
+            self.done.truncated.add(done.truncated);
             self.done.lines += done.lines;
             self.line += done.lines;
             self.offset += part.len() as u64;
@@ -238,6 +265,7 @@ struct PartDone {
     unknown: u64,
     /// 0-based within the part.
     first_unknown_line: Option<u64>,
+    truncated: Truncated,
 }
 
 /// One thread's cache of finished words and its output for the current part; the tokenizer
@@ -252,10 +280,16 @@ struct EncodeThread<'t> {
     cache: OutputCache,
     ids: Vec<u32>,
     out: Vec<u8>,
+    shape: &'t Shape,
 }
 
 impl<'t> EncodeThread<'t> {
-    fn new(tokenizer: &'t Tokenizer, token_text: &'t [Box<[u8]>], output: LineOutput) -> Self {
+    fn new(
+        tokenizer: &'t Tokenizer,
+        token_text: &'t [Box<[u8]>],
+        output: LineOutput,
+        shape: &'t Shape,
+    ) -> Self {
         EncodeThread {
             tokenizer,
             output,
@@ -265,20 +299,37 @@ impl<'t> EncodeThread<'t> {
             cache: OutputCache::default(),
             ids: Vec::new(),
             out: Vec::new(),
+            shape,
         }
     }
 
-    fn encode_part(&mut self, part: &[u8]) -> Result<PartDone, std::str::Utf8Error> {
+    /// Encodes the lines of `part`; `at_start`: the part starts the input, where a byte-order
+    /// mark is dropped.
+    fn encode_part(
+        &mut self,
+        part: &[u8],
+        at_start: bool,
+    ) -> Result<PartDone, std::str::Utf8Error> {
         let text = std::str::from_utf8(part)?;
         let body = text.strip_suffix('\n').unwrap_or(text);
         let mut done = PartDone {
             lines: 0,
             unknown: 0,
             first_unknown_line: None,
+            truncated: Truncated::default(),
         };
-        for line in body.split('\n') {
-            let line = line_body(line);
+        for (k, raw) in body.split('\n').enumerate() {
+            let line = line_body(raw);
+            let line = match at_start && k == 0 {
+                true => line.strip_prefix(BOM).unwrap_or(line),
+                false => line,
+            };
             let unknown = match self.output {
+                _ if !self.shape.is_plain() => {
+                    let (unknown, cut) = self.encode_shaped_line(raw, line);
+                    done.truncated.add(cut);
+                    unknown
+                }
                 LineOutput::Json => self.encode_json_line(line),
                 LineOutput::Ids | LineOutput::Tokens => self.encode_line(line),
             };
@@ -330,6 +381,58 @@ impl<'t> EncodeThread<'t> {
         unknown
     }
 
+    /// A line through [`crate::tokenizer::windows`]: its ids, and each token's span in `raw`
+    /// (the line as read; `line` is the part of it that is text); returns the unknown
+    /// characters and what truncation cut.
+    fn encode_shaped_line(&mut self, raw: &str, line: &str) -> (u32, Truncated) {
+        let vocab = self.tokenizer.vocab();
+        let eow = crate::bpe::EOW;
+        let mut ids = Vec::new();
+        let mut spans: Vec<Span> = Vec::new();
+        for word in self.split.words(line) {
+            self.tokenizer.encode_word_uncached(word, &mut self.ids);
+            ids.extend_from_slice(&self.ids);
+            if !self.shape.offsets {
+                continue;
+            }
+            // The word's characters, taken in order by its tokens: an unknown character is
+            // one; a token is its text without the end-of-word marker.
+            let start = word.as_ptr() as usize - raw.as_ptr() as usize;
+            let mut chars = word.char_indices().map(|(i, _)| start + i).peekable();
+            let end = start + word.len();
+            for &id in &self.ids {
+                let count = match id == self.unk {
+                    true => 1,
+                    false => {
+                        let token = vocab.tokens()[id as usize].as_str();
+                        token.strip_suffix(eow).unwrap_or(token).chars().count()
+                    }
+                };
+                let from = chars.peek().copied().unwrap_or(end);
+                for _ in 0..count {
+                    chars.next();
+                }
+                spans.push([from, chars.peek().copied().unwrap_or(end)]);
+            }
+        }
+        let format = match self.output {
+            LineOutput::Ids => WindowFormat::Ids,
+            LineOutput::Tokens => WindowFormat::Tokens,
+            LineOutput::Json => WindowFormat::Json,
+        };
+        let spans = self.shape.offsets.then_some(&spans[..]);
+        let cut = write_unit(
+            self.tokenizer,
+            &ids,
+            spans,
+            self.shape,
+            format,
+            &mut self.out,
+        );
+        let unknown = ids.iter().filter(|&&id| id == self.unk).count() as u32;
+        (unknown, cut)
+    }
+
     fn encode_json_line(&mut self, line: &str) -> u32 {
         let vocab = self.tokenizer.vocab();
         let mut ids = Vec::new();
@@ -345,6 +448,27 @@ impl<'t> EncodeThread<'t> {
         serde_json::to_writer(&mut self.out, &value).expect("writing JSON to a Vec");
         self.out.push(b'\n');
         ids.iter().filter(|&&id| id == self.unk).count() as u32
+    }
+}
+
+/// Tokens as the lab shows them: the vocabulary's strings (`</w>` included), a plain line of
+/// them separated by spaces; the text is [`Tokenizer::decode`]'s.
+impl TokenText for Tokenizer {
+    fn token(&self, id: u32) -> std::borrow::Cow<'_, str> {
+        std::borrow::Cow::Borrowed(self.vocab().token(id).unwrap_or_default())
+    }
+
+    fn write_tokens(&self, ids: &[u32], out: &mut Vec<u8>) {
+        for (k, &id) in ids.iter().enumerate() {
+            if k > 0 {
+                out.push(b' ');
+            }
+            out.extend_from_slice(self.vocab().token(id).unwrap_or_default().as_bytes());
+        }
+    }
+
+    fn text(&self, ids: &[u32]) -> String {
+        self.decode(ids).unwrap_or_default()
     }
 }
 

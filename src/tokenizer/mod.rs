@@ -37,6 +37,9 @@
 //!   them, and the model names tiktoken maps to them;
 //! - [`token_text`]: tokens shown without loss (bytes that are no whole character as `\xNN`);
 //! - [`file_kind`]: telling a tokenizer file from a corpus or table given in its place.
+//!
+//! Both kinds: [`windows`]: what `encode` does to a unit's ids before writing them (keep the
+//! first N, cut into overlapping windows, byte spans).
 
 mod any;
 pub mod bytelevel;
@@ -57,6 +60,7 @@ pub mod split;
 pub mod tiktoken;
 pub mod token_text;
 pub mod vocab;
+pub mod windows;
 
 pub use any::{AnyTokenizer, LoadError, TokenizerKind};
 pub use bytelevel::{
@@ -76,3 +80,4 @@ pub use hf::HfExportError;
 pub use openai::OpenAiEncoding;
 pub use split::{Split, is_python_whitespace};
 pub use vocab::{Vocab, VocabOrder};
+pub use windows::{Chunks, ChunksError, Shape, Span, Truncated, WindowFormat};

@@ -26,6 +26,7 @@ mod dataset_formats;
 mod differential;
 mod docs_figures;
 mod docs_walkthrough;
+mod encode_features;
 mod engineer_bad_input;
 mod execute_sandbox;
 mod executor_run;

@@ -29,10 +29,13 @@ pub(crate) struct ByteLevelEncodeArgs {
           conflicts_with = "tokenizer", value_parser = encoding_parser)]
     pub(crate) encoding: Option<OpenAiEncoding>,
 
-    /// Byte-level tokenizers: encode special tokens in the text as themselves (without it a
-    /// special token in the text is an error, as in tiktoken's encode)
-    #[arg(long, conflicts_with = "special_as_text")]
-    pub(crate) allow_special: bool,
+    /// Byte-level tokenizers: encode special tokens in the text as themselves: all of them,
+    /// or only those listed (`--allow-special '<|endoftext|>,<|fim_prefix|>'`, repeatable),
+    /// the others staying errors (without it a special token in the text is an error, as in
+    /// tiktoken's encode)
+    #[arg(long, value_name = "TOKENS", num_args = 0..=1, value_delimiter = ',',
+          action = clap::ArgAction::Append)]
+    pub(crate) allow_special: Option<Vec<String>>,
 
     /// Byte-level tokenizers: encode special tokens in the text as ordinary text
     #[arg(long)]
@@ -286,7 +289,8 @@ fn save(
 pub(crate) struct EncodeRun<'a> {
     pub(crate) tokenizer: &'a ByteLevelTokenizer,
     pub(crate) flags: &'a ByteLevelEncodeArgs,
-    pub(crate) input: Option<&'a Path>,
+    pub(crate) input: &'a crate::commands::encode::EncodeSource,
+    pub(crate) shape: bpe_lab::tokenizer::Shape,
     pub(crate) output: &'a OutputFlag,
     pub(crate) format: EncodeOutput,
     pub(crate) unit: EncodeUnit,
@@ -297,10 +301,20 @@ pub(crate) struct EncodeRun<'a> {
 /// [`ByteLevelTokenizer::encode_stream`], the whole input one text or each line one.
 pub(crate) fn encode(run: EncodeRun) -> Result<(), CliError> {
     let tokenizer = run.tokenizer;
-    let (allowed, others) = match (run.flags.allow_special, run.flags.special_as_text) {
-        (true, _) => (AllowedSpecial::All, DisallowedSpecial::Error),
-        (false, true) => (AllowedSpecial::None, DisallowedSpecial::AsText),
-        (false, false) => (AllowedSpecial::None, DisallowedSpecial::Error),
+    let allowed = match run.flags.allow_special.as_deref() {
+        None => AllowedSpecial::None,
+        Some([]) if run.flags.special_as_text => {
+            return Err(CliError::usage(
+                "--allow-special (all special tokens) leaves none for --special-as-text: list \
+                 the ones to allow (--allow-special '<|endoftext|>') or leave one flag out",
+            ));
+        }
+        Some([]) => AllowedSpecial::All,
+        Some(names) => AllowedSpecial::Only(allowed_names(tokenizer, names)?),
+    };
+    let others = match run.flags.special_as_text {
+        true => DisallowedSpecial::AsText,
+        false => DisallowedSpecial::Error,
     };
     let options = EncodeOptions {
         allowed,
@@ -310,7 +324,7 @@ pub(crate) fn encode(run: EncodeRun) -> Result<(), CliError> {
         threads: run.threads,
         block_bytes: 0,
     };
-    let source = TextInput::new(run.input);
+    let source = run.input;
     let mut reader = source.open()?;
     let fail = |e: StreamError| match e {
         StreamError::Read(e) => source.read_error(&e),
@@ -329,12 +343,42 @@ pub(crate) fn encode(run: EncodeRun) -> Result<(), CliError> {
         StreamError::Write(e) => run.output.failed(&e),
     };
     run.output.check()?;
+    let mut truncated = Default::default();
     run.output.write(|out| {
         tokenizer
-            .encode_stream(&mut reader, out, &options)
-            .map(|_| ())
+            .encode_stream_shaped(&mut reader, out, &options, &run.shape)
+            .map(|done| truncated = done.truncated)
             .map_err(fail)
-    })
+    })?;
+    let unit = match run.unit {
+        EncodeUnit::Lines => "line",
+        EncodeUnit::Text => "text",
+    };
+    crate::commands::encode::report_truncated(run.shape.max_tokens, truncated, unit);
+    Ok(())
+}
+
+/// `--allow-special A,B`: each name must be one of the tokenizer's special tokens.
+fn allowed_names(
+    tokenizer: &ByteLevelTokenizer,
+    names: &[String],
+) -> Result<std::collections::BTreeSet<String>, CliError> {
+    for name in names {
+        if !tokenizer.specials().contains_key(name) {
+            let known: Vec<&str> = tokenizer.specials().keys().map(String::as_str).collect();
+            return Err(CliError::usage(format!(
+                "--allow-special {name:?} is not a special token of this tokenizer (its special \
+                 tokens: {}); to encode text given as TEXT, put it before --allow-special or \
+                 after --",
+                match known.len() {
+                    0 => "none".to_owned(),
+                    n if n > 8 => format!("{} and {} more", known[..8].join(", "), n - 8),
+                    _ => known.join(", "),
+                }
+            )));
+        }
+    }
+    Ok(names.iter().cloned().collect())
 }
 
 /// `bpe-lab decode` with a byte-level tokenizer or `--encoding`: whitespace-separated ids in,

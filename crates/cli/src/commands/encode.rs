@@ -2,9 +2,13 @@
 //! blocks, on every core, with the tokenizer's word cache) is
 //! `bpe_lab::tokenizer::Tokenizer::encode_lines`; this file maps the flags and reports.
 
+use std::fmt;
+use std::io::Read;
 use std::path::PathBuf;
 
-use bpe_lab::tokenizer::{AnyTokenizer, EncodeLinesError, EncodeOutput, EncodeUnit, LineOutput};
+use bpe_lab::tokenizer::{
+    AnyTokenizer, Chunks, EncodeLinesError, EncodeOutput, EncodeUnit, LineOutput, Shape, Truncated,
+};
 use clap::Args;
 
 use crate::commands::error::CliError;
@@ -34,8 +38,15 @@ by spaces.
 Byte-level tokenizers: the text is cut into chunks by the tokenizer's pattern and each chunk
 merged by rank, as tiktoken does; every text encodes, there is no <UNK>. Tokens are printed as
 a JSON array of strings. A special token (such as <|endoftext|>) in the text is an error
-unless --allow-special (encode it as its id) or --special-as-text (as ordinary text) says
-what it is.";
+unless --allow-special (encode it as its id; --allow-special A,B: only those, the others
+still an error) or --special-as-text (as ordinary text) says what it is. A byte-order mark
+starting the input is text to a byte-level tokenizer (its three bytes are encoded, as tiktoken
+does); a lab tokenizer drops it (an editor wrote it; it is no character of the text).
+
+Shaping each unit's ids (both kinds): --max-tokens N keeps the first N (tiktoken's
+encode(text)[:N]; stderr says how many were cut); --chunk-tokens N [--overlap K] writes the
+ids as windows of N, each sharing K with the next, one line (or JSON object, with its decoded
+\"text\") per window; --json --offsets adds each token's byte span [start, end) in its unit.";
 
 pub(crate) const AFTER_HELP: &str = "\
 Examples:
@@ -43,6 +54,8 @@ Examples:
   echo 'the lowest point' | bpe-lab encode -t tokenizer.json
   bpe-lab encode --encoding cl100k_base --input book.txt --ids --output book.ids
   printf 'Jollof in Lagos' | bpe-lab encode -t bytes.json --ids --unit line
+  bpe-lab encode -m gpt-4o --ids 'hello world'
+  bpe-lab encode -m cl100k_base --input book.txt --chunk-tokens 512 --overlap 64 --json
 
 Exit status: 0 on success, 1 when the work fails (a file is missing or not UTF-8, a special
 token not allowed: the message names the file and where), 2 when the command line is wrong.";
@@ -54,6 +67,11 @@ pub(crate) struct EncodeArgs {
     /// tokenizer.json
     #[arg(short, long, value_name = "FILE", required_unless_present = "encoding")]
     pub(crate) tokenizer: Option<PathBuf>,
+
+    /// The text to encode, given on the command line (several words are joined by single
+    /// spaces, as ttok does) [default: --input]
+    #[arg(value_name = "TEXT", conflicts_with = "input")]
+    pub(crate) text: Vec<String>,
 
     /// UTF-8 text to encode (`-`: standard input) [default: standard input]
     #[arg(short, long, value_name = "FILE")]
@@ -86,6 +104,25 @@ pub(crate) struct EncodeArgs {
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub(crate) threads: usize,
 
+    /// Keep the first N tokens of each unit (tiktoken's encode(text)[:N]); stderr says what
+    /// was cut
+    #[arg(long, value_name = "N")]
+    pub(crate) max_tokens: Option<usize>,
+
+    /// Write each unit's ids as windows of N tokens, one line (or JSON object, with its text)
+    /// each
+    #[arg(long, value_name = "N")]
+    pub(crate) chunk_tokens: Option<usize>,
+
+    /// With --chunk-tokens: how many ids each window shares with the next (smaller than N)
+    /// [default: 0]
+    #[arg(long, value_name = "K", requires = "chunk_tokens")]
+    pub(crate) overlap: Option<usize>,
+
+    /// With --json: each token's byte span [start, end) in its unit, as "offsets"
+    #[arg(long, requires = "json")]
+    pub(crate) offsets: bool,
+
     #[command(flatten)]
     pub(crate) byte_level: crate::commands::bytelevel::ByteLevelEncodeArgs,
 }
@@ -99,11 +136,85 @@ pub(crate) enum UnitArg {
     Text,
 }
 
+/// What `encode` reads: the TEXT arguments, or --input (a file or standard input).
+pub(crate) enum EncodeSource {
+    Text(String),
+    Input(TextInput),
+}
+
+impl EncodeSource {
+    fn new(args: &EncodeArgs) -> EncodeSource {
+        match args.text.is_empty() {
+            false => EncodeSource::Text(args.text.join(" ")),
+            true => EncodeSource::Input(TextInput::new(args.input.as_deref())),
+        }
+    }
+
+    pub(crate) fn open(&self) -> Result<Box<dyn Read + '_>, CliError> {
+        match self {
+            EncodeSource::Text(text) => Ok(Box::new(text.as_bytes())),
+            EncodeSource::Input(input) => input.open(),
+        }
+    }
+
+    pub(crate) fn read_error(&self, err: &std::io::Error) -> CliError {
+        match self {
+            EncodeSource::Text(_) => CliError::runtime(format!("cannot read TEXT: {err}")),
+            EncodeSource::Input(input) => input.read_error(err),
+        }
+    }
+}
+
+/// `TEXT`, `file 'FILE'` or `standard input`, for messages.
+impl fmt::Display for EncodeSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EncodeSource::Text(_) => f.write_str("TEXT"),
+            EncodeSource::Input(input) => fmt::Display::fmt(input, f),
+        }
+    }
+}
+
+/// --max-tokens, --chunk-tokens, --overlap and --offsets as the library's [`Shape`].
+fn shape(args: &EncodeArgs) -> Result<Shape, CliError> {
+    let chunks = match args.chunk_tokens {
+        None => None,
+        Some(tokens) => {
+            let overlap = args.overlap.unwrap_or(0);
+            Some(Chunks::new(tokens, overlap).map_err(|e| {
+                CliError::usage(format!("--chunk-tokens {tokens} --overlap {overlap}: {e}"))
+            })?)
+        }
+    };
+    Ok(Shape {
+        max_tokens: args.max_tokens,
+        chunks,
+        offsets: args.offsets,
+    })
+}
+
+/// Says on stderr what --max-tokens cut, if anything.
+pub(crate) fn report_truncated(max: Option<usize>, cut: Truncated, unit: &str) {
+    if let Some(max) = max
+        && cut.units > 0
+    {
+        eprintln!(
+            "note: --max-tokens {max} cut {} {unit}{}, dropping {} token{}",
+            cut.units,
+            if cut.units == 1 { "" } else { "s" },
+            cut.tokens,
+            if cut.tokens == 1 { "" } else { "s" },
+        );
+    }
+}
+
 pub(crate) fn run(args: &EncodeArgs) -> Result<(), CliError> {
     let path = args.tokenizer.as_deref();
     let output = OutputFlag::new("--output", args.output.as_deref());
     output.not_input("--input", "the text to encode", args.input.as_deref())?;
     output.not_input("--tokenizer", "the tokenizer file", path)?;
+    let shape = shape(args)?;
+    let source = EncodeSource::new(args);
     let threads = crate::commands::flags::threads(args.threads);
     let mut tokenizer = match tokenizer_file::load_any(args.byte_level.encoding, path)? {
         AnyTokenizer::ByteLevel(tokenizer) => {
@@ -113,10 +224,20 @@ pub(crate) fn run(args: &EncodeArgs) -> Result<(), CliError> {
                      own pattern",
                 ));
             }
+            // Lines are cut at their ends whatever the pattern; one text needs the pattern's.
+            if args.threads > 1 && args.unit != Some(UnitArg::Line) && !tokenizer.can_stream() {
+                eprintln!(
+                    "note: --threads {} does not apply: this tokenizer's own pattern (--regex) \
+                     has no place where a text can be cut, so it encodes on one thread \
+                     (--unit line encodes lines on several)",
+                    args.threads
+                );
+            }
             return crate::commands::bytelevel::encode(crate::commands::bytelevel::EncodeRun {
                 tokenizer: &tokenizer,
                 flags: &args.byte_level,
-                input: args.input.as_deref(),
+                input: &source,
+                shape,
                 output: &output,
                 format: match (args.json, args.ids) {
                     (true, _) => EncodeOutput::Json,
@@ -138,7 +259,7 @@ pub(crate) fn run(args: &EncodeArgs) -> Result<(), CliError> {
              its own (--unit line)",
         ));
     }
-    if args.byte_level.allow_special || args.byte_level.special_as_text {
+    if args.byte_level.allow_special.is_some() || args.byte_level.special_as_text {
         return Err(CliError::usage(
             "--allow-special and --special-as-text apply to byte-level tokenizers; a lab \
              tokenizer's special tokens are never read from the text",
@@ -152,13 +273,20 @@ pub(crate) fn run(args: &EncodeArgs) -> Result<(), CliError> {
         (false, true) => LineOutput::Ids,
         (false, false) => LineOutput::Tokens,
     };
-    let input = TextInput::new(args.input.as_deref());
+    let input = source;
     output.check()?;
     let mut reader = input.open()?;
     let mut done = None;
     output.write(|out| {
         let encoded = tokenizer
-            .encode_lines(&mut reader, &input.to_string(), out, format, threads)
+            .encode_lines_shaped(
+                &mut reader,
+                &input.to_string(),
+                out,
+                format,
+                threads,
+                &shape,
+            )
             .map_err(|e| match e {
                 EncodeLinesError::Write(e) => output.failed(&e),
                 EncodeLinesError::Read(e) => input.read_error(&e),
@@ -168,6 +296,7 @@ pub(crate) fn run(args: &EncodeArgs) -> Result<(), CliError> {
         Ok(())
     })?;
     let done = done.expect("the encoder ran");
+    report_truncated(args.max_tokens, done.truncated, "line");
     if done.unknown > 0 {
         let unk = tokenizer.vocab().unk_token();
         eprintln!(
