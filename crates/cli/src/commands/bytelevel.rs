@@ -230,14 +230,14 @@ fn save(
     run: &TrainRun,
 ) -> Result<(), CliError> {
     let merges = run.merges;
+    let tokenizer = match run.drops {
+        true => tokenizer.with_coverage(bpe_lab::bpe::bytelevel::Coverage::DropsUnmatched),
+        false => tokenizer,
+    };
     let json = tokenizer.to_json().map_err(|problem| {
         let path = args.output.clone();
         CliError::runtime(ByteLevelFileError { path, problem }.to_string())
     })?;
-    let json = match run.drops {
-        true => bpe_lab::bpe::bytelevel::mark_drops_unmatched(&json),
-        false => json,
-    };
     output.write_bytes(json.as_bytes())?;
     eprintln!(
         "byte-level tokenizer ({} tie-break, pattern {}): {} from {} distinct chunks ({} in \
