@@ -69,7 +69,7 @@ pub use cache::default_cache_dir;
 pub use count::{
     CHUNK_COLUMN, COUNT_COLUMN, ChunkSplit, ChunkTable, CountTable, PATTERN_COLUMN,
     SPECIALS_COLUMN, TableFormat, WORD_COLUMN, WordTable, count_chunks, count_corpus,
-    expand_inputs, merge_tables, read_count_table, read_word_table, sum_tables,
+    expand_inputs, expand_text_inputs, merge_tables, read_count_table, read_word_table, sum_tables,
 };
 #[cfg(feature = "dataset")]
 pub use descriptions::descriptions;

@@ -17,7 +17,8 @@ use std::fmt;
 use std::thread;
 
 use crate::bpe::bytelevel::{
-    ByteTraining, ChunkCounts, Piece, RankTable, SplitError, SplitPattern, Splitter, pieces,
+    ByteTraining, ChunkCounts, Coverage, Piece, RankTable, SplitError, SplitPattern, Splitter,
+    pieces,
 };
 
 /// Which special tokens a text may contain as special tokens.
@@ -201,6 +202,8 @@ pub struct ByteLevelTokenizer {
     splitter: Splitter,
     /// Special tokens and their ids, in ascending order of the text.
     specials: BTreeMap<String, u32>,
+    /// Whether its training let the pattern leave text unmatched (then dropped on encoding).
+    coverage: Coverage,
 }
 
 impl ByteLevelTokenizer {
@@ -292,7 +295,20 @@ impl ByteLevelTokenizer {
             decoder,
             splitter,
             specials,
+            coverage: Coverage::Whole,
         })
+    }
+
+    /// The same tokenizer, saying `coverage` (`train --allow-uncovered` records
+    /// [`Coverage::DropsUnmatched`]; its file keeps it).
+    pub fn with_coverage(mut self, coverage: Coverage) -> Self {
+        self.coverage = coverage;
+        self
+    }
+
+    /// Whether it encodes every text whole or drops what its pattern does not match.
+    pub fn coverage(&self) -> Coverage {
+        self.coverage
     }
 
     /// The tokenizer of a byte-level training: ids 0..=255 the bytes, then the merged tokens

@@ -20,7 +20,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use serde::{Deserialize, Serialize};
 
-use crate::bpe::bytelevel::SplitPattern;
+use crate::bpe::bytelevel::{Coverage, SplitPattern};
 use crate::files::write_atomically;
 use crate::tokenizer::bytelevel::{ByteLevelError, ByteLevelTokenizer};
 use crate::tokenizer::tiktoken::{TiktokenError, TiktokenSidecar, read_tiktoken, write_tiktoken};
@@ -38,6 +38,10 @@ struct FileBody {
     pattern: String,
     special_tokens: BTreeMap<String, u32>,
     tokens: Vec<String>,
+    /// [`Coverage`]'s field: `true` when the tokenizer drops text its pattern does not match,
+    /// absent otherwise (files written before it read as `Whole`).
+    #[serde(default, skip_serializing_if = "Coverage::is_whole")]
+    drops_unmatched_text: Coverage,
 }
 
 /// A byte-level tokenizer file that cannot be read or written.
@@ -221,6 +225,7 @@ impl ByteLevelTokenizer {
             pattern: self.pattern().regex().into(),
             special_tokens: self.specials().clone(),
             tokens: tokens.iter().map(|(b, _)| STANDARD.encode(b)).collect(),
+            drops_unmatched_text: self.coverage(),
         };
         Ok(serde_json::to_string_pretty(&body).expect("plain data serializes") + "\n")
     }
@@ -274,6 +279,7 @@ impl ByteLevelTokenizer {
             SplitPattern::from_regex(&body.pattern),
             body.special_tokens,
         )
+        .map(|t| t.with_coverage(body.drops_unmatched_text))
         .map_err(ByteLevelFileProblem::Invalid)
     }
 
@@ -414,5 +420,37 @@ impl ByteLevelTokenizer {
         let tokens = read_tiktoken(path).map_err(|e| fail(ByteLevelFileProblem::Tiktoken(e)))?;
         ByteLevelTokenizer::new(name, tokens, pattern, specials)
             .map_err(|e| fail(ByteLevelFileProblem::Invalid(e)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`Coverage`] is one typed field: written as `"drops_unmatched_text": true` only when the
+    /// tokenizer drops text, read back, and absent in older files (read as `Whole`).
+    #[test]
+    fn coverage_round_trips_as_the_files_boolean() {
+        let (trained, _) = ByteLevelTokenizer::train_reporting(
+            "hello   world hello",
+            SplitPattern::from_regex(r"\S+"),
+            2,
+            crate::TieBreak::Lexicographic,
+            1,
+            &[],
+        )
+        .unwrap();
+        assert_eq!(trained.coverage(), Coverage::Whole);
+        let whole = trained.to_json().unwrap();
+        assert!(!whole.contains("drops_unmatched_text"), "{whole}");
+        let drops = trained.with_coverage(Coverage::DropsUnmatched);
+        let json = drops.to_json().unwrap();
+        assert!(json.contains("\"drops_unmatched_text\": true"), "{json}");
+        let back = ByteLevelTokenizer::from_json(&json).unwrap();
+        assert_eq!(back.coverage(), Coverage::DropsUnmatched);
+        assert_eq!(
+            ByteLevelTokenizer::from_json(&whole).unwrap().coverage(),
+            Coverage::Whole
+        );
     }
 }

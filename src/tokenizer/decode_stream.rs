@@ -1,5 +1,9 @@
 //! Decoding a stream of id lines: what `bpe-lab decode` does with a file or a pipe. Each line
-//! holds token ids (whole numbers separated by whitespace) and gives one line of text.
+//! holds token ids and gives one line of text. A line of ids is read by [`parse_id_line`], the
+//! one reader of them for both kinds of tokenizer: whole numbers separated by whitespace (what
+//! `encode --ids` writes), a JSON array of them (`[1, 2, 3]`, as Python prints a list), or a
+//! JSON object with an `"ids"` array (what `encode --json` writes), so any of `encode`'s
+//! outputs decodes without being rewritten first.
 
 use std::fmt;
 use std::io::{self, BufRead, Write};
@@ -21,10 +25,7 @@ pub enum DecodeLinesError {
     NotAnId {
         input: String,
         line: u64,
-        /// 1-based position of the item on the line.
-        item: usize,
-        /// The item, cut to 20 characters.
-        text: String,
+        problem: NotIds,
     },
     /// A line holds an id outside the vocabulary.
     UnknownId {
@@ -44,13 +45,8 @@ impl fmt::Display for DecodeLinesError {
             DecodeLinesError::NotAnId {
                 input,
                 line,
-                item,
-                text,
-            } => write!(
-                f,
-                "{input}, line {line}: item {item} is {text:?}, not a token id (expected whole \
-                 numbers separated by spaces)"
-            ),
+                problem,
+            } => write!(f, "{input}, line {line}: {problem}"),
             DecodeLinesError::UnknownId { input, line, error } => write!(
                 f,
                 "{input}, line {line}: id {} (item {}) is not in the vocabulary, whose ids are \
@@ -94,11 +90,10 @@ impl Tokenizer {
                 DecodeLinesError::InvalidUtf8(bad)
             })?;
             offset += n as u64;
-            parse_ids(line, &mut ids).map_err(|(item, text)| DecodeLinesError::NotAnId {
+            parse_id_line(line, &mut ids).map_err(|problem| DecodeLinesError::NotAnId {
                 input: input_name.to_owned(),
                 line: number,
-                item,
-                text,
+                problem,
             })?;
             text.clear();
             self.decode_into(&ids, &mut text)
@@ -120,14 +115,74 @@ impl Tokenizer {
     }
 }
 
-/// The ids of one line (whole numbers separated by whitespace) into `ids`, cleared first; or
-/// the 1-based position and text (cut to 20 characters) of the first item that is not one.
-fn parse_ids(line: &str, ids: &mut Vec<u32>) -> Result<(), (usize, String)> {
+/// What is wrong with a line given as token ids.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotIds {
+    /// Item `item` (from 1) of a whitespace-separated line is `text` (cut to 20 characters),
+    /// not a whole number below 2³².
+    Item { item: usize, text: String },
+    /// The line starts as JSON (`[` or `{`) but is not an array of ids nor an object with an
+    /// `"ids"` array of them; serde's reason.
+    Json(String),
+}
+
+impl fmt::Display for NotIds {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NotIds::Item { item, text } => write!(
+                f,
+                "item {item} is {text:?}, not a token id (expected whole numbers separated by \
+                 spaces, a JSON array of them, or {{\"ids\": [...]}} as `encode --json` writes)"
+            ),
+            NotIds::Json(e) => write!(
+                f,
+                "not a JSON array of token ids nor an object with an \"ids\" array: {e}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for NotIds {}
+
+/// The ids of one line into `ids` (cleared first): whole numbers separated by whitespace, a
+/// JSON array of them, or a JSON object whose `"ids"` is one (other fields, such as `encode
+/// --json`'s `"tokens"`, are ignored). A line that starts with `[` or `{` is JSON; a blank
+/// line holds no ids.
+pub fn parse_id_line(line: &str, ids: &mut Vec<u32>) -> Result<(), NotIds> {
     ids.clear();
+    let trimmed = line.trim();
+    if trimmed.starts_with(['[', '{']) {
+        #[derive(serde::Deserialize)]
+        #[serde(untagged)]
+        enum Line {
+            Array(Vec<u32>),
+            Object { ids: Vec<u32> },
+        }
+        let parsed: Line = serde_json::from_str(trimmed).map_err(|e| {
+            // serde's untagged error says only "did not match any variant": say which shape
+            // the line started as, and why it failed as that.
+            let why = if trimmed.starts_with('[') {
+                serde_json::from_str::<Vec<u32>>(trimmed).err()
+            } else {
+                #[derive(serde::Deserialize)]
+                #[allow(dead_code)]
+                struct Object {
+                    ids: Vec<u32>,
+                }
+                serde_json::from_str::<Object>(trimmed).err()
+            };
+            NotIds::Json(why.map_or_else(|| e.to_string(), |w| w.to_string()))
+        })?;
+        *ids = match parsed {
+            Line::Array(found) | Line::Object { ids: found } => found,
+        };
+        return Ok(());
+    }
     for (i, item) in line.split_ascii_whitespace().enumerate() {
-        let id = item
-            .parse::<u32>()
-            .map_err(|_| (i + 1, item.chars().take(20).collect()))?;
+        let id = item.parse::<u32>().map_err(|_| NotIds::Item {
+            item: i + 1,
+            text: item.chars().take(20).collect(),
+        })?;
         ids.push(id);
     }
     Ok(())
@@ -140,11 +195,43 @@ mod tests {
     #[test]
     fn ids_are_whole_numbers_separated_by_whitespace() {
         let mut ids = Vec::new();
-        parse_ids(" 1 22\t333 \r\n", &mut ids).unwrap();
+        parse_id_line(" 1 22\t333 \r\n", &mut ids).unwrap();
         assert_eq!(ids, [1, 22, 333]);
-        assert_eq!(parse_ids("1 x2", &mut ids), Err((2, "x2".to_owned())));
-        assert!(parse_ids("-1", &mut ids).is_err());
-        assert!(parse_ids("4294967296", &mut ids).is_err());
+        assert_eq!(
+            parse_id_line("1 x2", &mut ids),
+            Err(NotIds::Item {
+                item: 2,
+                text: "x2".to_owned()
+            })
+        );
+        assert!(parse_id_line("-1", &mut ids).is_err());
+        assert!(parse_id_line("4294967296", &mut ids).is_err());
+    }
+
+    /// `encode --json`'s objects and Python's printed lists decode as they are.
+    #[test]
+    fn ids_may_be_a_json_array_or_an_object_with_ids() {
+        let mut ids = Vec::new();
+        parse_id_line("[1, 2, 3]\n", &mut ids).unwrap();
+        assert_eq!(ids, [1, 2, 3]);
+        parse_id_line(r#" {"ids":[7,8],"tokens":["a","b"]}"#, &mut ids).unwrap();
+        assert_eq!(ids, [7, 8]);
+        parse_id_line("[]", &mut ids).unwrap();
+        assert!(ids.is_empty());
+        parse_id_line("", &mut ids).unwrap();
+        assert!(ids.is_empty());
+        for bad in [
+            "[1, -2]",
+            "[1, 2",
+            r#"{"tokens": ["a"]}"#,
+            "[\"1\"]",
+            "{\"ids\": 3}",
+        ] {
+            let err = parse_id_line(bad, &mut ids).unwrap_err();
+            assert!(matches!(err, NotIds::Json(_)), "{bad}: {err:?}");
+        }
+        let err = parse_id_line(r#"{"tokens": ["a"]}"#, &mut ids).unwrap_err();
+        assert!(err.to_string().contains("missing field `ids`"), "{err}");
     }
 
     #[test]

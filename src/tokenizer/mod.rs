@@ -71,7 +71,7 @@ pub use codec::{
     DEFAULT_SPECIAL_TOKENS, DEFAULT_UNK_TOKEN, Tokenizer, TokenizerConfig, TrainingInfo,
     TrainingSettings,
 };
-pub use decode_stream::DecodeLinesError;
+pub use decode_stream::{DecodeLinesError, NotIds, parse_id_line};
 pub use encode_stream::{EncodeLinesError, LineOutput, LinesEncoded};
 pub use error::{DecodeError, TokenizerError};
 pub use explain::{Explanation, explain};

@@ -19,6 +19,7 @@ mod cli;
 mod cli_outputs;
 mod corpus_formats;
 mod count_cli;
+mod count_decode_inputs;
 mod count_routes;
 mod dataset_cli;
 mod dataset_download;

@@ -88,32 +88,64 @@ fn locate(text: &str, start: usize, end: usize) -> Uncovered {
 /// uncovered: encoding drops the text the pattern does not match.
 pub const DROPS_UNMATCHED_FIELD: &str = "drops_unmatched_text";
 
-/// A byte-level tokenizer file's JSON text with [`DROPS_UNMATCHED_FIELD`] set; any other text is
-/// returned as it is.
-pub fn mark_drops_unmatched(json: &str) -> String {
-    match serde_json::from_str::<serde_json::Value>(json) {
-        Ok(serde_json::Value::Object(mut doc)) => {
-            doc.insert(DROPS_UNMATCHED_FIELD.to_owned(), true.into());
-            serde_json::to_string_pretty(&doc).expect("a JSON value serializes") + "\n"
-        }
-        _ => json.to_owned(),
+/// Whether a byte-level tokenizer encodes every text whole, or drops the text its pattern does
+/// not match (its training was allowed to leave text uncovered). One typed field of the
+/// tokenizer; in its file it is [`DROPS_UNMATCHED_FIELD`]: `true` for
+/// [`Coverage::DropsUnmatched`], absent for [`Coverage::Whole`] (so files written before the
+/// field existed, and every file of a covering pattern, read as `Whole`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Coverage {
+    /// Nothing recorded says text is dropped.
+    #[default]
+    Whole,
+    /// Training let the pattern leave text unmatched: encoding drops it, as tiktoken does.
+    DropsUnmatched,
+}
+
+impl Coverage {
+    /// `Whole`: the field is left out of the file.
+    pub fn is_whole(&self) -> bool {
+        *self == Coverage::Whole
     }
 }
 
-/// Whether a tokenizer file's bytes say [`DROPS_UNMATCHED_FIELD`].
-pub fn says_drops_unmatched(bytes: &[u8]) -> bool {
-    #[derive(serde::Deserialize)]
-    struct Probe {
-        #[serde(default)]
-        drops_unmatched_text: bool,
+/// Written as the file's boolean.
+impl serde::Serialize for Coverage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_bool(*self == Coverage::DropsUnmatched)
     }
-    serde_json::from_slice::<Probe>(bytes).is_ok_and(|p| p.drops_unmatched_text)
+}
+
+impl<'de> serde::Deserialize<'de> for Coverage {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Ok(match bool::deserialize(deserializer)? {
+            true => Coverage::DropsUnmatched,
+            false => Coverage::Whole,
+        })
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::bpe::bytelevel::SplitPattern;
+
+    /// The file's boolean, both ways.
+    #[test]
+    fn coverage_is_the_files_boolean() {
+        assert_eq!(
+            serde_json::to_string(&Coverage::DropsUnmatched).unwrap(),
+            "true"
+        );
+        assert_eq!(
+            serde_json::from_str::<Coverage>("false").unwrap(),
+            Coverage::Whole
+        );
+        assert_eq!(
+            serde_json::from_str::<Coverage>("true").unwrap(),
+            Coverage::DropsUnmatched
+        );
+    }
 
     fn splitter(regex: &str) -> Splitter {
         Splitter::new(SplitPattern::from_regex(regex)).unwrap()

@@ -45,7 +45,7 @@ mod unstable;
 pub use batch::{BatchError, encode_batch};
 pub use cache::ChunkEncoder;
 pub use chunks::ChunkCounts;
-pub use coverage::{Uncovered, first_uncovered, mark_drops_unmatched, says_drops_unmatched};
+pub use coverage::{Coverage, DROPS_UNMATCHED_FIELD, Uncovered, first_uncovered};
 pub use pattern::{
     BUILTIN_PATTERNS, BuiltinPattern, CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN, SplitError,
     SplitPattern, Splitter, UnknownPatternName, builtin_pattern_names,

@@ -43,6 +43,56 @@ pub fn expand_inputs(
     Ok(files)
 }
 
+/// The text files that `arguments` name, for commands that read each file as one text
+/// (`count-tokens`): as [`expand_inputs`], but a directory is read recursively (its files and
+/// those of its subdirectories, sorted by path; hidden entries such as `.git` left out;
+/// symbolic links to directories not followed, so a link cannot make a loop), and `-`
+/// (standard input) is kept as it is. A pattern that matches nothing or a directory with no
+/// file is an error naming it.
+pub fn expand_text_inputs(arguments: &[impl AsRef<Path>]) -> Result<Vec<PathBuf>, DatasetError> {
+    let mut files = Vec::new();
+    for argument in arguments {
+        let argument = argument.as_ref();
+        let text = argument.to_string_lossy();
+        if argument == Path::new("-") {
+            files.push(argument.to_owned());
+        } else if !argument.exists() && text.contains(['*', '?', '[']) {
+            files.extend(matching(&text)?);
+        } else if argument.is_dir() {
+            let before = files.len();
+            walk(argument, &mut files)?;
+            if files.len() == before {
+                return Err(DatasetError::shape(
+                    argument.display().to_string(),
+                    "the directory holds no file",
+                ));
+            }
+            files[before..].sort();
+        } else {
+            files.push(argument.to_owned());
+        }
+    }
+    Ok(files)
+}
+
+/// Every file under `dir`, hidden entries left out, directory links not followed.
+fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> Result<(), DatasetError> {
+    for entry in fs::read_dir(dir).map_err(|e| DatasetError::io(dir, e))? {
+        let entry = entry.map_err(|e| DatasetError::io(dir, e))?;
+        let path = entry.path();
+        if entry.file_name().to_string_lossy().starts_with('.') {
+            continue;
+        }
+        let kind = entry.file_type().map_err(|e| DatasetError::io(&path, e))?;
+        if kind.is_dir() {
+            walk(&path, files)?;
+        } else if kind.is_file() || (kind.is_symlink() && path.is_file()) {
+            files.push(path);
+        }
+    }
+    Ok(())
+}
+
 /// The files matching a glob pattern, sorted.
 fn matching(pattern: &str) -> Result<Vec<PathBuf>, DatasetError> {
     let shape = |message: String| DatasetError::shape(pattern, message);
@@ -107,6 +157,44 @@ mod tests {
         .unwrap();
         let names: Vec<_> = files.iter().map(|f| f.file_name().unwrap()).collect();
         assert_eq!(names, ["a.txt", "b.txt", "c.csv"]);
+    }
+
+    /// `count-tokens docs/`: every file below, sorted by path, hidden ones left out; `-` stays.
+    #[test]
+    fn text_inputs_read_directories_recursively() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        fs::create_dir_all(d.join("b/c")).unwrap();
+        fs::create_dir_all(d.join(".git")).unwrap();
+        for name in [
+            "z.txt",
+            "b/y.md",
+            "b/c/x.txt",
+            ".git/HEAD",
+            "b/.hidden",
+            "_kept.txt",
+        ] {
+            fs::write(d.join(name), "x").unwrap();
+        }
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(d, d.join("b/loop")).unwrap();
+        let files = expand_text_inputs(&[d, Path::new("-")]).unwrap();
+        let names: Vec<_> = files
+            .iter()
+            .map(|f| {
+                f.strip_prefix(d)
+                    .unwrap_or(f)
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect();
+        assert_eq!(names, ["_kept.txt", "b/c/x.txt", "b/y.md", "z.txt", "-"]);
+        let pattern = d.join("*.txt");
+        assert_eq!(expand_text_inputs(&[pattern]).unwrap().len(), 2);
+        let empty = d.join("empty");
+        fs::create_dir(&empty).unwrap();
+        let err = expand_text_inputs(&[&empty]).unwrap_err();
+        assert!(err.to_string().contains("holds no file"), "{err}");
     }
 
     #[test]

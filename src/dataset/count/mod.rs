@@ -48,7 +48,7 @@ mod table;
 use std::path::Path;
 
 pub use chunks::{CHUNK_COLUMN, ChunkSplit, ChunkTable, PATTERN_COLUMN, SPECIALS_COLUMN};
-pub use inputs::expand_inputs;
+pub use inputs::{expand_inputs, expand_text_inputs};
 pub use table::{COUNT_COLUMN, TableFormat, WORD_COLUMN, WordTable};
 
 use crate::bpe::bytelevel::{SplitPattern, Splitter, first_uncovered};

@@ -2,7 +2,6 @@
 //! [`bpe_lab::tokenizer::bytelevel`] options, results printed. A byte-level tokenizer file is
 //! recognized by its `"format"`, so `encode`, `decode` and `export` take either kind with `-t`.
 
-use std::io::Read;
 use std::path::Path;
 use std::time::Instant;
 
@@ -51,15 +50,6 @@ pub(crate) const DEFAULT_PATTERN: SplitPattern = SplitPattern::Cl100k;
 
 pub(crate) fn encoding_parser(value: &str) -> Result<OpenAiEncoding, String> {
     crate::commands::flags::encoding_or_model(value)
-}
-
-fn read_all(source: &TextInput) -> Result<Vec<u8>, CliError> {
-    let mut bytes = Vec::new();
-    source
-        .open()?
-        .read_to_end(&mut bytes)
-        .map_err(|e| source.read_error(&e))?;
-    Ok(bytes)
 }
 
 /// `bpe-lab train --byte-level`: the flags that apply to lab tokenizers only are refused.
@@ -243,14 +233,14 @@ fn save(
     run: &TrainRun,
 ) -> Result<(), CliError> {
     let merges = run.merges;
+    let tokenizer = match run.drops {
+        true => tokenizer.with_coverage(bpe_lab::bpe::bytelevel::Coverage::DropsUnmatched),
+        false => tokenizer,
+    };
     let json = tokenizer.to_json().map_err(|problem| {
         let path = args.output.clone();
         CliError::runtime(ByteLevelFileError { path, problem }.to_string())
     })?;
-    let json = match run.drops {
-        true => bpe_lab::bpe::bytelevel::mark_drops_unmatched(&json),
-        false => json,
-    };
     output.write_bytes(json.as_bytes())?;
     eprintln!(
         "byte-level tokenizer ({} tie-break, pattern {}): {} from {} distinct chunks ({} in \
@@ -379,59 +369,6 @@ fn allowed_names(
         }
     }
     Ok(names.iter().cloned().collect())
-}
-
-/// `bpe-lab decode` with a byte-level tokenizer or `--encoding`: whitespace-separated ids in,
-/// their bytes out exactly (all one text), or each line's bytes and a line feed (`lines`).
-pub(crate) fn decode(
-    tokenizer: &ByteLevelTokenizer,
-    input: Option<&Path>,
-    lines: bool,
-    output: &OutputFlag,
-) -> Result<(), CliError> {
-    output.check()?;
-    let source = TextInput::new(input);
-    let bytes = read_all(&source)?;
-    let text = String::from_utf8_lossy(&bytes);
-    let texts: Vec<&str> = if lines {
-        text.lines().collect()
-    } else {
-        vec![&text]
-    };
-    let mut out = Vec::new();
-    for (number, line) in texts.iter().enumerate() {
-        let ids = line
-            .split_ascii_whitespace()
-            .map(|word| {
-                word.parse::<u32>().map_err(|_| {
-                    CliError::runtime(format!(
-                        "{source}{}: {word:?} is not a token id",
-                        if lines {
-                            format!(", line {}", number + 1)
-                        } else {
-                            String::new()
-                        }
-                    ))
-                })
-            })
-            .collect::<Result<Vec<u32>, _>>()?;
-        let decoded = tokenizer.decode_bytes(&ids).map_err(|e| {
-            CliError::runtime(format!(
-                "{source}{}: {e} (ids go up to {})",
-                if lines {
-                    format!(", line {}", number + 1)
-                } else {
-                    String::new()
-                },
-                tokenizer.n_vocab().saturating_sub(1)
-            ))
-        })?;
-        out.extend_from_slice(&decoded);
-        if lines {
-            out.push(b'\n');
-        }
-    }
-    output.write_bytes(&out)
 }
 
 /// The formats a byte-level tokenizer exports to.

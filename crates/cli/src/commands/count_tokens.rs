@@ -21,7 +21,14 @@ file `encode -t` takes; several allowed).
 
 Each file is one text, encoded as tiktoken's encode_ordinary does: a special token in the text
 (such as <|endoftext|>) counts as the ordinary text it is, unless --allow-special counts it as
-one token.";
+one token.
+
+A directory is read recursively: each file below it is one row, sorted by path (hidden files
+and folders such as .git left out). A glob pattern the shell did not expand ('*.txt',
+'docs/**/*.md') is expanded here, sorted. Standard input (`-`) can be read once: naming it
+twice is refused (wc would count it once and show a second, empty row). Each tokenizer is one
+column: the same encoding or file given twice is counted once (said on stderr), and two
+different tokenizers with the same name get columns `NAME` and `NAME#2`.";
 
 pub(crate) const AFTER_HELP: &str = "\
 Examples:
@@ -34,7 +41,8 @@ names it), 2 when the command line is wrong.";
 
 #[derive(Debug, Args)]
 pub(crate) struct CountTokensArgs {
-    /// Text files (`-` or none: standard input)
+    /// Text files, directories (read recursively) or glob patterns (`-` or none: standard
+    /// input)
     #[arg(value_name = "FILE")]
     pub(crate) files: Vec<PathBuf>,
 
@@ -62,25 +70,103 @@ pub(crate) struct CountTokensArgs {
     pub(crate) json: bool,
 }
 
+/// One column of the result: a tokenizer and the unique name it is shown under.
+struct Column {
+    name: String,
+    tokenizer: ByteLevelTokenizer,
+}
+
+/// Adds a column unless the same tokenizer (`same`: the same encoding or file) is already one,
+/// then said on stderr; a name already taken by another tokenizer gets `#2`, `#3`, … .
+fn add_column(
+    columns: &mut Vec<(Column, String)>,
+    name: String,
+    same: String,
+    flag: &str,
+    load: impl FnOnce() -> Result<ByteLevelTokenizer, CliError>,
+) -> Result<(), CliError> {
+    if columns.iter().any(|(_, key)| *key == same) {
+        eprintln!("note: {flag} {name} is given more than once; it is counted once");
+        return Ok(());
+    }
+    let mut unique = name.clone();
+    for k in 2.. {
+        if !columns.iter().any(|(c, _)| c.name == unique) {
+            break;
+        }
+        unique = format!("{name}#{k}");
+    }
+    columns.push((
+        Column {
+            name: unique,
+            tokenizer: load()?,
+        },
+        same,
+    ));
+    Ok(())
+}
+
+/// The files the arguments name: directories and unexpanded glob patterns expanded, `-` kept;
+/// standard input named twice is refused (it can be read once).
+fn input_files(files: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
+    #[cfg(feature = "columnar")]
+    let files = bpe_lab::dataset::expand_text_inputs(files)
+        .map_err(|e| CliError::runtime(e.to_string()))?;
+    #[cfg(not(feature = "columnar"))]
+    let files = files.to_vec();
+    let stdin: Vec<usize> = (1..=files.len())
+        .filter(|&k| files[k - 1] == Path::new("-"))
+        .collect();
+    if let [first, second, ..] = stdin[..] {
+        return Err(CliError::usage(format!(
+            "FILE: standard input ('-') is named twice (files {first} and {second}); it can be \
+             read once, so name it once"
+        )));
+    }
+    Ok(files)
+}
+
 pub(crate) fn run(args: &CountTokensArgs) -> Result<(), CliError> {
-    let mut tokenizers: Vec<(String, ByteLevelTokenizer)> = Vec::new();
+    let files = input_files(&args.files)?;
+    let mut columns: Vec<(Column, String)> = Vec::new();
     let encodings = if args.encoding.is_empty() && args.tokenizer.is_empty() {
         vec![OpenAiEncoding::Cl100kBase]
     } else {
         args.encoding.clone()
     };
     for encoding in encodings {
-        let tokenizer = encoding
-            .tokenizer()
-            .map_err(|e| CliError::runtime(format!("--encoding {encoding}: {e}")))?;
-        tokenizers.push((encoding.name().to_owned(), tokenizer));
+        let name = encoding.name().to_owned();
+        add_column(
+            &mut columns,
+            name.clone(),
+            format!("encoding {name}"),
+            "--encoding",
+            || {
+                encoding
+                    .tokenizer()
+                    .map_err(|e| CliError::runtime(format!("--encoding {encoding}: {e}")))
+            },
+        )?;
     }
     for path in &args.tokenizer {
-        crate::commands::tokenizer_file::check_is_tokenizer(path)?;
-        let tokenizer = ByteLevelTokenizer::open(path)
-            .map_err(|e| CliError::runtime(format!("--tokenizer {e}")))?;
-        tokenizers.push((path.display().to_string(), tokenizer));
+        // The same file by another path (`./t.json`, a link) is the same tokenizer.
+        let same = std::fs::canonicalize(path).unwrap_or_else(|_| path.clone());
+        add_column(
+            &mut columns,
+            path.display().to_string(),
+            format!("file {}", same.display()),
+            "--tokenizer",
+            || {
+                crate::commands::tokenizer_file::check_is_tokenizer(path)?;
+                ByteLevelTokenizer::open(path)
+                    .map_err(|e| CliError::runtime(format!("--tokenizer {e}")))
+            },
+        )?;
     }
+    let tokenizers: Vec<(String, ByteLevelTokenizer)> = columns
+        .into_iter()
+        .map(|(c, _)| (c.name, c.tokenizer))
+        .collect();
     let threads = crate::commands::flags::threads(args.threads);
     let options = EncodeOptions {
         allowed: if args.allow_special {
@@ -94,10 +180,10 @@ pub(crate) fn run(args: &CountTokensArgs) -> Result<(), CliError> {
         threads,
         block_bytes: 0,
     };
-    let files: Vec<Option<&Path>> = if args.files.is_empty() {
+    let files: Vec<Option<&Path>> = if files.is_empty() {
         vec![None]
     } else {
-        args.files.iter().map(|p| Some(p.as_path())).collect()
+        files.iter().map(|p| Some(p.as_path())).collect()
     };
     // Standard input can be read once: it is kept for the second tokenizer on.
     let mut stdin_text: Option<Vec<u8>> = None;

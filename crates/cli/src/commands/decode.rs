@@ -1,11 +1,15 @@
-//! `bpe-lab decode`: lines of token ids in, one line of text out per line. The work is
-//! `bpe_lab::tokenizer::Tokenizer::decode_lines`; this file maps the flags and reports.
+//! `bpe-lab decode`: lines of token ids in, text out. The work is
+//! `bpe_lab::tokenizer::Tokenizer::decode_lines` (lab) and
+//! `ByteLevelTokenizer::decode_bytes` (byte-level); a line of ids is read by
+//! [`bpe_lab::tokenizer::parse_id_line`] for both; this file maps the flags and reports.
 
-use std::io::BufReader;
-use std::path::PathBuf;
+use std::borrow::Cow;
+use std::io::{BufReader, Read};
+use std::path::{Path, PathBuf};
 
-use bpe_lab::tokenizer::{AnyTokenizer, DecodeLinesError};
+use bpe_lab::tokenizer::{AnyTokenizer, ByteLevelTokenizer, DecodeLinesError, parse_id_line};
 use clap::Args;
+use serde::Serialize;
 
 use crate::commands::error::CliError;
 use crate::commands::output::OutputFlag;
@@ -15,10 +19,17 @@ pub(crate) const LONG_ABOUT: &str = "\
 Turn token ids back into text, with the tokenizer that made them (-t, as `encode` takes it) or
 one of OpenAI's encodings (--encoding).
 
-Byte-level tokenizers: the ids (whole numbers separated by whitespace) become their bytes,
-written exactly, special tokens as their text. With --unit text (the default, as `encode`
-writes a whole text) all ids are one text and nothing is added; with --unit line each line of
-ids is one text, written with a line feed after it.
+A line of ids is whole numbers separated by whitespace (`encode --ids`), a JSON array of them
+(`[1, 2, 3]`), or a JSON object with an \"ids\" array (what `encode --json` writes), so any
+output of `encode` decodes as it is.
+
+Byte-level tokenizers: the ids become their bytes, written exactly, special tokens as their
+text. With --unit text (the default, as `encode` writes a whole text) all ids are one text and
+nothing is added; with --unit line each line of ids is one text, written with a line feed
+after it. With --json each text is one line {\"text\": \"...\"}; when its bytes are not whole
+UTF-8 (the ids end or start inside a character) \"text\" has U+FFFD where they are not, as
+tiktoken's decode(errors=\"replace\"), and \"bytes\" holds the exact bytes as an array of
+numbers, as tiktoken's decode_bytes: nothing is lost.
 
 Lab tokenizers: one line of ids in, one line of text out. The tokens are written one after another; a </w> that ends a token becomes a space, except
 after the last word, so `encode` followed by `decode` gives each line back (with --split
@@ -52,8 +63,8 @@ pub(crate) struct DecodeArgs {
     #[arg(long, value_enum, value_name = "UNIT")]
     pub(crate) unit: Option<crate::commands::encode::UnitArg>,
 
-    /// Token ids, separated by spaces, one text per line (`-`: standard input) [default:
-    /// standard input]
+    /// Token ids, one text per line: separated by spaces, a JSON array, or `encode --json`'s
+    /// objects (`-`: standard input) [default: standard input]
     #[arg(short, long, value_name = "FILE")]
     pub(crate) input: Option<PathBuf>,
 
@@ -62,8 +73,8 @@ pub(crate) struct DecodeArgs {
     #[arg(short, long, value_name = "FILE")]
     pub(crate) output: Option<PathBuf>,
 
-    /// Print one JSON object per line, {"text": "..."} (keeps one line per input line even
-    /// when a text holds a newline)
+    /// Print one JSON object per text, {"text": "..."} (keeps one line per input line even
+    /// when a text holds a newline); byte-level: with "bytes" too when they are not UTF-8
     #[arg(long)]
     pub(crate) json: bool,
 }
@@ -75,19 +86,8 @@ pub(crate) fn run(args: &DecodeArgs) -> Result<(), CliError> {
     output.not_input("--tokenizer", "the tokenizer file", path)?;
     let tokenizer = match tokenizer_file::load_any(args.encoding, path)? {
         AnyTokenizer::ByteLevel(tokenizer) => {
-            if args.json {
-                return Err(CliError::usage(
-                    "--json applies to lab tokenizers; a byte-level decode writes the bytes \
-                     themselves",
-                ));
-            }
             let lines = args.unit == Some(crate::commands::encode::UnitArg::Line);
-            return crate::commands::bytelevel::decode(
-                &tokenizer,
-                args.input.as_deref(),
-                lines,
-                &output,
-            );
+            return decode_byte_level(&tokenizer, args.input.as_deref(), lines, args.json, &output);
         }
         AnyTokenizer::Lab(tokenizer) => *tokenizer,
     };
@@ -111,4 +111,77 @@ pub(crate) fn run(args: &DecodeArgs) -> Result<(), CliError> {
                 e => CliError::runtime(e.to_string()),
             })
     })
+}
+
+/// One decoded text as `decode --json` writes it for a byte-level tokenizer: the text, with
+/// U+FFFD where the bytes are not UTF-8, and then the exact bytes.
+#[derive(Serialize)]
+struct DecodedText<'a> {
+    text: Cow<'a, str>,
+    /// Present exactly when `text` had to replace bytes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bytes: Option<&'a [u8]>,
+}
+
+/// `bpe-lab decode` with a byte-level tokenizer or `--encoding`: the ids' bytes out exactly,
+/// all one text, or each line's bytes and a line feed (`lines`); with `json`, one
+/// [`DecodedText`] line per text.
+fn decode_byte_level(
+    tokenizer: &ByteLevelTokenizer,
+    input: Option<&Path>,
+    lines: bool,
+    json: bool,
+    output: &OutputFlag,
+) -> Result<(), CliError> {
+    output.check()?;
+    let source = TextInput::new(input);
+    let mut bytes = Vec::new();
+    source
+        .open()?
+        .read_to_end(&mut bytes)
+        .map_err(|e| source.read_error(&e))?;
+    let text = String::from_utf8_lossy(&bytes);
+    let mut out = Vec::new();
+    let mut ids = Vec::new();
+    // --unit text: every line's ids, one text.
+    let mut text_ids = Vec::new();
+    let emit = |ids: &[u32], line: Option<usize>, out: &mut Vec<u8>| {
+        let place = line.map(|n| format!(", line {n}")).unwrap_or_default();
+        let decoded = tokenizer.decode_bytes(ids).map_err(|e| {
+            CliError::runtime(format!(
+                "{source}{place}: {e} (ids go up to {})",
+                tokenizer.n_vocab().saturating_sub(1)
+            ))
+        })?;
+        if json {
+            let text = String::from_utf8_lossy(&decoded);
+            let exact = matches!(text, Cow::Borrowed(_));
+            let record = DecodedText {
+                text,
+                bytes: (!exact).then_some(&decoded[..]),
+            };
+            serde_json::to_writer(&mut *out, &record).expect("writing JSON to memory");
+            out.push(b'\n');
+        } else {
+            out.extend_from_slice(&decoded);
+            if lines {
+                out.push(b'\n');
+            }
+        }
+        Ok::<(), CliError>(())
+    };
+    for (number, line) in text.lines().enumerate() {
+        parse_id_line(line, &mut ids).map_err(|problem| {
+            CliError::runtime(format!("{source}, line {}: {problem}", number + 1))
+        })?;
+        if lines {
+            emit(&ids, Some(number + 1), &mut out)?;
+        } else {
+            text_ids.extend_from_slice(&ids);
+        }
+    }
+    if !lines {
+        emit(&text_ids, None, &mut out)?;
+    }
+    output.write_bytes(&out)
 }

@@ -1,11 +1,12 @@
 //! `bpe-lab info`: what a tokenizer is (kind, vocabulary size, special tokens, split pattern,
-//! whether it drops text its pattern does not match), and id ↔ token lookups. Tokens print
+//! whether it drops text its pattern does not match: the tokenizer's
+//! [`Coverage`], and whether its pattern is a user's), and id ↔ token lookups. Tokens print
 //! without loss ([`token_text`]): a byte-level token that is not whole UTF-8 shows its bytes as
 //! `\xNN`, never `�`.
 
 use std::path::PathBuf;
 
-use bpe_lab::bpe::bytelevel::SplitPattern;
+use bpe_lab::bpe::bytelevel::{Coverage, SplitPattern};
 use bpe_lab::tokenizer::token_text::{parse_token_text, token_text};
 use bpe_lab::tokenizer::{AnyTokenizer, OpenAiEncoding, Split};
 use clap::Args;
@@ -101,8 +102,12 @@ enum Dropping {
     /// The pattern matches every character (the built-in ones; lab tokenizers keep every
     /// character, unknown ones as the unknown token).
     Never,
-    /// A user's pattern: text between its matches is dropped, as tiktoken drops it.
+    /// The tokenizer says so ([`Coverage::DropsUnmatched`], `train --allow-uncovered`): text
+    /// between its pattern's matches is dropped, as tiktoken drops it.
     Unmatched,
+    /// A user's pattern, not recorded as dropping text: it covered its training text (training
+    /// checks), but other text it does not match would be dropped.
+    Unchecked,
 }
 
 /// One lookup's answer.
@@ -146,9 +151,10 @@ fn summarize(name: String, loaded: &AnyTokenizer) -> Summary {
                 name: t.pattern().name().map(str::to_owned),
                 regex: Some(t.pattern().regex().to_owned()),
             },
-            drops_unmatched_text: match t.pattern() {
-                SplitPattern::Custom(_) => Dropping::Unmatched,
-                _ => Dropping::Never,
+            drops_unmatched_text: match (t.coverage(), t.pattern()) {
+                (Coverage::DropsUnmatched, _) => Dropping::Unmatched,
+                (Coverage::Whole, SplitPattern::Custom(_)) => Dropping::Unchecked,
+                (Coverage::Whole, _) => Dropping::Never,
             },
         },
         AnyTokenizer::Lab(t) => {
@@ -231,6 +237,10 @@ fn summary_text(s: &Summary) -> String {
         Dropping::Unmatched => {
             "text: drops text not matched by its pattern (as tiktoken does); such text does not \
              come back from decoding"
+        }
+        Dropping::Unchecked => {
+            "text: a custom pattern, not recorded as dropping text; text it does not match would \
+             be dropped (as tiktoken does)"
         }
     });
     out
