@@ -253,19 +253,19 @@ impl ByteLevelTokenizer {
             .collect()
     }
 
-    /// Appends the ids of `text[start..end]` to `out`, where `start` and `end` are 0, the
-    /// text's length or places [`Self::part_cuts`] gave: the chunks of the whole text that
-    /// start in the range.
+    /// Appends the ids of `text[range]` to `out`, where the range's ends are 0, the text's
+    /// length or places [`Self::part_cuts`] gave: the chunks of the whole text that start in
+    /// the range.
     fn encode_part(
         &self,
         text: &str,
-        start: usize,
-        end: usize,
+        range: std::ops::Range<usize>,
         acting: &SpecialsInPlay,
         encoder: &mut ChunkEncoder,
         out: &mut Vec<u32>,
         mut spans: Option<&mut Vec<Span>>,
     ) -> Result<(), ByteLevelError> {
+        let (start, end) = (range.start, range.end);
         let part = &text[start..end];
         if !acting.errors.is_empty()
             && let Some(Piece::Special(i)) = pieces(part, &acting.errors)
@@ -346,7 +346,7 @@ impl ByteLevelTokenizer {
             .collect();
         let results = on_threads(&cuts, &mut encoders, |start, end, encoder| {
             let mut ids = Vec::new();
-            self.encode_part(text, start, end, &acting, encoder, &mut ids, None)
+            self.encode_part(text, start..end, &acting, encoder, &mut ids, None)
                 .map(|()| ids)
         });
         let mut out = Vec::new();
@@ -592,7 +592,7 @@ impl ByteLevelTokenizer {
             match options.unit {
                 EncodeUnit::Text if format.is_some() => {
                     let spans_out = want_spans.then_some(&mut spans);
-                    self.encode_part(text, start, stop, acting, encoder, ids, spans_out)?;
+                    self.encode_part(text, start..stop, acting, encoder, ids, spans_out)?;
                     Ok(PartDone {
                         ids: ids.len() as u64,
                         raw: ids.clone(),
@@ -601,7 +601,7 @@ impl ByteLevelTokenizer {
                     })
                 }
                 EncodeUnit::Text => {
-                    self.encode_part(text, start, stop, acting, encoder, ids, None)?;
+                    self.encode_part(text, start..stop, acting, encoder, ids, None)?;
                     self.format(ids, options.output, &mut bytes);
                     Ok(PartDone {
                         bytes,
@@ -616,7 +616,7 @@ impl ByteLevelTokenizer {
                         ids.clear();
                         spans.clear();
                         let spans_out = want_spans.then_some(&mut spans);
-                        self.encode_part(line, 0, line.len(), acting, encoder, ids, spans_out)
+                        self.encode_part(line, 0..line.len(), acting, encoder, ids, spans_out)
                             .map_err(|e| {
                                 shift(e, (line.as_ptr() as usize - text.as_ptr() as usize) as u64)
                             })?;

@@ -39,8 +39,11 @@ fn released() -> Vec<(String, Vec<(String, u64)>)> {
         .collect()
 }
 
+/// A notebook's graded exercises with their points.
+type Exercises = Vec<(String, u64)>;
+
 /// The rows of a page's notebook table: `| \`NN-name\` | what you do | \`ex\` (points), … |`.
-fn table(page: &str) -> Vec<(String, String, Vec<(String, u64)>)> {
+fn table(page: &str) -> Vec<(String, String, Exercises)> {
     let text = fs::read_to_string(root().join(page)).unwrap();
     text.lines()
         .filter(|l| {

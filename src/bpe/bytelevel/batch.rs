@@ -72,7 +72,7 @@ pub fn encode_batch<S: AsRef<str> + Sync>(
         vec![work()]
     } else {
         thread::scope(|scope| {
-            let handles: Vec<_> = (0..threads).map(|_| scope.spawn(&work)).collect();
+            let handles: Vec<_> = (0..threads).map(|_| scope.spawn(work)).collect();
             handles
                 .into_iter()
                 .map(|h| h.join().expect("an encoding thread panicked"))
