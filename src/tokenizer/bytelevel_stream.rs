@@ -256,6 +256,7 @@ impl ByteLevelTokenizer {
     /// Appends the ids of `text[start..end]` to `out`, where `start` and `end` are 0, the
     /// text's length or places [`Self::part_cuts`] gave: the chunks of the whole text that
     /// start in the range.
+    #[allow(clippy::too_many_arguments)]
     fn encode_part(
         &self,
         text: &str,

@@ -110,7 +110,7 @@ impl Shape {
     pub fn windows(&self, len: usize) -> (Vec<Range<usize>>, usize) {
         let kept = self.max_tokens.map_or(len, |n| n.min(len));
         let windows = match self.chunks {
-            None => vec![0..kept],
+            None => std::iter::once(0..kept).collect(),
             Some(chunks) => chunks.ranges(kept),
         };
         (windows, len - kept)
@@ -211,7 +211,7 @@ mod tests {
     /// step, while the window before did not reach the end.
     fn naive_windows(len: usize, tokens: usize, overlap: usize) -> Vec<Range<usize>> {
         if len == 0 {
-            return vec![0..0];
+            return std::iter::once(0..0).collect();
         }
         let step = tokens - overlap;
         let mut out = Vec::new();

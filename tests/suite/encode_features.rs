@@ -543,8 +543,8 @@ fn allow_special_for_a_chosen_set() {
         &json!({"rank_file": format!("{d}/ranks.tiktoken"), "sidecar": sidecar, "cases": jobs}),
     );
     let tokenizer = ByteLevelTokenizer::open(Path::new(&bytes)).unwrap();
-    let mut compared = 0;
-    for (job, theirs) in jobs.iter().zip(answer["answers"].as_array().unwrap()) {
+    let answers = answer["answers"].as_array().unwrap();
+    for (compared, (job, theirs)) in jobs.iter().zip(answers).enumerate() {
         let allowed: Vec<String> = serde_json::from_value(job["allowed"].clone()).unwrap();
         let text = job["text"].as_str().unwrap();
         let mut args = vec!["encode", "-t", bytes.as_str(), "--ids", "--allow-special"];
@@ -585,7 +585,6 @@ fn allow_special_for_a_chosen_set() {
                 _ => assert_eq!(out.status.code(), Some(1), "{job}"),
             }
         }
-        compared += 1;
     }
 }
 
