@@ -9,10 +9,9 @@
 //! word (its ids or tokens, already formatted), so a repeated word costs one hash lookup and a
 //! copy; a new word is encoded by [`Tokenizer::encode_word_uncached`]. This is not the
 //! tokenizer's id cache ([`CachedEncoder`](crate::tokenizer::codec)) again: it caches output
-//! text. Measured on a 56 MB generated corpus, 10 000 merges, `encode --ids`, release build on
-//! a loaded 2-core machine, 3 interleaved runs: each thread with a clone of the tokenizer's
-//! `CachedEncoder`, formatting ids on every hit, took 3.3-4.2 s against 2.3-3.2 s with this
-//! cache, so the output cache stays.
+//! text. Each thread with a clone of the tokenizer's `CachedEncoder`, formatting ids on every
+//! hit, was slower than this cache, so the output cache stays (docs/benchmarks.md, "The lab
+//! tokenizers' output cache").
 //!
 //! Each line is cut into words by the tokenizer's [`Split`](crate::tokenizer::Split), after the
 //! line rule of [`crate::files::lines`] (a trailing `\r` dropped, and a byte-order mark at
