@@ -293,4 +293,28 @@ fn a_field_given_for_text_is_said_once() {
         "{}",
         stderr(&out)
     );
+    // So is an --input-format given for standard input, which is always read as text.
+    let out = bpe_lab_with_stdin(
+        &[
+            "train",
+            "--merges",
+            "2",
+            "--input",
+            "-",
+            "--input-format",
+            "json",
+            "--output",
+            &format!("{d}/l.json"),
+        ],
+        b"low lower lowest\n",
+    );
+    assert_success(&out);
+    assert_eq!(
+        stderr(&out)
+            .matches("note: --input-format json applies only to a file")
+            .count(),
+        1,
+        "{}",
+        stderr(&out)
+    );
 }

@@ -107,8 +107,8 @@ pub(crate) fn run(args: &ExportArgs) -> Result<(), CliError> {
     }
     let json = tokenizer.to_hf_json().map_err(|why| {
         CliError::runtime(format!(
-            "cannot export '{}' to Hugging Face format: {why}",
-            path.display()
+            "cannot export {} to Hugging Face format: {why}",
+            bpe_lab::files::source_name(path)
         ))
     })?;
     output.write_bytes(json.as_bytes())?;

@@ -134,6 +134,7 @@ pub(crate) fn run(args: &InfoArgs) -> Result<(), CliError> {
     )?;
     let name = match (args.encoding, args.tokenizer.as_deref()) {
         (Some(encoding), _) => encoding.name().to_owned(),
+        (None, Some(path)) if path == std::path::Path::new("-") => "standard input".to_owned(),
         (None, path) => path.map(|p| p.display().to_string()).unwrap_or_default(),
     };
     if !args.ids.is_empty() || !args.tokens.is_empty() {

@@ -175,8 +175,21 @@ impl TrainArgs {
     }
 
     /// Says once that a `--field` given is not used: the corpus is text (a file read as text,
-    /// standard input) or the Africa Galore dataset, read by its own field.
+    /// standard input) or the Africa Galore dataset, read by its own field; and that an
+    /// `--input-format` given for standard input is not either (it is read as text).
     pub(crate) fn note_field_unused(&self) {
+        if let (Some(format), Some(path)) = (self.input_format, &self.input)
+            && path == Path::new("-")
+            && format != InputFormatArg::Text
+        {
+            let name = clap::ValueEnum::to_possible_value(&format)
+                .map(|v| v.get_name().to_owned())
+                .unwrap_or_default();
+            eprintln!(
+                "note: --input-format {name} applies only to a file; standard input is read as \
+                 text, one paragraph per line, so it is not used"
+            );
+        }
         let source = match &self.input {
             _ if self.word_counts.is_some() => return,
             None => "the Africa Galore dataset (no --input, read by its own field)".to_owned(),
