@@ -4,7 +4,8 @@
 //! cut at spaces, characters plus `</w>`, an `<UNK>` id) and the byte-level one
 //! ([`ByteLevelTokenizer`]: GPT-2 onwards, 256 byte tokens, regex-split chunks). A file says
 //! which it holds by its own content; [`AnyTokenizer::load`] reads that once, here in the
-//! library, so no caller sniffs files itself.
+//! library, so no caller sniffs files itself. [`AnyTokenizer::from_bytes`] decides the same
+//! from content read elsewhere (standard input), named in errors by the caller.
 //!
 //! ```
 //! use bpe_lab::tokenizer::{AnyTokenizer, Tokenizer, TokenizerKind};

@@ -1,5 +1,8 @@
 //! The byte-level tokenizer's files: its own JSON file (what `bpe-lab train --byte-level`
 //! writes), and the export to tiktoken's rank file with the pattern and specials beside it.
+//! A rank file without that sidecar (as tiktoken keeps its own) loads with the caller's
+//! [`RankFileSettings`], as tiktoken's `Encoding` takes them beside the ranks; a file's
+//! content read elsewhere (standard input) loads with [`ByteLevelTokenizer::from_bytes`].
 //!
 //! The JSON file:
 //! ```json
