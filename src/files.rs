@@ -287,6 +287,17 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
+/// How a message names where something was read: `'PATH'`, or `standard input` for `-`, the
+/// name every command gives standard input (so a tokenizer read from it, whose errors carry the
+/// path `-`, is named in words, not as a file called `-`).
+pub fn source_name(path: &Path) -> String {
+    if path == Path::new("-") {
+        "standard input".to_owned()
+    } else {
+        format!("'{}'", path.display())
+    }
+}
+
 /// The reason behind an I/O error in plain words; the OS text for the rarer kinds.
 pub fn describe_io_error(err: &io::Error) -> String {
     match err.kind() {

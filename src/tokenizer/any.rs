@@ -4,7 +4,8 @@
 //! cut at spaces, characters plus `</w>`, an `<UNK>` id) and the byte-level one
 //! ([`ByteLevelTokenizer`]: GPT-2 onwards, 256 byte tokens, regex-split chunks). A file says
 //! which it holds by its own content; [`AnyTokenizer::load`] reads that once, here in the
-//! library, so no caller sniffs files itself.
+//! library, so no caller sniffs files itself. [`AnyTokenizer::from_bytes`] decides the same
+//! from content read elsewhere (standard input), named in errors by the caller.
 //!
 //! ```
 //! use bpe_lab::tokenizer::{AnyTokenizer, Tokenizer, TokenizerKind};
@@ -19,7 +20,9 @@ use std::fmt;
 use std::path::Path;
 
 use crate::tokenizer::bytelevel::ByteLevelTokenizer;
-use crate::tokenizer::bytelevel_file::{ByteLevelFileError, is_byte_level_file_content};
+use crate::tokenizer::bytelevel_file::{
+    ByteLevelFileError, ByteLevelFileProblem, Carrier, RankFileSettings, is_byte_level_file_content,
+};
 use crate::tokenizer::codec::Tokenizer;
 use crate::tokenizer::error::{FileError, FileProblem};
 
@@ -70,6 +73,16 @@ impl AnyTokenizer {
     /// file) is byte-level; anything else is read as the lab's file, whose errors say what the
     /// file is instead. Errors name `path`.
     pub fn load(path: impl AsRef<Path>) -> Result<AnyTokenizer, LoadError> {
+        Self::load_with(path, &RankFileSettings::default())
+    }
+
+    /// [`AnyTokenizer::load`], where a tiktoken rank file without its sidecar takes its
+    /// pattern and special tokens from `settings`; settings given for any other file are
+    /// refused ([`ByteLevelFileProblem::OwnSettings`]), never ignored.
+    pub fn load_with(
+        path: impl AsRef<Path>,
+        settings: &RankFileSettings,
+    ) -> Result<AnyTokenizer, LoadError> {
         let path = path.as_ref();
         let bytes = std::fs::read(path).map_err(|e| {
             LoadError::Lab(FileError {
@@ -78,14 +91,49 @@ impl AnyTokenizer {
             })
         })?;
         if is_byte_level_file_content(&bytes) {
-            ByteLevelTokenizer::open(path)
+            ByteLevelTokenizer::open_with(path, settings)
                 .map(AnyTokenizer::from)
                 .map_err(LoadError::ByteLevel)
         } else {
-            Tokenizer::load(path)
-                .map(AnyTokenizer::from)
-                .map_err(LoadError::Lab)
+            Self::lab_from_bytes(&bytes, path, settings)
         }
+    }
+
+    /// A tokenizer from a file's content read elsewhere (standard input), its kind decided as
+    /// [`AnyTokenizer::load`] decides it. `source` names it in errors (`-`: "standard input");
+    /// a rank file has no sidecar here, so it needs `settings`.
+    pub fn from_bytes(
+        bytes: &[u8],
+        source: &Path,
+        settings: &RankFileSettings,
+    ) -> Result<AnyTokenizer, LoadError> {
+        if is_byte_level_file_content(bytes) {
+            ByteLevelTokenizer::from_bytes(bytes, source, settings)
+                .map(AnyTokenizer::from)
+                .map_err(LoadError::ByteLevel)
+        } else {
+            Self::lab_from_bytes(bytes, source, settings)
+        }
+    }
+
+    fn lab_from_bytes(
+        bytes: &[u8],
+        source: &Path,
+        settings: &RankFileSettings,
+    ) -> Result<AnyTokenizer, LoadError> {
+        let tokenizer = Tokenizer::from_json_slice(bytes).map_err(|problem| {
+            LoadError::Lab(FileError {
+                path: source.to_owned(),
+                problem,
+            })
+        })?;
+        if settings.is_given() {
+            return Err(LoadError::ByteLevel(ByteLevelFileError {
+                path: source.to_owned(),
+                problem: ByteLevelFileProblem::OwnSettings(Carrier::LabFile),
+            }));
+        }
+        Ok(AnyTokenizer::from(tokenizer))
     }
 
     /// Which kind it is.
@@ -136,6 +184,34 @@ mod tests {
             AnyTokenizer::load(&bytes).unwrap().kind(),
             TokenizerKind::ByteLevel
         );
+    }
+
+    /// A lab file's content loads from bytes as from its path; its errors name standard
+    /// input in words; rank file settings given for it are refused, not ignored.
+    #[test]
+    fn content_from_standard_input_loads_and_is_named_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("lab.json");
+        Tokenizer::train(&["low lower"], 2).save(&path).unwrap();
+        let bytes = std::fs::read(&path).unwrap();
+        let stdin = Path::new("-");
+        let none = RankFileSettings::default();
+        let loaded = AnyTokenizer::from_bytes(&bytes, stdin, &none).unwrap();
+        assert_eq!(loaded.kind(), TokenizerKind::Lab);
+
+        let err = AnyTokenizer::from_bytes(&bytes[..bytes.len() / 2], stdin, &none).unwrap_err();
+        assert!(err.to_string().starts_with("standard input: "), "{err}");
+
+        let settings = RankFileSettings {
+            pattern: Some(SplitPattern::Gpt2),
+            ..RankFileSettings::default()
+        };
+        let err = AnyTokenizer::from_bytes(&bytes, stdin, &settings).unwrap_err();
+        assert!(
+            matches!(&err, LoadError::ByteLevel(e) if matches!(e.problem, ByteLevelFileProblem::OwnSettings(Carrier::LabFile))),
+            "{err}"
+        );
+        assert!(AnyTokenizer::load_with(&path, &settings).is_err());
     }
 
     /// A file of neither kind is refused with what it looks like, naming it.

@@ -1,5 +1,8 @@
 //! The byte-level tokenizer's files: its own JSON file (what `bpe-lab train --byte-level`
 //! writes), and the export to tiktoken's rank file with the pattern and specials beside it.
+//! A rank file without that sidecar (as tiktoken keeps its own) loads with the caller's
+//! [`RankFileSettings`], as tiktoken's `Encoding` takes them beside the ranks; a file's
+//! content read elsewhere (standard input) loads with [`ByteLevelTokenizer::from_bytes`].
 //!
 //! The JSON file:
 //! ```json
@@ -23,7 +26,9 @@ use serde::{Deserialize, Serialize};
 use crate::bpe::bytelevel::{Coverage, SplitPattern};
 use crate::files::write_atomically;
 use crate::tokenizer::bytelevel::{ByteLevelError, ByteLevelTokenizer};
-use crate::tokenizer::tiktoken::{TiktokenError, TiktokenSidecar, read_tiktoken, write_tiktoken};
+use crate::tokenizer::tiktoken::{
+    TiktokenError, TiktokenSidecar, parse_tiktoken, read_tiktoken, write_tiktoken,
+};
 
 /// The `"format"` of the file.
 pub const BYTE_LEVEL_FORMAT: &str = "bpe-lab-byte-level";
@@ -71,8 +76,12 @@ pub enum ByteLevelFileProblem {
     Gaps,
     /// The rank file beside it.
     Tiktoken(TiktokenError),
-    /// A rank file without the pattern and specials file `export` writes beside it (this path).
-    NoSidecar(PathBuf),
+    /// A rank file without the pattern and specials file `export` writes beside it (this path;
+    /// `None`: read from standard input, beside nothing) and without [`RankFileSettings`].
+    NoSidecar(Option<PathBuf>),
+    /// [`RankFileSettings`] were given for a tokenizer that carries its own pattern and
+    /// special tokens: they would be ignored, or disagree.
+    OwnSettings(Carrier),
     /// That file is not what `export` writes.
     Sidecar(PathBuf, String),
     /// A Hugging Face tokenizer.json that cannot be read with the same ids.
@@ -97,7 +106,7 @@ pub enum ByteLevelFileProblem {
 
 impl fmt::Display for ByteLevelFileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "'{}': ", self.path.display())?;
+        write!(f, "{}: ", crate::files::source_name(&self.path))?;
         match &self.problem {
             ByteLevelFileProblem::Io(e) => write!(f, "{e}"),
             ByteLevelFileProblem::Json(e) => write!(f, "not a byte-level tokenizer file: {e}"),
@@ -118,12 +127,33 @@ impl fmt::Display for ByteLevelFileError {
                 "the tokenizer's ids have gaps; write it as a tiktoken file instead"
             ),
             ByteLevelFileProblem::Tiktoken(e) => write!(f, "{e}"),
-            ByteLevelFileProblem::NoSidecar(sidecar) => write!(
+            ByteLevelFileProblem::NoSidecar(sidecar) => {
+                write!(
+                    f,
+                    "a tiktoken rank file needs its split pattern and special tokens: give them \
+                     with --pattern NAME or --regex REGEX (and --special-tokens 'NAME=ID,…'), "
+                )?;
+                match sidecar {
+                    Some(sidecar) => write!(
+                        f,
+                        "or put the file '{}' beside it, as `bpe-lab export --format tiktoken` \
+                         writes it ({{\"name\", \"pat_str\", \"special_tokens\", \"n_vocab\"}}); \
+                         it was not found",
+                        sidecar.display()
+                    ),
+                    None => write!(f, "as standard input has no file beside it"),
+                }
+            }
+            ByteLevelFileProblem::OwnSettings(Carrier::LabFile) => write!(
                 f,
-                "a tiktoken rank file needs its split pattern and special tokens: the file \
-                 '{}' beside it, as `bpe-lab export --format tiktoken` writes it ({{\"name\", \
-                 \"pat_str\", \"special_tokens\", \"n_vocab\"}}), was not found",
-                sidecar.display()
+                "a lab (character-level) tokenizer, which has no split pattern; a pattern \
+                 and special tokens apply only to a byte-level tiktoken rank file without its \
+                 sidecar"
+            ),
+            ByteLevelFileProblem::OwnSettings(carrier) => write!(
+                f,
+                "{carrier} carries its own split pattern and special tokens; a pattern and \
+                 special tokens apply only to a tiktoken rank file without its sidecar"
             ),
             ByteLevelFileProblem::Sidecar(sidecar, e) => write!(
                 f,
@@ -167,6 +197,54 @@ impl fmt::Display for ByteLevelFileError {
 
 impl std::error::Error for ByteLevelFileError {}
 
+/// What a bare tiktoken rank file lacks, given by the caller instead of the sidecar
+/// ([`TiktokenSidecar`]) `export` writes beside it: tiktoken's `Encoding` takes the same two
+/// beside its `mergeable_ranks`. Both empty is "nothing given"; then a rank file needs its
+/// sidecar.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RankFileSettings {
+    /// The split pattern (`pat_str`).
+    pub pattern: Option<SplitPattern>,
+    /// The special tokens and their ids (`special_tokens`).
+    pub special_tokens: BTreeMap<String, u32>,
+}
+
+impl RankFileSettings {
+    /// Whether anything was given.
+    pub fn is_given(&self) -> bool {
+        self.pattern.is_some() || !self.special_tokens.is_empty()
+    }
+}
+
+/// A tokenizer that carries its own pattern and special tokens, so [`RankFileSettings`] given
+/// for it are refused rather than ignored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Carrier {
+    /// bpe-lab's byte-level JSON file.
+    ByteLevelJson,
+    /// A Hugging Face `tokenizer.json`.
+    HfJson,
+    /// A rank file whose sidecar (this path) says them.
+    Sidecar(PathBuf),
+    /// The lab's character-level tokenizer file (it has no split pattern at all).
+    LabFile,
+}
+
+impl fmt::Display for Carrier {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Carrier::ByteLevelJson => f.write_str("this byte-level tokenizer file (bpe-lab's)"),
+            Carrier::HfJson => f.write_str("this Hugging Face tokenizer.json"),
+            Carrier::Sidecar(sidecar) => write!(
+                f,
+                "this rank file, with the file '{}' beside it,",
+                sidecar.display()
+            ),
+            Carrier::LabFile => f.write_str("this lab (character-level) tokenizer file"),
+        }
+    }
+}
+
 /// The line (from 1) of `"tokens"[index]` in a byte-level JSON text, for messages: the
 /// tokens are base64, so every `"` after the key opens or closes one of them.
 fn token_line(text: &str, index: usize) -> usize {
@@ -209,6 +287,19 @@ pub(crate) fn is_byte_level_file_content(bytes: &[u8]) -> bool {
         doc.get("format").and_then(|f| f.as_str()) == Some(BYTE_LEVEL_FORMAT)
             || doc.get("model").is_some()
     })
+}
+
+/// The ranks of a rank file's bytes, its first bad line named.
+fn rank_lines(bytes: &[u8]) -> Result<Vec<(Vec<u8>, u32)>, ByteLevelFileProblem> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        let line = bytes[..e.valid_up_to()]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+            + 1;
+        ByteLevelFileProblem::Tiktoken(TiktokenError::not_utf8(line))
+    })?;
+    parse_tiktoken(text).map_err(ByteLevelFileProblem::Tiktoken)
 }
 
 impl ByteLevelTokenizer {
@@ -311,37 +402,106 @@ impl ByteLevelTokenizer {
     /// tiktoken rank file with the pattern and specials file beside it that
     /// [`ByteLevelTokenizer::export_tiktoken`] writes (`PATH.json`).
     pub fn open(path: impl AsRef<Path>) -> Result<Self, ByteLevelFileError> {
+        Self::open_with(path, &RankFileSettings::default())
+    }
+
+    /// [`ByteLevelTokenizer::open`], where a rank file without its sidecar takes its pattern
+    /// and special tokens from `settings`; settings given for any other file are refused
+    /// ([`ByteLevelFileProblem::OwnSettings`]).
+    pub fn open_with(
+        path: impl AsRef<Path>,
+        settings: &RankFileSettings,
+    ) -> Result<Self, ByteLevelFileError> {
         let path = path.as_ref();
+        let bytes = std::fs::read(path).map_err(|e| ByteLevelFileError {
+            path: path.to_owned(),
+            problem: ByteLevelFileProblem::Io(e),
+        })?;
+        let mut sidecar = path.as_os_str().to_owned();
+        sidecar.push(".json");
+        Self::from_file_bytes(&bytes, path, Some(PathBuf::from(sidecar)), settings)
+    }
+
+    /// A byte-level tokenizer from a file's content read elsewhere (standard input): as
+    /// [`ByteLevelTokenizer::open_with`], but a rank file has no sidecar to look for, so it
+    /// needs `settings`. Errors carry `source` as their path (`-` is named "standard input").
+    pub fn from_bytes(
+        bytes: &[u8],
+        source: &Path,
+        settings: &RankFileSettings,
+    ) -> Result<Self, ByteLevelFileError> {
+        Self::from_file_bytes(bytes, source, None, settings)
+    }
+
+    fn from_file_bytes(
+        bytes: &[u8],
+        path: &Path,
+        sidecar: Option<PathBuf>,
+        settings: &RankFileSettings,
+    ) -> Result<Self, ByteLevelFileError> {
         let fail = |problem| ByteLevelFileError {
             path: path.to_owned(),
             problem,
         };
-        let bytes = std::fs::read(path).map_err(|e| fail(ByteLevelFileProblem::Io(e)))?;
         if bytes.trim_ascii_start().starts_with(b"{") {
-            let text = String::from_utf8(bytes)
+            let text = std::str::from_utf8(bytes)
                 .map_err(|e| fail(ByteLevelFileProblem::Json(e.to_string())))?;
-            if is_byte_level_json(&text) {
-                return Self::from_json(&text).map_err(fail);
+            let byte_level = is_byte_level_json(text);
+            if settings.is_given() {
+                return Err(fail(ByteLevelFileProblem::OwnSettings(if byte_level {
+                    Carrier::ByteLevelJson
+                } else {
+                    Carrier::HfJson
+                })));
             }
-            return Self::from_hf_json(&text).map_err(|e| fail(ByteLevelFileProblem::Hf(e)));
+            if byte_level {
+                return Self::from_json(text).map_err(fail);
+            }
+            return Self::from_hf_json(text).map_err(|e| fail(ByteLevelFileProblem::Hf(e)));
         }
-        let mut sidecar = path.as_os_str().to_owned();
-        sidecar.push(".json");
-        let sidecar = PathBuf::from(sidecar);
-        let text = match std::fs::read_to_string(&sidecar) {
-            Ok(text) => text,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                return Err(fail(ByteLevelFileProblem::NoSidecar(sidecar)));
-            }
-            Err(e) => return Err(fail(ByteLevelFileProblem::Sidecar(sidecar, e.to_string()))),
+        let side_text = match &sidecar {
+            None => None,
+            Some(sidecar) => match std::fs::read_to_string(sidecar) {
+                Ok(text) => Some(text),
+                Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+                Err(e) => {
+                    return Err(fail(ByteLevelFileProblem::Sidecar(
+                        sidecar.clone(),
+                        e.to_string(),
+                    )));
+                }
+            },
         };
+        let (Some(sidecar), Some(text)) = (&sidecar, side_text) else {
+            // No sidecar: the caller's settings, or nothing to encode with.
+            let Some(pattern) = settings.pattern.clone() else {
+                return Err(fail(ByteLevelFileProblem::NoSidecar(sidecar)));
+            };
+            let name = match path.file_stem() {
+                Some(stem) if path != Path::new("-") => stem.to_string_lossy().into_owned(),
+                _ => "stdin".to_owned(),
+            };
+            return Self::from_tiktoken_bytes(
+                bytes,
+                name,
+                pattern,
+                settings.special_tokens.clone(),
+            )
+            .map_err(fail);
+        };
+        if settings.is_given() {
+            return Err(fail(ByteLevelFileProblem::OwnSettings(Carrier::Sidecar(
+                sidecar.clone(),
+            ))));
+        }
+        let sidecar = sidecar.clone();
         let side: TiktokenSidecar = serde_json::from_str(&text).map_err(|e| {
             fail(ByteLevelFileProblem::Sidecar(
                 sidecar.clone(),
                 e.to_string(),
             ))
         })?;
-        let tokens = read_tiktoken(path).map_err(|e| fail(ByteLevelFileProblem::Tiktoken(e)))?;
+        let tokens = rank_lines(bytes).map_err(fail)?;
         // A rank file cut after a whole line still has ranks 0..n: only the declared sizes
         // tell, and they are checked before the tokens are (a short file lacks bytes too).
         let ranks = tokens.len() as u32;
@@ -368,6 +528,21 @@ impl ByteLevelTokenizer {
             side.special_tokens,
         )
         .map_err(|e| fail(ByteLevelFileProblem::Invalid(e)))
+    }
+
+    /// A tokenizer from a rank file's bytes and what tiktoken's `Encoding` takes beside them:
+    /// the split pattern and the special tokens with their ids. The ranks are validated as
+    /// [`parse_tiktoken`] does (the bad line named); the specials as
+    /// [`ByteLevelTokenizer::new`] does.
+    pub fn from_tiktoken_bytes(
+        ranks: &[u8],
+        name: impl Into<String>,
+        pattern: SplitPattern,
+        specials: BTreeMap<String, u32>,
+    ) -> Result<Self, ByteLevelFileProblem> {
+        let tokens = rank_lines(ranks)?;
+        ByteLevelTokenizer::new(name, tokens, pattern, specials)
+            .map_err(ByteLevelFileProblem::Invalid)
     }
 
     /// What tiktoken's `Encoding` needs beside the rank file.
@@ -426,6 +601,106 @@ impl ByteLevelTokenizer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A trained tokenizer's rank file, bare: the ranks' bytes, its pattern and specials.
+    fn trained() -> ByteLevelTokenizer {
+        ByteLevelTokenizer::train_reporting(
+            "low lower lowest newest widest",
+            SplitPattern::Cl100k,
+            6,
+            crate::TieBreak::Lexicographic,
+            1,
+            &["<|end|>"],
+        )
+        .unwrap()
+        .0
+    }
+
+    fn ranks_of(tokenizer: &ByteLevelTokenizer) -> Vec<u8> {
+        let mut ranks = Vec::new();
+        write_tiktoken(&mut ranks, tokenizer.tokens()).unwrap();
+        ranks
+    }
+
+    /// Ranks' bytes with the pattern and specials beside them load to the tokenizer that wrote
+    /// them (the same ids); from a path or from bytes, settings fill in the missing sidecar.
+    #[test]
+    fn a_bare_rank_file_loads_with_its_pattern_and_specials() {
+        let original = trained();
+        let ranks = ranks_of(&original);
+        let specials = original.specials().clone();
+        let text = "the lowest <|end|> newest";
+        let allowed = crate::tokenizer::bytelevel::AllowedSpecial::All;
+        let loaded = ByteLevelTokenizer::from_tiktoken_bytes(
+            &ranks,
+            "bare",
+            SplitPattern::Cl100k,
+            specials.clone(),
+        )
+        .unwrap();
+        assert_eq!(
+            loaded.encode(text, &allowed).unwrap(),
+            original.encode(text, &allowed).unwrap()
+        );
+
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bare.tiktoken");
+        std::fs::write(&path, &ranks).unwrap();
+        let err = ByteLevelTokenizer::open(&path).unwrap_err();
+        assert!(matches!(
+            err.problem,
+            ByteLevelFileProblem::NoSidecar(Some(_))
+        ));
+        assert!(err.to_string().contains("--pattern"), "{err}");
+        let settings = RankFileSettings {
+            pattern: Some(SplitPattern::Cl100k),
+            special_tokens: specials,
+        };
+        let opened = ByteLevelTokenizer::open_with(&path, &settings).unwrap();
+        assert_eq!(opened.name(), "bare");
+        assert_eq!(
+            opened.encode(text, &allowed).unwrap(),
+            original.encode(text, &allowed).unwrap()
+        );
+        let piped = ByteLevelTokenizer::from_bytes(&ranks, Path::new("-"), &settings).unwrap();
+        assert_eq!(piped.n_vocab(), original.n_vocab());
+    }
+
+    /// Standard input has no sidecar beside it: the error says so, naming it in words; and
+    /// settings given for a tokenizer that carries its own are refused, saying which.
+    #[test]
+    fn settings_are_needed_for_piped_ranks_and_refused_elsewhere() {
+        let original = trained();
+        let ranks = ranks_of(&original);
+        let err =
+            ByteLevelTokenizer::from_bytes(&ranks, Path::new("-"), &RankFileSettings::default())
+                .unwrap_err();
+        assert!(matches!(err.problem, ByteLevelFileProblem::NoSidecar(None)));
+        let message = err.to_string();
+        assert!(message.starts_with("standard input: "), "{message}");
+
+        let settings = RankFileSettings {
+            pattern: Some(SplitPattern::Gpt2),
+            special_tokens: BTreeMap::new(),
+        };
+        let json = original.to_json().unwrap();
+        let err = ByteLevelTokenizer::from_bytes(json.as_bytes(), Path::new("b.json"), &settings)
+            .unwrap_err();
+        assert!(matches!(
+            err.problem,
+            ByteLevelFileProblem::OwnSettings(Carrier::ByteLevelJson)
+        ));
+
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.tiktoken");
+        original.export_tiktoken(&path).unwrap();
+        let err = ByteLevelTokenizer::open_with(&path, &settings).unwrap_err();
+        assert!(matches!(
+            err.problem,
+            ByteLevelFileProblem::OwnSettings(Carrier::Sidecar(_))
+        ));
+        assert!(err.to_string().contains("r.tiktoken.json"), "{err}");
+    }
 
     /// [`Coverage`] is one typed field: written as `"drops_unmatched_text": true` only when the
     /// tokenizer drops text, read back, and absent in older files (read as `Whole`).

@@ -221,7 +221,7 @@ impl fmt::Display for FileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.problem {
             FileProblem::Io(err) => write!(f, "cannot access '{}': {err}", self.path.display()),
-            problem => write!(f, "'{}': {problem}", self.path.display()),
+            problem => write!(f, "{}: {problem}", crate::files::source_name(&self.path)),
         }
     }
 }

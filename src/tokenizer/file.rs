@@ -118,7 +118,7 @@ impl Tokenizer {
         Tokenizer::from_json_slice(text.as_bytes())
     }
 
-    fn from_json_slice(bytes: &[u8]) -> Result<Tokenizer, FileProblem> {
+    pub(crate) fn from_json_slice(bytes: &[u8]) -> Result<Tokenizer, FileProblem> {
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return Err(FileProblem::Empty);
         }

@@ -49,10 +49,10 @@ impl fmt::Display for NotATokenizer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "'{}' is not a tokenizer file: {}. A tokenizer file is one `bpe-lab train` \
+            "{} is not a tokenizer file: {}. A tokenizer file is one `bpe-lab train` \
              writes, a Hugging Face tokenizer.json, or a tiktoken rank file (lines of \
              `BASE64 RANK`, its pattern and special tokens in FILE.json beside it)",
-            self.path.display(),
+            crate::files::source_name(&self.path),
             self.looks_like.describe()
         )
     }
@@ -121,6 +121,18 @@ fn is_rank_line(line: &str) -> bool {
                 && !rank.is_empty()
                 && rank.bytes().all(|b| b.is_ascii_digit())
         })
+}
+
+/// Refuses a file's content read elsewhere (standard input) that is no tokenizer file; the
+/// error names `source`.
+pub fn check_tokenizer_bytes(bytes: &[u8], source: &Path) -> Result<(), NotATokenizer> {
+    match not_a_tokenizer(bytes) {
+        None => Ok(()),
+        Some(looks_like) => Err(NotATokenizer {
+            path: source.to_owned(),
+            looks_like,
+        }),
+    }
 }
 
 /// Refuses a file at `path` that is no tokenizer file, saying what it looks like; a file that

@@ -66,6 +66,7 @@ pub use any::{AnyTokenizer, LoadError, TokenizerKind};
 pub use bytelevel::{
     AllowedSpecial, ByteLevelError, ByteLevelTokenizer, ByteTrainingReport, DisallowedSpecial,
 };
+pub use bytelevel_file::RankFileSettings;
 pub use bytelevel_stream::{EncodeOptions, EncodeOutput, EncodeUnit, StreamEncoded, StreamError};
 pub use codec::{
     DEFAULT_SPECIAL_TOKENS, DEFAULT_UNK_TOKEN, Tokenizer, TokenizerConfig, TrainingInfo,

@@ -76,6 +76,18 @@ impl fmt::Display for TiktokenError {
 
 impl std::error::Error for TiktokenError {}
 
+impl TiktokenError {
+    /// The file's bytes stop being UTF-8 on this line (base64 and decimal are ASCII).
+    pub fn not_utf8(line: usize) -> TiktokenError {
+        TiktokenError {
+            path: None,
+            line,
+            problem: Err(io::ErrorKind::InvalidData),
+            message: format!("line {line}: not UTF-8 text (a rank file is ASCII)"),
+        }
+    }
+}
+
 fn fail(line: usize, problem: TiktokenProblem) -> TiktokenError {
     TiktokenError {
         path: None,

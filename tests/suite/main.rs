@@ -66,6 +66,7 @@ mod process_reaping;
 mod process_supervisor;
 mod public_paths;
 mod python_parity;
+mod rank_file_cli;
 mod readme_cli;
 mod real_text;
 mod seeds;

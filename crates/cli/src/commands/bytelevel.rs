@@ -78,6 +78,7 @@ pub(crate) fn train(args: &crate::commands::train::TrainArgs) -> Result<(), CliE
     };
     let output = crate::commands::train::output_of(args)?;
     output.check()?;
+    args.note_field_unused();
     let pattern = match (&args.byte_level.pattern, &args.byte_level.regex) {
         (_, Some(regex)) => SplitPattern::from_regex(regex),
         (Some(pattern), None) => pattern.clone(),

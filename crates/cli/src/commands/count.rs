@@ -67,9 +67,10 @@ pub(crate) struct CountArgs {
     #[arg(short, long, value_name = "FILE")]
     pub(crate) output: PathBuf,
 
-    /// The field (JSON, JSON Lines) or column (CSV, Parquet) that holds a paragraph
-    #[arg(long, value_name = "NAME", default_value = "description")]
-    pub(crate) field: String,
+    /// The field (JSON, JSON Lines) or column (CSV, Parquet) that holds a paragraph (given
+    /// with text inputs only: a note says it is not used) [default: description]
+    #[arg(long, value_name = "NAME")]
+    pub(crate) field: Option<String>,
 
     /// Add up count tables (CSV or Parquet with word and count columns, or chunk tables)
     /// instead of counting text
@@ -112,6 +113,18 @@ pub(crate) fn run(args: &CountArgs) -> Result<(), CliError> {
     }
     .map_err(dataset_error)?;
     let split = split_of(args)?;
+    let field = crate::commands::flags::field(args.field.as_deref());
+    if !files.is_empty()
+        && files
+            .iter()
+            .all(|f| Format::from_path(f) == Some(Format::Text))
+    {
+        let source = match &files[..] {
+            [one] => format!("'{}'", one.display()),
+            _ => "every INPUT".to_owned(),
+        };
+        crate::commands::flags::note_field_unused(args.field.as_deref(), &source);
+    }
     let output = OutputFlag::new("--output", Some(&args.output));
     for file in &files {
         output.not_input("INPUT", "an input", Some(file))?;
@@ -124,10 +137,9 @@ pub(crate) fn run(args: &CountArgs) -> Result<(), CliError> {
     let counted = match (args.merge, split) {
         (true, _) => sum_tables(&files, &mut progress),
         (false, Some((splitter, specials))) => {
-            count_chunks(&files, &args.field, &splitter, &specials, &mut progress)
-                .map(CountTable::Chunks)
+            count_chunks(&files, field, &splitter, &specials, &mut progress).map(CountTable::Chunks)
         }
-        (false, None) => count_corpus(&files, &args.field, &mut progress).map(CountTable::Words),
+        (false, None) => count_corpus(&files, field, &mut progress).map(CountTable::Words),
     };
     bar.finish_and_clear();
     let table = counted.map_err(dataset_error)?;

@@ -53,7 +53,8 @@ pub(crate) struct CountTokensArgs {
           value_parser = crate::commands::bytelevel::encoding_parser)]
     pub(crate) encoding: Vec<OpenAiEncoding>,
 
-    /// Byte-level tokenizer files to count with (as `encode -t` takes them); may be repeated
+    /// Byte-level tokenizer files to count with (as `encode -t` takes them; `-`: read from
+    /// standard input); may be repeated
     #[arg(short, long, value_name = "FILE")]
     pub(crate) tokenizer: Vec<PathBuf>,
 
@@ -68,6 +69,9 @@ pub(crate) struct CountTokensArgs {
     /// Print one JSON object instead of the table
     #[arg(long)]
     pub(crate) json: bool,
+
+    #[command(flatten)]
+    pub(crate) rank_file: crate::commands::tokenizer_file::RankFileArgs,
 }
 
 /// One column of the result: a tokenizer and the unique name it is shown under.
@@ -127,6 +131,20 @@ fn input_files(files: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
 }
 
 pub(crate) fn run(args: &CountTokensArgs) -> Result<(), CliError> {
+    let stdin_tokenizer = args.tokenizer.iter().any(|t| t == Path::new("-"));
+    crate::commands::tokenizer_file::stdin_once(
+        stdin_tokenizer.then_some(Path::new("-")),
+        args.files.is_empty() || args.files.iter().any(|f| f == Path::new("-")),
+        "FILE (none given, or -)",
+    )?;
+    if args.tokenizer.is_empty()
+        && let Some(flag) = args.rank_file.given()
+    {
+        return Err(CliError::usage(format!(
+            "{flag} applies to a tiktoken rank file without its sidecar (-t FILE); the \
+             encodings carry their own pattern and special tokens"
+        )));
+    }
     let files = input_files(&args.files)?;
     let mut columns: Vec<(Column, String)> = Vec::new();
     let encodings = if args.encoding.is_empty() && args.tokenizer.is_empty() {
@@ -156,11 +174,7 @@ pub(crate) fn run(args: &CountTokensArgs) -> Result<(), CliError> {
             path.display().to_string(),
             format!("file {}", same.display()),
             "--tokenizer",
-            || {
-                crate::commands::tokenizer_file::check_is_tokenizer(path)?;
-                ByteLevelTokenizer::open(path)
-                    .map_err(|e| CliError::runtime(format!("--tokenizer {e}")))
-            },
+            || crate::commands::tokenizer_file::load_byte_level(path, &args.rank_file),
         )?;
     }
     let tokenizers: Vec<(String, ByteLevelTokenizer)> = columns

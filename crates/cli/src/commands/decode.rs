@@ -48,7 +48,8 @@ wrong.";
 
 #[derive(Debug, Args)]
 pub(crate) struct DecodeArgs {
-    /// The tokenizer the ids come from (any file `encode -t` takes)
+    /// The tokenizer the ids come from (any file `encode -t` takes; `-`: read from standard
+    /// input)
     #[arg(short, long, value_name = "FILE", required_unless_present = "encoding")]
     pub(crate) tokenizer: Option<PathBuf>,
 
@@ -77,6 +78,9 @@ pub(crate) struct DecodeArgs {
     /// when a text holds a newline); byte-level: with "bytes" too when they are not UTF-8
     #[arg(long)]
     pub(crate) json: bool,
+
+    #[command(flatten)]
+    pub(crate) rank_file: tokenizer_file::RankFileArgs,
 }
 
 pub(crate) fn run(args: &DecodeArgs) -> Result<(), CliError> {
@@ -84,7 +88,12 @@ pub(crate) fn run(args: &DecodeArgs) -> Result<(), CliError> {
     let output = OutputFlag::new("--output", args.output.as_deref());
     output.not_input("--input", "the ids", args.input.as_deref())?;
     output.not_input("--tokenizer", "the tokenizer file", path)?;
-    let tokenizer = match tokenizer_file::load_any(args.encoding, path)? {
+    tokenizer_file::stdin_once(
+        path,
+        TextInput::new(args.input.as_deref()).is_stdin(),
+        "the ids (--input, not given or -)",
+    )?;
+    let tokenizer = match tokenizer_file::load_any(args.encoding, path, &args.rank_file)? {
         AnyTokenizer::ByteLevel(tokenizer) => {
             let lines = args.unit == Some(crate::commands::encode::UnitArg::Line);
             return decode_byte_level(&tokenizer, args.input.as_deref(), lines, args.json, &output);

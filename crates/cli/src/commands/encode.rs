@@ -63,8 +63,8 @@ token not allowed: the message names the file and where), 2 when the command lin
 #[derive(Debug, Args)]
 pub(crate) struct EncodeArgs {
     /// The tokenizer: a file written by `bpe-lab train` (lab or --byte-level), a .tiktoken rank
-    /// file (with the .json beside it that `export` writes), or a Hugging Face ByteLevel
-    /// tokenizer.json
+    /// file (with the .json beside it that `export` writes, or --pattern), or a Hugging Face
+    /// ByteLevel tokenizer.json (`-`: read from standard input)
     #[arg(short, long, value_name = "FILE", required_unless_present = "encoding")]
     pub(crate) tokenizer: Option<PathBuf>,
 
@@ -125,6 +125,9 @@ pub(crate) struct EncodeArgs {
 
     #[command(flatten)]
     pub(crate) byte_level: crate::commands::bytelevel::ByteLevelEncodeArgs,
+
+    #[command(flatten)]
+    pub(crate) rank_file: tokenizer_file::RankFileArgs,
 }
 
 /// `--unit` values.
@@ -213,10 +216,19 @@ pub(crate) fn run(args: &EncodeArgs) -> Result<(), CliError> {
     let output = OutputFlag::new("--output", args.output.as_deref());
     output.not_input("--input", "the text to encode", args.input.as_deref())?;
     output.not_input("--tokenizer", "the tokenizer file", path)?;
+    tokenizer_file::stdin_once(
+        path,
+        args.text.is_empty() && TextInput::new(args.input.as_deref()).is_stdin(),
+        "the text to encode (--input, not given or -)",
+    )?;
     let shape = shape(args)?;
     let source = EncodeSource::new(args);
     let threads = crate::commands::flags::threads(args.threads);
-    let mut tokenizer = match tokenizer_file::load_any(args.byte_level.encoding, path)? {
+    let mut tokenizer = match tokenizer_file::load_any(
+        args.byte_level.encoding,
+        path,
+        &args.rank_file,
+    )? {
         AnyTokenizer::ByteLevel(tokenizer) => {
             if args.split.is_some() {
                 return Err(CliError::usage(

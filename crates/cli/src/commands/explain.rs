@@ -41,9 +41,10 @@ pub(crate) struct ExplainArgs {
     #[arg(short, long, value_name = "FILE")]
     pub(crate) input: Option<PathBuf>,
 
-    /// The field (JSON, JSON Lines) or column (CSV, Parquet) that holds a paragraph
-    #[arg(long, value_name = "NAME", default_value = "description")]
-    pub(crate) field: String,
+    /// The field (JSON, JSON Lines) or column (CSV, Parquet) that holds a paragraph (given
+    /// with a text corpus: a note says it is not used) [default: description]
+    #[arg(long, value_name = "NAME")]
+    pub(crate) field: Option<String>,
 
     /// The corpus on the command line: each argument is a paragraph, cut into words at spaces
     #[arg(value_name = "PARAGRAPH")]
@@ -75,6 +76,19 @@ fn rounds(value: &str) -> Result<usize, String> {
 }
 
 pub(crate) fn run(args: &ExplainArgs) -> Result<(), CliError> {
+    let reader =
+        CorpusReader::new().text_column(crate::commands::flags::field(args.field.as_deref()));
+    let text_source = match &args.input {
+        Some(path) if path == Path::new("-") => Some("standard input".to_owned()),
+        Some(path) if crate::commands::flags::is_text(&reader, path) => {
+            Some(format!("'{}'", path.display()))
+        }
+        Some(_) => None,
+        None => Some("the command line (PARAGRAPH)".to_owned()),
+    };
+    if let Some(source) = text_source {
+        crate::commands::flags::note_field_unused(args.field.as_deref(), &source);
+    }
     let (paragraphs, source) = match &args.input {
         Some(path) if path == Path::new("-") => {
             let text = crate::commands::train::read_stdin()?;
@@ -84,8 +98,7 @@ pub(crate) fn run(args: &ExplainArgs) -> Result<(), CliError> {
             (paragraphs, "standard input".to_owned())
         }
         Some(path) => (
-            CorpusReader::new()
-                .text_column(&args.field)
+            reader
                 .paragraphs(path)
                 .map_err(|e| corpus_error(e, "--input"))?,
             format!("'{}'", path.display()),

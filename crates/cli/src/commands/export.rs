@@ -36,7 +36,7 @@ Exit status: 0 on success, 1 when the work fails, 2 when the command line is wro
 #[derive(Debug, Args)]
 pub(crate) struct ExportArgs {
     /// The tokenizer: a file written by `bpe-lab train` (lab or --byte-level), or any
-    /// byte-level file `encode -t` takes
+    /// byte-level file `encode -t` takes (`-`: read from standard input)
     #[arg(short, long, value_name = "FILE", required_unless_present = "encoding")]
     pub(crate) tokenizer: Option<PathBuf>,
 
@@ -59,6 +59,9 @@ pub(crate) struct ExportArgs {
     /// standard output)
     #[arg(short, long, value_name = "FILE")]
     pub(crate) output: PathBuf,
+
+    #[command(flatten)]
+    pub(crate) rank_file: tokenizer_file::RankFileArgs,
 }
 
 /// `--format` values.
@@ -75,7 +78,7 @@ pub(crate) fn run(args: &ExportArgs) -> Result<(), CliError> {
     let path = args.tokenizer.as_deref();
     let output = OutputFlag::new("--output", Some(&args.output));
     output.not_input("--tokenizer", "the tokenizer file", path)?;
-    let mut tokenizer = match tokenizer_file::load_any(args.encoding, path)? {
+    let mut tokenizer = match tokenizer_file::load_any(args.encoding, path, &args.rank_file)? {
         AnyTokenizer::ByteLevel(tokenizer) => {
             use crate::commands::bytelevel::{ByteLevelExport, export};
             if args.split.is_some() {
@@ -104,8 +107,8 @@ pub(crate) fn run(args: &ExportArgs) -> Result<(), CliError> {
     }
     let json = tokenizer.to_hf_json().map_err(|why| {
         CliError::runtime(format!(
-            "cannot export '{}' to Hugging Face format: {why}",
-            path.display()
+            "cannot export {} to Hugging Face format: {why}",
+            bpe_lab::files::source_name(path)
         ))
     })?;
     output.write_bytes(json.as_bytes())?;

@@ -58,6 +58,32 @@ pub(crate) fn threads(asked: usize) -> usize {
     }
 }
 
+/// `--field` when not given: the paragraph field of Africa Galore's records.
+pub(crate) const DEFAULT_FIELD: &str = "description";
+
+/// `--field`: the value given, else [`DEFAULT_FIELD`]. The flag is an `Option` (its default
+/// applied here, not by clap) so that a command can tell the user's `--field` from the default.
+pub(crate) fn field(given: Option<&str>) -> &str {
+    given.unwrap_or(DEFAULT_FIELD)
+}
+
+/// Says once on stderr that the `--field` the user gave is not used: `source` (every input) is
+/// text, which has no fields. As `--threads` where it does not apply: a note, not a refusal
+/// (the command's work is what was asked; only the flag is idle).
+pub(crate) fn note_field_unused(given: Option<&str>, source: &str) {
+    if let Some(field) = given {
+        eprintln!(
+            "note: --field {field} applies only to JSON, JSON Lines, CSV and Parquet inputs; \
+             {source} is text, so it is not used"
+        );
+    }
+}
+
+/// Whether a corpus file is read as text (no fields), as `reader` would read it.
+pub(crate) fn is_text(reader: &bpe_lab::dataset::CorpusReader, path: &std::path::Path) -> bool {
+    matches!(reader.format_of(path), Ok(bpe_lab::dataset::Format::Text))
+}
+
 /// `--encoding` / `-m, --model`: one of OpenAI's encodings by tiktoken's name (`cl100k_base`),
 /// or a model name tiktoken maps to one (`gpt-4o`, `gpt-4-0613`, as
 /// `tiktoken.encoding_for_model`); anything else is refused with the list of encodings.

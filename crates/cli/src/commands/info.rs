@@ -36,7 +36,8 @@ in it, 2 when the command line is wrong.";
 
 #[derive(Debug, Args)]
 pub(crate) struct InfoArgs {
-    /// The tokenizer: any file `encode -t` takes (lab or byte-level)
+    /// The tokenizer: any file `encode -t` takes (lab or byte-level; `-`: read from standard
+    /// input)
     #[arg(short, long, value_name = "FILE", required_unless_present = "encoding")]
     pub(crate) tokenizer: Option<PathBuf>,
 
@@ -57,6 +58,9 @@ pub(crate) struct InfoArgs {
     /// Print JSON instead of text
     #[arg(long)]
     pub(crate) json: bool,
+
+    #[command(flatten)]
+    pub(crate) rank_file: crate::commands::tokenizer_file::RankFileArgs,
 }
 
 /// What `info` says of a tokenizer (its `--json`).
@@ -123,10 +127,14 @@ struct Lookup {
 
 /// `bpe-lab info`: describes the tokenizer, or looks up ids and tokens in it.
 pub(crate) fn run(args: &InfoArgs) -> Result<(), CliError> {
-    let loaded =
-        crate::commands::tokenizer_file::load_any(args.encoding, args.tokenizer.as_deref())?;
+    let loaded = crate::commands::tokenizer_file::load_any(
+        args.encoding,
+        args.tokenizer.as_deref(),
+        &args.rank_file,
+    )?;
     let name = match (args.encoding, args.tokenizer.as_deref()) {
         (Some(encoding), _) => encoding.name().to_owned(),
+        (None, Some(path)) if path == std::path::Path::new("-") => "standard input".to_owned(),
         (None, path) => path.map(|p| p.display().to_string()).unwrap_or_default(),
     };
     if !args.ids.is_empty() || !args.tokens.is_empty() {

@@ -107,9 +107,10 @@ pub(crate) struct TrainArgs {
     #[arg(long, value_name = "TABLE", conflicts_with_all = ["input", "field"])]
     pub(crate) word_counts: Option<PathBuf>,
 
-    /// The field (JSON, JSON Lines) or column (CSV, Parquet) that holds a paragraph
-    #[arg(long, value_name = "NAME", default_value = "description")]
-    pub(crate) field: String,
+    /// The field (JSON, JSON Lines) or column (CSV, Parquet) that holds a paragraph (given
+    /// with a text corpus: a note says it is not used) [default: description]
+    #[arg(long, value_name = "NAME")]
+    pub(crate) field: Option<String>,
 
     /// How many merges to learn (fewer if the corpus runs out of pairs first)
     #[arg(short, long, value_name = "N", required_unless_present = "vocab_size")]
@@ -168,6 +169,39 @@ pub(crate) struct TokenizerArgs {
 const LAB_SPECIALS: [&str; 2] = ["<PAD>", "<UNK>"];
 
 impl TrainArgs {
+    /// `--field`, or its default.
+    pub(crate) fn field(&self) -> &str {
+        crate::commands::flags::field(self.field.as_deref())
+    }
+
+    /// Says once that a `--field` given is not used: the corpus is text (a file read as text,
+    /// standard input) or the Africa Galore dataset, read by its own field; and that an
+    /// `--input-format` given for standard input is not either (it is read as text).
+    pub(crate) fn note_field_unused(&self) {
+        if let (Some(format), Some(path)) = (self.input_format, &self.input)
+            && path == Path::new("-")
+            && format != InputFormatArg::Text
+        {
+            let name = clap::ValueEnum::to_possible_value(&format)
+                .map(|v| v.get_name().to_owned())
+                .unwrap_or_default();
+            eprintln!(
+                "note: --input-format {name} applies only to a file; standard input is read as \
+                 text, one paragraph per line, so it is not used"
+            );
+        }
+        let source = match &self.input {
+            _ if self.word_counts.is_some() => return,
+            None => "the Africa Galore dataset (no --input, read by its own field)".to_owned(),
+            Some(path) if path == Path::new("-") => "standard input".to_owned(),
+            Some(path) if crate::commands::flags::is_text(&corpus_reader(self), path) => {
+                format!("'{}'", path.display())
+            }
+            Some(_) => return,
+        };
+        crate::commands::flags::note_field_unused(self.field.as_deref(), &source);
+    }
+
     /// The special tokens given, or `default`.
     pub(crate) fn special_tokens(&self, default: &[&str]) -> Vec<String> {
         match &self.tokenizer.special_tokens {
@@ -220,6 +254,7 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), CliError> {
     let config = args.config()?;
     // Before the long part, so a typo in the output path costs nothing.
     output.check()?;
+    args.note_field_unused();
 
     let (words, corpus_name) = match (&args.word_counts, &args.input) {
         (Some(table), _) => (read_table(table)?, format!("'{}'", table.display())),
@@ -227,7 +262,7 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), CliError> {
             (read_stdin_words()?, "standard input".to_owned())
         }
         (None, Some(path)) => (
-            read_file(path, &args.field, corpus_reader(args))?,
+            read_file(path, args.field(), corpus_reader(args))?,
             format!("'{}'", path.display()),
         ),
         (None, None) => (read_dataset()?, "the Africa Galore dataset".to_owned()),
@@ -456,7 +491,7 @@ impl From<InputFormatArg> for Format {
 
 /// The corpus reader `train`'s flags ask for: --field, and --input-format when given.
 pub(crate) fn corpus_reader(args: &TrainArgs) -> CorpusReader {
-    let reader = CorpusReader::new().text_column(&args.field);
+    let reader = CorpusReader::new().text_column(args.field());
     match args.input_format {
         Some(format) => reader.format(format.into()),
         None => reader,
