@@ -160,8 +160,7 @@ impl CoreBpe {
         text: PyBackedStr,
         allowed_special: Vec<PyBackedStr>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let ids =
-            py.detach(|| adapter::encode_allowing(&self.inner, &text, &allowed_special))?;
+        let ids = py.detach(|| adapter::encode_allowing(&self.inner, &text, &allowed_special))?;
         self.id_list(py, &ids)
     }
 
