@@ -255,8 +255,8 @@ pub fn encode_piece(tokenizer: &ByteLevel, bytes: &[u8]) -> Result<Vec<u32>, Ada
 
 /// The byte length of the last chunk the split pattern finds in `text` (0 for none).
 pub fn last_chunk_len(tokenizer: &ByteLevel, text: &str) -> Result<usize, AdapterError> {
-    let splitter = Splitter::new(tokenizer.pattern().clone()).map_err(value)?;
-    let chunks = splitter.chunks(text).map_err(value)?;
+    // The tokenizer's own splitter: compiling the pattern again cost more than the call.
+    let chunks = tokenizer.chunks(text).map_err(value)?;
     Ok(chunks.last().map_or(0, |c| c.len()))
 }
 
@@ -346,8 +346,7 @@ pub fn tie_break(name: &str) -> Result<TieBreak, AdapterError> {
 pub struct ChunkTally {
     splitter: Splitter,
     specials: Vec<String>,
-    index: FxHashMap<Box<[u8]>, usize>,
-    chunks: Vec<(Box<[u8]>, u64)>,
+    chunks: ChunkCounts,
     /// Whether some text held anything but whitespace (else there is nothing to train on).
     saw_text: bool,
 }
@@ -359,8 +358,7 @@ impl ChunkTally {
         Ok(ChunkTally {
             splitter: Splitter::new(pattern).map_err(value)?,
             specials,
-            index: FxHashMap::default(),
-            chunks: Vec::new(),
+            chunks: ChunkCounts::new(),
             saw_text: false,
         })
     }
@@ -396,13 +394,7 @@ impl ChunkTally {
             let (counted, saw_text) = result?;
             self.saw_text |= saw_text;
             for (chunk, count) in counted {
-                match self.index.get(chunk) {
-                    Some(&i) => self.chunks[i].1 += count,
-                    None => {
-                        self.index.insert(chunk.into(), self.chunks.len());
-                        self.chunks.push((chunk.into(), count));
-                    }
-                }
+                self.chunks.add(chunk, count);
             }
         }
         Ok(())
@@ -415,20 +407,13 @@ impl ChunkTally {
                 continue;
             }
             self.saw_text = true;
-            match self.index.get(&chunk[..]) {
-                Some(&i) => self.chunks[i].1 += count,
-                None => {
-                    self.index
-                        .insert(chunk.clone().into_boxed_slice(), self.chunks.len());
-                    self.chunks.push((chunk.into_boxed_slice(), count));
-                }
-            }
+            self.chunks.add(&chunk, count);
         }
     }
 
     /// The chunks counted so far and their counts, in order of first appearance.
     pub fn counts(&self) -> impl Iterator<Item = (&[u8], u64)> {
-        self.chunks.iter().map(|(c, n)| (&c[..], *n))
+        self.chunks.iter()
     }
 
     /// Trains `num_merges` merges on what was counted and builds the tokenizer: ids 0..=255 the
@@ -454,7 +439,7 @@ impl ChunkTally {
                 self.splitter.pattern().regex()
             )));
         }
-        let chunks = ChunkCounts::from_counts(self.chunks.iter().map(|(c, n)| (&c[..], *n)));
+        let chunks = self.chunks;
         let mut trainer = ByteTrainer::new(num_merges).tie_break(tie_break);
         if let Some(progress) = progress {
             trainer = trainer.on_progress(progress);
@@ -471,13 +456,16 @@ impl ChunkTally {
     }
 }
 
+/// Distinct chunks of some texts with their counts, in order of first appearance.
+type Counted<'t> = Vec<(&'t [u8], u64)>;
+
 /// The distinct chunks of a run of texts with their counts, in order of first appearance, and
 /// whether any text held more than whitespace.
 fn count_run<'t, S: AsRef<str>>(
     splitter: &Splitter,
     specials: &[&str],
     run: &'t [S],
-) -> Result<(Vec<(&'t [u8], u64)>, bool), AdapterError> {
+) -> Result<(Counted<'t>, bool), AdapterError> {
     let mut index: FxHashMap<&'t [u8], usize> = FxHashMap::default();
     let mut counted: Vec<(&'t [u8], u64)> = Vec::new();
     let mut saw_text = false;

@@ -11,9 +11,13 @@ use std::sync::OnceLock;
 use pyo3::exceptions::{PyKeyError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
-use pyo3::types::{PyBytes, PyDict};
+use pyo3::types::{PyBytes, PyDict, PyList};
 
 use crate::adapter::{self, ByteLevel, Completer};
+
+/// At most this many ids get a shared Python int ([`CoreBpe::id_list`]): 1<<21 covers every
+/// production encoding, and costs at most about 70 MB.
+const SHARED_INTS: u32 = 1 << 21;
 
 /// A byte-level tokenizer: ranks, split pattern, special tokens.
 #[pyclass(frozen, module = "bpe_lab._bpe_lab")]
@@ -21,6 +25,11 @@ pub struct CoreBpe {
     pub(crate) inner: ByteLevel,
     /// What `encode_with_unstable` needs, made the first time it is asked for.
     completer: OnceLock<Completer>,
+    /// One Python `int` per id, made the first time a list of ids is returned. A list of a
+    /// text's ids then holds references to these, where a fresh `int` per id cost about a
+    /// quarter of `encode_ordinary`'s time on a long text (Python keeps ready-made ints only
+    /// up to 256). Ints are immutable, so sharing them is invisible to the caller.
+    ints: OnceLock<Vec<Py<PyAny>>>,
 }
 
 impl CoreBpe {
@@ -28,7 +37,24 @@ impl CoreBpe {
         CoreBpe {
             inner,
             completer: OnceLock::new(),
+            ints: OnceLock::new(),
         }
+    }
+
+    /// `ids` as a Python list of ints, from the shared ints.
+    fn id_list<'py>(&self, py: Python<'py>, ids: &[u32]) -> PyResult<Bound<'py, PyList>> {
+        let ints = self.ints.get_or_init(|| {
+            // Ids past a few million (an `Encoding` may number its tokens sparsely) are made
+            // as they come, not ahead.
+            (0..adapter::n_vocab(&self.inner).min(SHARED_INTS))
+                .map(|id| id.into_pyobject(py).expect("an int").into_any().unbind())
+                .collect()
+        });
+        let items = ids.iter().map(|&id| match ints.get(id as usize) {
+            Some(int) => int.bind(py).clone(),
+            None => id.into_pyobject(py).expect("an int").into_any(),
+        });
+        PyList::new(py, items)
     }
 }
 
@@ -117,19 +143,25 @@ impl CoreBpe {
         Ok(dict)
     }
 
-    fn encode_ordinary(&self, py: Python<'_>, text: PyBackedStr) -> PyResult<Vec<u32>> {
-        Ok(py.detach(|| adapter::encode_ordinary(&self.inner, &text))?)
+    fn encode_ordinary<'py>(
+        &self,
+        py: Python<'py>,
+        text: PyBackedStr,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let ids = py.detach(|| adapter::encode_ordinary(&self.inner, &text))?;
+        self.id_list(py, &ids)
     }
 
     /// The ids of `text`, the special tokens in `allowed_special` as themselves, every other
     /// one as text (the disallowed ones were refused by the caller).
-    fn encode(
+    fn encode<'py>(
         &self,
-        py: Python<'_>,
+        py: Python<'py>,
         text: PyBackedStr,
         allowed_special: Vec<PyBackedStr>,
-    ) -> PyResult<Vec<u32>> {
-        Ok(py.detach(|| adapter::encode_allowing(&self.inner, &text, &allowed_special))?)
+    ) -> PyResult<Bound<'py, PyList>> {
+        let ids = py.detach(|| adapter::encode_allowing(&self.inner, &text, &allowed_special))?;
+        self.id_list(py, &ids)
     }
 
     /// The stable ids of `text` and the completions of the rest (tiktoken's
@@ -152,16 +184,22 @@ impl CoreBpe {
         })?)
     }
 
-    fn encode_ordinary_batch(
+    fn encode_ordinary_batch<'py>(
         &self,
-        py: Python<'_>,
+        py: Python<'py>,
         texts: Vec<PyBackedStr>,
         num_threads: usize,
-    ) -> PyResult<Vec<Vec<u32>>> {
+    ) -> PyResult<Bound<'py, PyList>> {
         if num_threads == 0 {
             return Err(PyValueError::new_err("num_threads must be at least 1"));
         }
-        Ok(py.detach(|| adapter::encode_ordinary_batch(&self.inner, &texts, num_threads))?)
+        let batch =
+            py.detach(|| adapter::encode_ordinary_batch(&self.inner, &texts, num_threads))?;
+        let lists = batch
+            .iter()
+            .map(|ids| self.id_list(py, ids))
+            .collect::<PyResult<Vec<_>>>()?;
+        PyList::new(py, lists)
     }
 
     fn encode_single_token(&self, piece: Vec<u8>) -> PyResult<u32> {

@@ -471,6 +471,12 @@ impl ByteLevelTokenizer {
         self.splitter.pattern()
     }
 
+    /// The chunks the split pattern cuts `text` into, with the pattern compiled once when the
+    /// tokenizer was made (special tokens are text here).
+    pub fn chunks<'t>(&self, text: &'t str) -> Result<Vec<&'t str>, SplitError> {
+        self.splitter.chunks(text)
+    }
+
     /// The special tokens and their ids.
     pub fn specials(&self) -> &BTreeMap<String, u32> {
         &self.specials

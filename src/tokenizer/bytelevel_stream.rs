@@ -345,13 +345,20 @@ impl ByteLevelTokenizer {
             .map(|_| ChunkEncoder::new(self.ranks()))
             .collect();
         let results = on_threads(&cuts, &mut encoders, |start, end, encoder| {
-            let mut ids = Vec::new();
+            // Room for a token per four bytes from the start: growing a buffer of millions of
+            // ids by doubling copied it again at each step.
+            let mut ids = Vec::with_capacity((end - start) / 4 + 16);
             self.encode_part(text, start..end, &acting, encoder, &mut ids, None)
                 .map(|()| ids)
         });
-        let mut out = Vec::new();
-        for ids in results {
-            out.extend(ids?);
+        let mut parts: Vec<Vec<u32>> = results.into_iter().collect::<Result<_, _>>()?;
+        if parts.len() == 1 {
+            // One part (one thread): its ids are the result, not copied into another buffer.
+            return Ok(parts.pop().unwrap_or_default());
+        }
+        let mut out = Vec::with_capacity(parts.iter().map(Vec::len).sum());
+        for ids in parts {
+            out.extend(ids);
         }
         Ok(out)
     }
