@@ -6,7 +6,9 @@
 //!   without a prefix space, which only maps bytes to GPT-2's printable characters
 //!   ([`byte_char`]). HF's regex engine is Oniguruma: the built-in patterns' `$` (end of line
 //!   there, end of text in fancy-regex) only follows a possessive run of whitespace, after
-//!   which no line feed can come, so the two engines agree on them.
+//!   which no line feed can come, so the two engines agree on them; a possessive counted
+//!   repetition (GPT-4's `\p{N}{1,3}+`) is written as an atomic group, which Oniguruma reads
+//!   as fancy-regex reads the original ([`super::hf_regex`]).
 //! - **model**: BPE over the mapped strings; vocab = every rank; merges recovered from the
 //!   ranks as tiktoken's converters do it: token `t` of rank `r` is what tiktoken's rule makes
 //!   of `t`'s bytes with only the ranks below `r`, which must be exactly two parts. HF merges
@@ -34,9 +36,10 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use crate::bpe::bytelevel::{ByteMerge, RankTable, SplitPattern};
+use crate::bpe::bytelevel::{ByteMerge, RankTable};
 use crate::files::write_atomically;
 use crate::tokenizer::bytelevel::ByteLevelTokenizer;
+use crate::tokenizer::hf_regex::for_oniguruma;
 
 /// GPT-2's printable stand-in for each byte: the printable Latin-1 bytes (`!`..`~`,
 /// `¡`..`¬`, `®`..`ÿ`) stand for themselves, the other 68 bytes, in order, for U+0100
@@ -61,9 +64,6 @@ pub enum HfByteLevelError {
     /// The token of this rank is not made of two lower-ranked tokens by tiktoken's rule, so no
     /// merge list gives it.
     NoMerge { rank: u32, bytes: Vec<u8> },
-    /// A user pattern with a counted repetition followed by `+`, which Oniguruma reads
-    /// differently from fancy-regex.
-    PatternNotPortable(String),
     /// A special token whose text is also what HF's ByteLevel writes for other bytes (`bytes`),
     /// so HF would give the special's id to a chunk of those bytes.
     SpecialLooksLikeBytes { special: String, bytes: Vec<u8> },
@@ -77,12 +77,6 @@ impl fmt::Display for HfByteLevelError {
                 "token {rank} ({:?}) is not the merge of two tokens of lower rank, so a \
                  Hugging Face merge list cannot give it",
                 String::from_utf8_lossy(bytes)
-            ),
-            HfByteLevelError::PatternNotPortable(regex) => write!(
-                f,
-                "the split pattern {regex:?} holds `}}+`, which Hugging Face's regex engine \
-                 reads as a repetition where fancy-regex reads it as possessive; write it as \
-                 an atomic group `(?>…)`"
             ),
             HfByteLevelError::SpecialLooksLikeBytes { special, bytes } => write!(
                 f,
@@ -120,20 +114,10 @@ pub fn recover_merges(tokens: &[(&[u8], u32)]) -> Result<Vec<ByteMerge>, HfByteL
     Ok(merges)
 }
 
-/// The pattern as Oniguruma (HF's regex engine) must read it to split as fancy-regex does.
-pub fn hf_regex(pattern: &SplitPattern) -> Result<String, HfByteLevelError> {
-    match pattern {
-        SplitPattern::Custom(regex) if regex.contains("}+") => {
-            Err(HfByteLevelError::PatternNotPortable(regex.clone()))
-        }
-        pattern => Ok(pattern.regex().replace(r"\p{N}{1,3}+", r"(?>\p{N}{1,3})")),
-    }
-}
-
 impl ByteLevelTokenizer {
     /// The `tokenizer.json` document.
     pub fn to_hf_json(&self) -> Result<Value, HfByteLevelError> {
-        let regex = hf_regex(self.pattern())?;
+        let regex = for_oniguruma(self.pattern().regex());
         let tokens = self.tokens();
         let merges = recover_merges(&tokens)?;
         for special in self.specials().keys() {

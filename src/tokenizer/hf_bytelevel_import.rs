@@ -43,6 +43,7 @@ use serde_json::Value;
 use crate::bpe::bytelevel::SplitPattern;
 use crate::tokenizer::bytelevel::ByteLevelTokenizer;
 use crate::tokenizer::hf_bytelevel::{hf_to_bytes, recover_merges};
+use crate::tokenizer::hf_regex::from_oniguruma;
 
 /// Why a Hugging Face `tokenizer.json` cannot be read as a byte-level tokenizer with exactly
 /// its ids.
@@ -319,10 +320,9 @@ fn pre_tokenizer(pre: Option<&Value>) -> Result<SplitPattern, HfImportError> {
                         "a plain string pattern splits differently",
                     )
                 })?;
-            // bpe-lab's export writes cl100k's possessive `\p{N}{1,3}+` as an atomic group.
-            Ok(SplitPattern::from_regex(
-                &regex.replace(r"(?>\p{N}{1,3})", r"\p{N}{1,3}+"),
-            ))
+            // A built-in as the export writes it (its possessive repetitions as atomic groups)
+            // is that built-in; any other regex reads the same in fancy-regex.
+            Ok(from_oniguruma(regex))
         }
         _ => {
             let kinds: Vec<&str> = steps.iter().map(|s| kind(s)).collect();

@@ -55,6 +55,7 @@ pub mod file_kind;
 pub mod hf;
 pub mod hf_bytelevel;
 pub mod hf_bytelevel_import;
+pub mod hf_regex;
 pub mod openai;
 pub mod split;
 pub mod tiktoken;

@@ -160,11 +160,13 @@ fn test_texts() -> Vec<String> {
         " ".into(),
         "a".into(),
         "<|endoftext|><|endoftext|>".into(),
+        // Runs of digits and of punctuation longer than a counted repetition takes.
+        "In 2024: 1234567 units!!!!!! ...... ?? 12 3 ١٢٣٤٥".into(),
     ]);
     texts
 }
 
-/// Trained tokenizers (three patterns, two tie-breaks) exported to tiktoken's files and to
+/// Trained tokenizers (four patterns, two tie-breaks) exported to tiktoken's files and to
 /// Hugging Face's `tokenizer.json`: Python encodes held-out text to our ids.
 #[test]
 fn trained_exports_encode_identically_in_python() {
@@ -181,6 +183,12 @@ fn trained_exports_encode_identically_in_python() {
         (SplitPattern::Cl100k, TieBreak::FirstSeen),
         (SplitPattern::Cl100k, TieBreak::Lexicographic),
         (SplitPattern::O200k, TieBreak::Lexicographic),
+        // A user's pattern with possessive counted repetitions, which Oniguruma reads
+        // otherwise unless the export writes them as atomic groups.
+        (
+            SplitPattern::from_regex(r"\p{L}+|\p{N}{1,2}+|[^\p{L}\p{N}\s]{1,3}+|\s+(?!\S)|\s+"),
+            TieBreak::FirstSeen,
+        ),
     ]
     .into_iter()
     .enumerate()
