@@ -19,7 +19,7 @@
 //!
 //! [`train_bpe`] and [`apply_merges`] run the fast engine; [`bpe::oracle`] keeps the
 //! literal loops the tests compare it with. [`Trainer`] and [`Encoder`] are the richer API;
-//! [`Tokenizer`] (module [`tokenizer`]) adds a vocabulary with documented ids, encode and
+//! [`CharLevelTokenizer`] (module [`tokenizer`]) adds a vocabulary with documented ids, encode and
 //! decode, a versioned file, export to Hugging Face `tokenizers`, and the training problem's
 //! round-by-round explanation.
 
@@ -51,7 +51,7 @@ pub use bpe::{EOW, TieBreak};
 /// polars itself, so a notebook that depends on `bpe-lab` alone can name any polars type.
 #[cfg(feature = "dataset")]
 pub use polars;
-pub use tokenizer::{Split, Tokenizer, TokenizerConfig, Vocab, VocabOrder};
+pub use tokenizer::{CharLevelTokenizer, Split, TokenizerConfig, Vocab, VocabOrder};
 
 /// The README's examples compile and run as doc tests.
 #[cfg(doctest)]

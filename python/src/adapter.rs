@@ -18,13 +18,13 @@ use bpe_lab::bpe::bytelevel::{
 use bpe_lab::tokenizer::bytelevel::{
     AllowedSpecial, ByteLevelError, ByteLevelTokenizer, DisallowedSpecial,
 };
-use bpe_lab::tokenizer::{OpenAiEncoding, Tokenizer, TokenizerConfig, TrainingSettings};
+use bpe_lab::tokenizer::{OpenAiEncoding, CharLevelTokenizer, TokenizerConfig, TrainingSettings};
 use rustc_hash::FxHashMap;
 
 /// A byte-level tokenizer (tiktoken's `CoreBPE`).
 pub type ByteLevel = ByteLevelTokenizer;
 /// The lab's character-level tokenizer (`</w>`, the tie rules).
-pub type Lab = Tokenizer;
+pub type Lab = CharLevelTokenizer;
 /// How many merges training has learned and was asked for.
 pub type ProgressReport = bpe_lab::Progress;
 
@@ -496,7 +496,7 @@ pub fn train_lab(
     num_merges: usize,
     tie_break: TieBreak,
 ) -> Result<Lab, AdapterError> {
-    Tokenizer::train_with(
+    CharLevelTokenizer::train_with(
         paragraphs,
         TrainingSettings::new(num_merges).tie_break(tie_break),
         TokenizerConfig::default(),
@@ -540,5 +540,5 @@ pub fn lab_save_hf(tokenizer: &Lab, path: &Path) -> Result<(), AdapterError> {
 }
 
 pub fn lab_load(path: &Path) -> Result<Lab, AdapterError> {
-    Tokenizer::load(path).map_err(|e| AdapterError::Io(e.to_string()))
+    CharLevelTokenizer::load(path).map_err(|e| AdapterError::Io(e.to_string()))
 }

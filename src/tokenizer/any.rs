@@ -1,19 +1,19 @@
 //! A tokenizer of either kind, loaded once: the seam the command line holds.
 //!
-//! bpe-lab has two kinds of tokenizer: the lab's character-level one ([`Tokenizer`]: words
-//! cut at spaces, characters plus `</w>`, an `<UNK>` id) and the byte-level one
+//! bpe-lab has two kinds of tokenizer: the character-level one the lab builds
+//! ([`CharLevelTokenizer`]: words cut at spaces, characters plus `</w>`, an `<UNK>` id) and the byte-level one
 //! ([`ByteLevelTokenizer`]: GPT-2 onwards, 256 byte tokens, regex-split chunks). A file says
-//! which it holds by its own content; [`AnyTokenizer::load`] reads that once, here in the
-//! library, so no caller sniffs files itself. [`AnyTokenizer::from_bytes`] decides the same
+//! which it holds by its own content; [`Tokenizer::load`] reads that once, here in the
+//! library, so no caller sniffs files itself. [`Tokenizer::from_bytes`] decides the same
 //! from content read elsewhere (standard input), named in errors by the caller.
 //!
 //! ```
-//! use bpe_lab::tokenizer::{AnyTokenizer, Tokenizer, TokenizerKind};
+//! use bpe_lab::tokenizer::{Tokenizer, CharLevelTokenizer, TokenizerKind};
 //! let dir = tempfile::tempdir().unwrap();
 //! let path = dir.path().join("lab.json");
-//! Tokenizer::train(&["low lower"], 2).save(&path).unwrap();
-//! let loaded = AnyTokenizer::load(&path).unwrap();
-//! assert_eq!(loaded.kind(), TokenizerKind::Lab);
+//! CharLevelTokenizer::train(&["low lower"], 2).save(&path).unwrap();
+//! let loaded = Tokenizer::load(&path).unwrap();
+//! assert_eq!(loaded.kind(), TokenizerKind::CharLevel);
 //! ```
 
 use std::fmt;
@@ -23,34 +23,35 @@ use crate::tokenizer::bytelevel::ByteLevelTokenizer;
 use crate::tokenizer::bytelevel_file::{
     ByteLevelFileError, ByteLevelFileProblem, Carrier, RankFileSettings, is_byte_level_file_content,
 };
-use crate::tokenizer::codec::Tokenizer;
+use crate::tokenizer::codec::CharLevelTokenizer;
 use crate::tokenizer::error::{FileError, FileProblem};
 
 /// Which kind of tokenizer: what decides which flags apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TokenizerKind {
-    /// The lab's character-level tokenizer ([`Tokenizer`]).
-    Lab,
+    /// The character-level tokenizer the lab builds ([`CharLevelTokenizer`]).
+    CharLevel,
     /// A byte-level tokenizer ([`ByteLevelTokenizer`]).
     ByteLevel,
 }
 
 /// A tokenizer of either kind.
 #[derive(Debug, Clone)]
-pub enum AnyTokenizer {
-    // Boxed: both are large (a lab tokenizer's word cache, a byte-level one's rank tables) and
-    // of very different sizes.
-    Lab(Box<Tokenizer>),
+pub enum Tokenizer {
+    // Boxed: both are large (a character-level tokenizer's word cache, a byte-level one's rank
+    // tables) and of very different sizes.
+    CharLevel(Box<CharLevelTokenizer>),
     ByteLevel(Box<ByteLevelTokenizer>),
 }
 
 /// A tokenizer file that could not be loaded, as the reader of its kind says.
 #[derive(Debug)]
 pub enum LoadError {
-    /// The file is (or, unreadable or neither kind, is read as) a lab tokenizer file; its
+    /// The file is (or, unreadable or neither kind, is read as) a character-level tokenizer
+    /// file; its
     /// message says what the file looks like when it is no tokenizer (a Hugging Face file of
     /// another model, JSON without `"format"`, a file of another format).
-    Lab(FileError),
+    CharLevel(FileError),
     /// The file is a byte-level tokenizer: bpe-lab's byte-level JSON, a Hugging Face
     /// ByteLevel `tokenizer.json`, or a tiktoken rank file.
     ByteLevel(ByteLevelFileError),
@@ -59,7 +60,7 @@ pub enum LoadError {
 impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            LoadError::Lab(e) => e.fmt(f),
+            LoadError::CharLevel(e) => e.fmt(f),
             LoadError::ByteLevel(e) => e.fmt(f),
         }
     }
@@ -67,32 +68,32 @@ impl fmt::Display for LoadError {
 
 impl std::error::Error for LoadError {}
 
-impl AnyTokenizer {
+impl Tokenizer {
     /// Loads the tokenizer file at `path`, deciding its kind from its content: bpe-lab's
     /// byte-level JSON, a Hugging Face `tokenizer.json` or text that is no JSON (a tiktoken rank
     /// file) is byte-level; anything else is read as the lab's file, whose errors say what the
     /// file is instead. Errors name `path`.
-    pub fn load(path: impl AsRef<Path>) -> Result<AnyTokenizer, LoadError> {
+    pub fn load(path: impl AsRef<Path>) -> Result<Tokenizer, LoadError> {
         Self::load_with(path, &RankFileSettings::default())
     }
 
-    /// [`AnyTokenizer::load`], where a tiktoken rank file without its sidecar takes its
+    /// [`Tokenizer::load`], where a tiktoken rank file without its sidecar takes its
     /// pattern and special tokens from `settings`; settings given for any other file are
     /// refused ([`ByteLevelFileProblem::OwnSettings`]), never ignored.
     pub fn load_with(
         path: impl AsRef<Path>,
         settings: &RankFileSettings,
-    ) -> Result<AnyTokenizer, LoadError> {
+    ) -> Result<Tokenizer, LoadError> {
         let path = path.as_ref();
         let bytes = std::fs::read(path).map_err(|e| {
-            LoadError::Lab(FileError {
+            LoadError::CharLevel(FileError {
                 path: path.to_owned(),
                 problem: FileProblem::Io(e),
             })
         })?;
         if is_byte_level_file_content(&bytes) {
             ByteLevelTokenizer::open_with(path, settings)
-                .map(AnyTokenizer::from)
+                .map(Tokenizer::from)
                 .map_err(LoadError::ByteLevel)
         } else {
             Self::lab_from_bytes(&bytes, path, settings)
@@ -100,16 +101,16 @@ impl AnyTokenizer {
     }
 
     /// A tokenizer from a file's content read elsewhere (standard input), its kind decided as
-    /// [`AnyTokenizer::load`] decides it. `source` names it in errors (`-`: "standard input");
+    /// [`Tokenizer::load`] decides it. `source` names it in errors (`-`: "standard input");
     /// a rank file has no sidecar here, so it needs `settings`.
     pub fn from_bytes(
         bytes: &[u8],
         source: &Path,
         settings: &RankFileSettings,
-    ) -> Result<AnyTokenizer, LoadError> {
+    ) -> Result<Tokenizer, LoadError> {
         if is_byte_level_file_content(bytes) {
             ByteLevelTokenizer::from_bytes(bytes, source, settings)
-                .map(AnyTokenizer::from)
+                .map(Tokenizer::from)
                 .map_err(LoadError::ByteLevel)
         } else {
             Self::lab_from_bytes(bytes, source, settings)
@@ -120,9 +121,9 @@ impl AnyTokenizer {
         bytes: &[u8],
         source: &Path,
         settings: &RankFileSettings,
-    ) -> Result<AnyTokenizer, LoadError> {
-        let tokenizer = Tokenizer::from_json_slice(bytes).map_err(|problem| {
-            LoadError::Lab(FileError {
+    ) -> Result<Tokenizer, LoadError> {
+        let tokenizer = CharLevelTokenizer::from_json_slice(bytes).map_err(|problem| {
+            LoadError::CharLevel(FileError {
                 path: source.to_owned(),
                 problem,
             })
@@ -133,27 +134,27 @@ impl AnyTokenizer {
                 problem: ByteLevelFileProblem::OwnSettings(Carrier::LabFile),
             }));
         }
-        Ok(AnyTokenizer::from(tokenizer))
+        Ok(Tokenizer::from(tokenizer))
     }
 
     /// Which kind it is.
     pub fn kind(&self) -> TokenizerKind {
         match self {
-            AnyTokenizer::Lab(_) => TokenizerKind::Lab,
-            AnyTokenizer::ByteLevel(_) => TokenizerKind::ByteLevel,
+            Tokenizer::CharLevel(_) => TokenizerKind::CharLevel,
+            Tokenizer::ByteLevel(_) => TokenizerKind::ByteLevel,
         }
     }
 }
 
-impl From<Tokenizer> for AnyTokenizer {
-    fn from(tokenizer: Tokenizer) -> Self {
-        AnyTokenizer::Lab(Box::new(tokenizer))
+impl From<CharLevelTokenizer> for Tokenizer {
+    fn from(tokenizer: CharLevelTokenizer) -> Self {
+        Tokenizer::CharLevel(Box::new(tokenizer))
     }
 }
 
-impl From<ByteLevelTokenizer> for AnyTokenizer {
+impl From<ByteLevelTokenizer> for Tokenizer {
     fn from(tokenizer: ByteLevelTokenizer) -> Self {
-        AnyTokenizer::ByteLevel(Box::new(tokenizer))
+        Tokenizer::ByteLevel(Box::new(tokenizer))
     }
 }
 
@@ -166,8 +167,13 @@ mod tests {
     fn each_kind_of_file_loads_as_its_kind() {
         let dir = tempfile::tempdir().unwrap();
         let lab = dir.path().join("lab.json");
-        Tokenizer::train(&["low lower"], 2).save(&lab).unwrap();
-        assert_eq!(AnyTokenizer::load(&lab).unwrap().kind(), TokenizerKind::Lab);
+        CharLevelTokenizer::train(&["low lower"], 2)
+            .save(&lab)
+            .unwrap();
+        assert_eq!(
+            Tokenizer::load(&lab).unwrap().kind(),
+            TokenizerKind::CharLevel
+        );
 
         let bytes = dir.path().join("bytes.json");
         let (trained, _) = ByteLevelTokenizer::train_reporting(
@@ -181,7 +187,7 @@ mod tests {
         .unwrap();
         std::fs::write(&bytes, trained.to_json().unwrap()).unwrap();
         assert_eq!(
-            AnyTokenizer::load(&bytes).unwrap().kind(),
+            Tokenizer::load(&bytes).unwrap().kind(),
             TokenizerKind::ByteLevel
         );
     }
@@ -192,26 +198,28 @@ mod tests {
     fn content_from_standard_input_loads_and_is_named_so() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("lab.json");
-        Tokenizer::train(&["low lower"], 2).save(&path).unwrap();
+        CharLevelTokenizer::train(&["low lower"], 2)
+            .save(&path)
+            .unwrap();
         let bytes = std::fs::read(&path).unwrap();
         let stdin = Path::new("-");
         let none = RankFileSettings::default();
-        let loaded = AnyTokenizer::from_bytes(&bytes, stdin, &none).unwrap();
-        assert_eq!(loaded.kind(), TokenizerKind::Lab);
+        let loaded = Tokenizer::from_bytes(&bytes, stdin, &none).unwrap();
+        assert_eq!(loaded.kind(), TokenizerKind::CharLevel);
 
-        let err = AnyTokenizer::from_bytes(&bytes[..bytes.len() / 2], stdin, &none).unwrap_err();
+        let err = Tokenizer::from_bytes(&bytes[..bytes.len() / 2], stdin, &none).unwrap_err();
         assert!(err.to_string().starts_with("standard input: "), "{err}");
 
         let settings = RankFileSettings {
             pattern: Some(SplitPattern::Gpt2),
             ..RankFileSettings::default()
         };
-        let err = AnyTokenizer::from_bytes(&bytes, stdin, &settings).unwrap_err();
+        let err = Tokenizer::from_bytes(&bytes, stdin, &settings).unwrap_err();
         assert!(
             matches!(&err, LoadError::ByteLevel(e) if matches!(e.problem, ByteLevelFileProblem::OwnSettings(Carrier::LabFile))),
             "{err}"
         );
-        assert!(AnyTokenizer::load_with(&path, &settings).is_err());
+        assert!(Tokenizer::load_with(&path, &settings).is_err());
     }
 
     /// A file of neither kind is refused with what it looks like, naming it.
@@ -220,12 +228,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("other.json");
         std::fs::write(&path, r#"{"name": "not a tokenizer"}"#).unwrap();
-        let message = AnyTokenizer::load(&path).unwrap_err().to_string();
+        let message = Tokenizer::load(&path).unwrap_err().to_string();
         assert!(message.contains("other.json"), "{message}");
         assert!(message.contains("no \"format\" field"), "{message}");
 
         let missing = dir.path().join("missing.json");
-        let err = AnyTokenizer::load(&missing).unwrap_err();
-        assert!(matches!(&err, LoadError::Lab(e) if matches!(e.problem, FileProblem::Io(_))));
+        let err = Tokenizer::load(&missing).unwrap_err();
+        assert!(matches!(&err, LoadError::CharLevel(e) if matches!(e.problem, FileProblem::Io(_))));
     }
 }

@@ -13,8 +13,8 @@
 //! unknown character stood, the decoded text says `<UNK>`.
 //!
 //! ```
-//! use bpe_lab::tokenizer::Tokenizer;
-//! let tokenizer = Tokenizer::train(&["low lower lowest", "slow  flow"], 10);
+//! use bpe_lab::tokenizer::CharLevelTokenizer;
+//! let tokenizer = CharLevelTokenizer::train(&["low lower lowest", "slow  flow"], 10);
 //! let ids = tokenizer.encode("slow  lower");
 //! assert_eq!(tokenizer.decode(&ids).unwrap(), "slow  lower");
 //! // 'a', 'z' and 'y' were never seen in training: each becomes <UNK>, and decoding says so.
@@ -117,8 +117,8 @@ pub struct TrainingInfo {
 ///
 /// Encoding caches the tokens of every distinct word it has met (the engine's [`Encoder`],
 /// behind a lock so that encoding takes `&self`); threads that encode a lot each use a clone,
-/// or [`Tokenizer::encode_word_uncached`] with a cache of their own.
-pub struct Tokenizer {
+/// or [`CharLevelTokenizer::encode_word_uncached`] with a cache of their own.
+pub struct CharLevelTokenizer {
     alphabet: BTreeSet<char>,
     merges: Vec<(String, String)>,
     vocab: Vocab,
@@ -129,11 +129,11 @@ pub struct Tokenizer {
     /// The vocabulary id of each of the table's symbol ids.
     to_vocab: Vec<u32>,
     /// The table's symbol id of each ASCII character ([`NO_SYMBOL`] if the merges never use
-    /// it), for [`Tokenizer::encode_word_uncached`].
+    /// it), for [`CharLevelTokenizer::encode_word_uncached`].
     ascii: [u32; 128],
     /// `</w>`'s id in the table.
     eow_symbol: u32,
-    /// The cached encoder used by [`Tokenizer::encode`].
+    /// The cached encoder used by [`CharLevelTokenizer::encode`].
     cached: Mutex<CachedEncoder>,
 }
 
@@ -145,9 +145,9 @@ struct CachedEncoder {
     to_vocab: Vec<u32>,
 }
 
-impl Clone for Tokenizer {
+impl Clone for CharLevelTokenizer {
     fn clone(&self) -> Self {
-        Tokenizer {
+        CharLevelTokenizer {
             alphabet: self.alphabet.clone(),
             merges: self.merges.clone(),
             vocab: self.vocab.clone(),
@@ -165,13 +165,13 @@ impl Clone for Tokenizer {
 /// Marks an ASCII character no merge uses.
 const NO_SYMBOL: u32 = u32::MAX;
 
-/// [`Tokenizer::encode_word_uncached`] gives a character no merge uses the id
+/// [`CharLevelTokenizer::encode_word_uncached`] gives a character no merge uses the id
 /// `OUTSIDE - its byte offset`: no merge rule matches it, and the character can be found again.
 const OUTSIDE: u32 = u32::MAX - 1;
 
-impl fmt::Debug for Tokenizer {
+impl fmt::Debug for CharLevelTokenizer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Tokenizer")
+        f.debug_struct("CharLevelTokenizer")
             .field("alphabet", &self.alphabet.len())
             .field("merges", &self.merges.len())
             .field("vocab", &self.vocab.len())
@@ -182,18 +182,18 @@ impl fmt::Debug for Tokenizer {
     }
 }
 
-impl Tokenizer {
+impl CharLevelTokenizer {
     /// Learns `num_merges` merges from `paragraphs` (the lab's initialization, lexicographic
     /// tie-break) and builds a tokenizer with the default settings.
     ///
     /// ```
-    /// use bpe_lab::tokenizer::Tokenizer;
-    /// let tokenizer = Tokenizer::train(&["the cat", "the hat"], 3);
+    /// use bpe_lab::tokenizer::CharLevelTokenizer;
+    /// let tokenizer = CharLevelTokenizer::train(&["the cat", "the hat"], 3);
     /// assert_eq!(tokenizer.merges()[0], ("a".to_string(), "t".to_string()));
     /// assert_eq!(tokenizer.vocab().id("<UNK>"), Some(1));
     /// ```
-    pub fn train(paragraphs: &[impl AsRef<str>], num_merges: usize) -> Tokenizer {
-        Tokenizer::train_with(
+    pub fn train(paragraphs: &[impl AsRef<str>], num_merges: usize) -> CharLevelTokenizer {
+        CharLevelTokenizer::train_with(
             paragraphs,
             TrainingSettings::new(num_merges),
             TokenizerConfig::default(),
@@ -206,24 +206,24 @@ impl Tokenizer {
         paragraphs: &[impl AsRef<str>],
         settings: TrainingSettings,
         config: TokenizerConfig,
-    ) -> Result<Tokenizer, TokenizerError> {
+    ) -> Result<CharLevelTokenizer, TokenizerError> {
         let training = Trainer::from_settings(settings).train_paragraphs(paragraphs);
-        Tokenizer::from_training(&training, settings, config)
+        CharLevelTokenizer::from_training(&training, settings, config)
     }
 
     /// Learns merges from `words` with `settings`, calling `on_progress` after every merge, and
     /// builds a tokenizer with `config` (what `bpe-lab train` does with a corpus file). The
-    /// training's stop reason and counts are in [`Tokenizer::training`].
+    /// training's stop reason and counts are in [`CharLevelTokenizer::training`].
     pub fn train_words(
         words: WordCounts,
         settings: TrainingSettings,
         config: TokenizerConfig,
         on_progress: impl FnMut(Progress),
-    ) -> Result<Tokenizer, TokenizerError> {
+    ) -> Result<CharLevelTokenizer, TokenizerError> {
         let training = Trainer::from_settings(settings)
             .on_progress(on_progress)
             .train(words);
-        Tokenizer::from_training(&training, settings, config)
+        CharLevelTokenizer::from_training(&training, settings, config)
     }
 
     /// A tokenizer from a finished training on text (paragraphs, lines or word counts, whose
@@ -233,7 +233,7 @@ impl Tokenizer {
         training: &Training,
         settings: TrainingSettings,
         config: TokenizerConfig,
-    ) -> Result<Tokenizer, TokenizerError> {
+    ) -> Result<CharLevelTokenizer, TokenizerError> {
         let alphabet = training
             .words
             .symbols()
@@ -256,7 +256,7 @@ impl Tokenizer {
             stop_reason: training.stop,
             merge_counts,
         };
-        Tokenizer::assemble(alphabet, merges, config, Some(info))
+        CharLevelTokenizer::assemble(alphabet, merges, config, Some(info))
     }
 
     /// A tokenizer from a base alphabet (characters; `</w>` is always added) and a merge list.
@@ -264,17 +264,17 @@ impl Tokenizer {
     /// may be listed twice.
     ///
     /// ```
-    /// use bpe_lab::tokenizer::{Tokenizer, TokenizerConfig};
+    /// use bpe_lab::tokenizer::{CharLevelTokenizer, TokenizerConfig};
     /// let merges = vec![("a".to_string(), "b".to_string())];
-    /// let tokenizer = Tokenizer::new("abc".chars(), merges, TokenizerConfig::default()).unwrap();
+    /// let tokenizer = CharLevelTokenizer::new("abc".chars(), merges, TokenizerConfig::default()).unwrap();
     /// assert_eq!(tokenizer.tokenize("abc ab"), ["ab", "c", "</w>", "ab", "</w>"]);
     /// ```
     pub fn new(
         alphabet: impl IntoIterator<Item = char>,
         merges: Vec<(String, String)>,
         config: TokenizerConfig,
-    ) -> Result<Tokenizer, TokenizerError> {
-        Tokenizer::assemble(alphabet.into_iter().collect(), merges, config, None)
+    ) -> Result<CharLevelTokenizer, TokenizerError> {
+        CharLevelTokenizer::assemble(alphabet.into_iter().collect(), merges, config, None)
     }
 
     pub(crate) fn assemble(
@@ -282,7 +282,7 @@ impl Tokenizer {
         merges: Vec<(String, String)>,
         config: TokenizerConfig,
         training: Option<TrainingInfo>,
-    ) -> Result<Tokenizer, TokenizerError> {
+    ) -> Result<CharLevelTokenizer, TokenizerError> {
         check_specials(&config, &alphabet)?;
         check_merges(&alphabet, &merges)?;
         let vocab = Vocab::build(
@@ -312,7 +312,7 @@ impl Tokenizer {
                     .expect("merge symbols are in the vocabulary")
             })
             .collect();
-        let tokenizer = Tokenizer {
+        let tokenizer = CharLevelTokenizer {
             alphabet,
             merges,
             vocab,
@@ -380,7 +380,7 @@ impl Tokenizer {
     pub fn encode_into(&self, text: &str, out: &mut Vec<u32>) {
         crate::exercise::guard::answer_used(
             crate::exercise::Exercise::Encode,
-            "bpe_lab::Tokenizer::encode",
+            "bpe_lab::CharLevelTokenizer::encode",
         );
         let mut cached = self.lock();
         for word in self.split.words(text) {
@@ -401,13 +401,13 @@ impl Tokenizer {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// The ids of one word, like [`Tokenizer::encode_word_into`] but without the cache, and
+    /// The ids of one word, like [`CharLevelTokenizer::encode_word_into`] but without the cache, and
     /// so through a shared reference: for callers that cache words themselves, or encode on
     /// several threads with one tokenizer. `ids` is cleared first.
     ///
     /// ```
-    /// use bpe_lab::tokenizer::Tokenizer;
-    /// let tokenizer = Tokenizer::train(&["low lower lowest"], 5);
+    /// use bpe_lab::tokenizer::CharLevelTokenizer;
+    /// let tokenizer = CharLevelTokenizer::train(&["low lower lowest"], 5);
     /// let mut ids = Vec::new();
     /// tokenizer.encode_word_uncached("slowest", &mut ids);
     /// assert_eq!(ids, tokenizer.encode("slowest"));
@@ -464,8 +464,8 @@ impl Tokenizer {
     /// error.
     ///
     /// ```
-    /// use bpe_lab::tokenizer::Tokenizer;
-    /// let tokenizer = Tokenizer::train(&["ab ab"], 1);
+    /// use bpe_lab::tokenizer::CharLevelTokenizer;
+    /// let tokenizer = CharLevelTokenizer::train(&["ab ab"], 1);
     /// let id = |t| tokenizer.vocab().id(t).unwrap();
     /// let ids = [id("ab"), id("</w>"), id("</w>"), id("a"), id("<UNK>"), id("</w>")];
     /// assert_eq!(tokenizer.decode(&ids).unwrap(), "ab  a<UNK>");
@@ -477,12 +477,12 @@ impl Tokenizer {
         Ok(text)
     }
 
-    /// Appends the text of `ids` to `text` (see [`Tokenizer::decode`]). On error `text` may
+    /// Appends the text of `ids` to `text` (see [`CharLevelTokenizer::decode`]). On error `text` may
     /// hold part of the result.
     pub fn decode_into(&self, ids: &[u32], text: &mut String) -> Result<(), DecodeError> {
         crate::exercise::guard::answer_used(
             crate::exercise::Exercise::Decode,
-            "bpe_lab::Tokenizer::decode",
+            "bpe_lab::CharLevelTokenizer::decode",
         );
         let mut boundary = false;
         for (position, &id) in ids.iter().enumerate() {

@@ -11,7 +11,7 @@ use std::io::{self, BufRead, Write};
 use serde_json::json;
 
 use crate::files::InvalidUtf8;
-use crate::tokenizer::codec::Tokenizer;
+use crate::tokenizer::codec::CharLevelTokenizer;
 use crate::tokenizer::error::DecodeError;
 
 /// Why decoding a stream of id lines stopped.
@@ -62,7 +62,7 @@ impl fmt::Display for DecodeLinesError {
 
 impl std::error::Error for DecodeLinesError {}
 
-impl Tokenizer {
+impl CharLevelTokenizer {
     /// Decodes every line of ids of `input` (named `input_name` in errors, e.g. `file 'a.txt'`)
     /// into one line of text of `out`, or with `as_json` one `{"text": ...}` object per line
     /// (which keeps one line per input line even when a text holds a newline). Returns how
@@ -236,7 +236,7 @@ mod tests {
 
     #[test]
     fn lines_decode_and_errors_name_the_line() {
-        let tokenizer = Tokenizer::train(&["ab ab"], 1);
+        let tokenizer = CharLevelTokenizer::train(&["ab ab"], 1);
         let ids: Vec<String> = tokenizer
             .encode("ab  a")
             .iter()

@@ -7,7 +7,7 @@
 //!
 //! Each thread keeps, for every distinct word it has met, the finished output bytes of that
 //! word (its ids or tokens, already formatted), so a repeated word costs one hash lookup and a
-//! copy; a new word is encoded by [`Tokenizer::encode_word_uncached`]. This is not the
+//! copy; a new word is encoded by [`CharLevelTokenizer::encode_word_uncached`]. This is not the
 //! tokenizer's id cache ([`CachedEncoder`](crate::tokenizer::codec)) again: it caches output
 //! text. Each thread with a clone of the tokenizer's `CachedEncoder`, formatting ids on every
 //! hit, was slower than this cache, so the output cache stays (docs/benchmarks.md, "The lab
@@ -27,7 +27,7 @@ use serde_json::json;
 
 use crate::files::InvalidUtf8;
 use crate::files::lines::{BOM, line_body};
-use crate::tokenizer::codec::Tokenizer;
+use crate::tokenizer::codec::CharLevelTokenizer;
 use crate::tokenizer::split::Split;
 use crate::tokenizer::windows::{Shape, Span, TokenText, Truncated, WindowFormat, write_unit};
 
@@ -57,7 +57,7 @@ pub struct LinesEncoded {
     pub unknown: u64,
     /// The 1-based line of the first of them.
     pub first_unknown_line: Option<u64>,
-    /// What `--max-tokens` cut ([`Tokenizer::encode_lines_shaped`]).
+    /// What `--max-tokens` cut ([`CharLevelTokenizer::encode_lines_shaped`]).
     pub truncated: Truncated,
 }
 
@@ -72,7 +72,7 @@ pub enum EncodeLinesError {
     Write(io::Error),
 }
 
-impl Tokenizer {
+impl CharLevelTokenizer {
     /// Encodes every line of `input` (named `input_name` in errors, e.g. `file 'a.txt'` or
     /// `standard input`) into one line of `out` each, on `threads` threads (0: one per core,
     /// [`crate::bpe::threads_for`]).
@@ -87,7 +87,7 @@ impl Tokenizer {
         self.encode_lines_shaped(input, input_name, out, output, threads, &Shape::default())
     }
 
-    /// [`Tokenizer::encode_lines`], each line's ids truncated, cut into windows (one output
+    /// [`CharLevelTokenizer::encode_lines`], each line's ids truncated, cut into windows (one output
     /// line each) or shown with their byte spans in the line, as `shape` says. A span covers
     /// the characters of the word a token holds (`</w>` holds none; a lone `</w>` token has an
     /// empty span at the word's end); the spaces between words are in no span.
@@ -270,7 +270,7 @@ struct PartDone {
 /// One thread's cache of finished words and its output for the current part; the tokenizer
 /// is shared.
 struct EncodeThread<'t> {
-    tokenizer: &'t Tokenizer,
+    tokenizer: &'t CharLevelTokenizer,
     output: LineOutput,
     split: Split,
     unk: u32,
@@ -284,7 +284,7 @@ struct EncodeThread<'t> {
 
 impl<'t> EncodeThread<'t> {
     fn new(
-        tokenizer: &'t Tokenizer,
+        tokenizer: &'t CharLevelTokenizer,
         token_text: &'t [Box<[u8]>],
         output: LineOutput,
         shape: &'t Shape,
@@ -451,8 +451,8 @@ impl<'t> EncodeThread<'t> {
 }
 
 /// Tokens as the lab shows them: the vocabulary's strings (`</w>` included), a plain line of
-/// them separated by spaces; the text is [`Tokenizer::decode`]'s.
-impl TokenText for Tokenizer {
+/// them separated by spaces; the text is [`CharLevelTokenizer::decode`]'s.
+impl TokenText for CharLevelTokenizer {
     fn token(&self, id: u32) -> std::borrow::Cow<'_, str> {
         std::borrow::Cow::Borrowed(self.vocab().token(id).unwrap_or_default())
     }
@@ -558,7 +558,7 @@ mod tests {
     /// gives; a bad byte is located in the whole input.
     #[test]
     fn lines_encode_as_each_line_alone() {
-        let tokenizer = Tokenizer::train(&["low lower lowest", "slow  flow"], 12);
+        let tokenizer = CharLevelTokenizer::train(&["low lower lowest", "slow  flow"], 12);
         let mut input = String::new();
         for i in 0..40_000 {
             input.push_str(["low lower\r\n", "\n", "slowest flo xyz\n", "  \n"][i % 4]);

@@ -58,7 +58,9 @@ use serde_json::{Map, Value};
 use crate::bpe::EOW;
 use crate::bpe::train::StopReason;
 use crate::files::{json_kind as kind, json_message, write_atomically};
-use crate::tokenizer::codec::{Tokenizer, TokenizerConfig, TrainingInfo, TrainingSettings};
+use crate::tokenizer::codec::{
+    CharLevelTokenizer, TokenizerConfig, TrainingInfo, TrainingSettings,
+};
 pub use crate::tokenizer::error::{FileError, FileProblem};
 pub use crate::tokenizer::file::format::{FORMAT, VERSION};
 use crate::tokenizer::split::Split;
@@ -90,7 +92,7 @@ fn parse_stop_reason(name: &str) -> Option<StopReason> {
     .find(|&s| stop_reason_name(s) == name)
 }
 
-impl Tokenizer {
+impl CharLevelTokenizer {
     /// Saves the tokenizer to `path` as JSON (see the [module docs](self)), atomically: a
     /// temporary file beside it is written, flushed to disk and renamed over `path`, so readers
     /// see the old file or the whole new one.
@@ -103,22 +105,22 @@ impl Tokenizer {
     }
 
     /// Reads a tokenizer file (version 2), checking it; errors name `path`.
-    pub fn load(path: impl AsRef<Path>) -> Result<Tokenizer, FileError> {
+    pub fn load(path: impl AsRef<Path>) -> Result<CharLevelTokenizer, FileError> {
         let path = path.as_ref();
         let error = |problem| FileError {
             path: path.to_owned(),
             problem,
         };
         let bytes = fs::read(path).map_err(|e| error(FileProblem::Io(e)))?;
-        Tokenizer::from_json_slice(&bytes).map_err(error)
+        CharLevelTokenizer::from_json_slice(&bytes).map_err(error)
     }
 
     /// Reads a tokenizer from the JSON text of a tokenizer file.
-    pub fn from_json(text: &str) -> Result<Tokenizer, FileProblem> {
-        Tokenizer::from_json_slice(text.as_bytes())
+    pub fn from_json(text: &str) -> Result<CharLevelTokenizer, FileProblem> {
+        CharLevelTokenizer::from_json_slice(text.as_bytes())
     }
 
-    pub(crate) fn from_json_slice(bytes: &[u8]) -> Result<Tokenizer, FileProblem> {
+    pub(crate) fn from_json_slice(bytes: &[u8]) -> Result<CharLevelTokenizer, FileProblem> {
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return Err(FileProblem::Empty);
         }
@@ -256,7 +258,7 @@ fn json(s: &str) -> String {
     serde_json::to_string(s).expect("a string serializes")
 }
 
-fn read_v2(fields: &Fields) -> Result<Tokenizer, FileProblem> {
+fn read_v2(fields: &Fields) -> Result<CharLevelTokenizer, FileProblem> {
     if let Some(eow) = fields.opt_str("end_of_word")?
         && eow != EOW
     {
@@ -315,13 +317,13 @@ fn read_v2(fields: &Fields) -> Result<Tokenizer, FileProblem> {
         order,
         split,
     };
-    let tokenizer = Tokenizer::assemble(alphabet, merges, config, training)?;
+    let tokenizer = CharLevelTokenizer::assemble(alphabet, merges, config, training)?;
     check_vocab(&vocab, &tokenizer)?;
     Ok(tokenizer)
 }
 
 /// The stored vocabulary is the one the alphabet, merges and order give.
-fn check_vocab(stored: &[String], tokenizer: &Tokenizer) -> Result<(), FileProblem> {
+fn check_vocab(stored: &[String], tokenizer: &CharLevelTokenizer) -> Result<(), FileProblem> {
     let rebuilt = tokenizer.vocab();
     for (id, token) in stored.iter().enumerate() {
         if rebuilt.id(token).is_none() {
@@ -499,7 +501,7 @@ mod tests {
 
     #[test]
     fn layout_is_valid_json_with_one_merge_per_line() {
-        let tokenizer = Tokenizer::train(&["low lower \"quoted\" \\ é"], 4);
+        let tokenizer = CharLevelTokenizer::train(&["low lower \"quoted\" \\ é"], 4);
         let text = tokenizer.to_json();
         let value: Value = serde_json::from_str(&text).unwrap();
         assert_eq!(value["format"], FORMAT);
@@ -522,7 +524,9 @@ mod tests {
     fn a_failed_save_names_the_file_and_keeps_nothing() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("missing").join("t.json");
-        let err = Tokenizer::train(&["ab"], 1).save(&path).unwrap_err();
+        let err = CharLevelTokenizer::train(&["ab"], 1)
+            .save(&path)
+            .unwrap_err();
         assert_eq!(err.path, path);
         assert!(matches!(err.problem, FileProblem::Io(_)));
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);

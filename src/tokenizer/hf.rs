@@ -44,7 +44,7 @@ use serde_json::json;
 
 use crate::bpe::EOW;
 use crate::files::write_atomically;
-use crate::tokenizer::codec::Tokenizer;
+use crate::tokenizer::codec::CharLevelTokenizer;
 pub use crate::tokenizer::error::HfExportError;
 use crate::tokenizer::error::{FileError, FileProblem};
 use crate::tokenizer::split::Split;
@@ -53,7 +53,7 @@ use crate::tokenizer::split::Split;
 /// [`is_python_whitespace`](crate::tokenizer::split::is_python_whitespace)).
 const PYTHON_WHITESPACE: &str = "\t\n\u{B}\u{C}\r\u{1C}-\u{1F} \u{85}\u{A0}\u{1680}\u{2000}-\u{200A}\u{2028}\u{2029}\u{202F}\u{205F}\u{3000}";
 
-impl Tokenizer {
+impl CharLevelTokenizer {
     /// The Hugging Face `tokenizer.json` text (see the [module docs](self)).
     pub fn to_hf_json(&self) -> Result<String, HfExportError> {
         let plan = HfPlan::new(self)?;
@@ -77,7 +77,11 @@ impl Tokenizer {
     }
 }
 
-fn write_hf_json(tokenizer: &Tokenizer, plan: &HfPlan, out: &mut dyn Write) -> io::Result<()> {
+fn write_hf_json(
+    tokenizer: &CharLevelTokenizer,
+    plan: &HfPlan,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let marker = plan.marker.to_string();
     let stand_in = plan.stand_in.to_string();
     let keep_unknown =
@@ -161,7 +165,7 @@ struct HfPlan {
 }
 
 impl HfPlan {
-    fn new(tokenizer: &Tokenizer) -> Result<HfPlan, HfExportError> {
+    fn new(tokenizer: &CharLevelTokenizer) -> Result<HfPlan, HfExportError> {
         // Merge results are made of alphabet characters and `</w>`; specials are the rest.
         let used = |c: char| {
             tokenizer.alphabet().contains(&c)

@@ -2,9 +2,9 @@
 //! files, export to Hugging Face `tokenizers`, and training explained round by round.
 //!
 //! ```
-//! use bpe_lab::tokenizer::{Tokenizer, TokenizerConfig, TrainingSettings, VocabOrder};
+//! use bpe_lab::tokenizer::{CharLevelTokenizer, TokenizerConfig, TrainingSettings, VocabOrder};
 //! let paragraphs = ["the lowest tower", "the slow flower"];
-//! let tokenizer = Tokenizer::train_with(
+//! let tokenizer = CharLevelTokenizer::train_with(
 //!     &paragraphs,
 //!     TrainingSettings::new(20),
 //!     TokenizerConfig::default().order(VocabOrder::MergeOrder),
@@ -15,11 +15,11 @@
 //! assert_eq!(tokenizer.vocab().token(0), Some("<PAD>"));
 //! ```
 //!
-//! - `any.rs`: [`AnyTokenizer`], a tokenizer of either kind loaded once
-//!   ([`AnyTokenizer::load`] decides the kind from the file's content).
+//! - `any.rs`: [`Tokenizer`], a tokenizer of either kind loaded once
+//!   ([`Tokenizer::load`] decides the kind from the file's content).
 //! - [`vocab`]: [`Vocab`] and the id orders ([`VocabOrder`]).
 //! - [`split`]: how text is cut into words ([`Split`]).
-//! - [`codec`]: [`Tokenizer`], encode and decode.
+//! - [`codec`]: [`CharLevelTokenizer`], encode and decode.
 //! - [`file`]: the versioned JSON file (save, load, checks).
 //! - [`hf`]: export to a Hugging Face `tokenizer.json` with the same ids.
 //! - [`encode_stream`]: encoding a stream of lines on every core (`bpe-lab encode`).
@@ -63,14 +63,14 @@ pub mod token_text;
 pub mod vocab;
 pub mod windows;
 
-pub use any::{AnyTokenizer, LoadError, TokenizerKind};
+pub use any::{LoadError, Tokenizer, TokenizerKind};
 pub use bytelevel::{
     AllowedSpecial, ByteLevelError, ByteLevelTokenizer, ByteTrainingReport, DisallowedSpecial,
 };
 pub use bytelevel_file::RankFileSettings;
 pub use bytelevel_stream::{EncodeOptions, EncodeOutput, EncodeUnit, StreamEncoded, StreamError};
 pub use codec::{
-    DEFAULT_SPECIAL_TOKENS, DEFAULT_UNK_TOKEN, Tokenizer, TokenizerConfig, TrainingInfo,
+    CharLevelTokenizer, DEFAULT_SPECIAL_TOKENS, DEFAULT_UNK_TOKEN, TokenizerConfig, TrainingInfo,
     TrainingSettings,
 };
 pub use decode_stream::{DecodeLinesError, NotIds, parse_id_line};

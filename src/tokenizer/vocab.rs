@@ -88,7 +88,7 @@ pub struct Vocab {
 impl Vocab {
     /// The vocabulary of `specials` (ids `0..specials.len()`), the base `alphabet` with `</w>`,
     /// and the results of `merges`, in `order`. `unk` must be one of `specials`, and the
-    /// specials distinct; [`Tokenizer`](crate::tokenizer::Tokenizer) checks both before it
+    /// specials distinct; [`CharLevelTokenizer`](crate::tokenizer::CharLevelTokenizer) checks both before it
     /// calls this.
     ///
     /// # Panics

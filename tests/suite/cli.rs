@@ -478,7 +478,7 @@ fn train_writes_the_vocabulary_in_merge_order() {
         json["special_tokens"],
         serde_json::json!(["<PAD>", "<UNK>"])
     );
-    let tokenizer = bpe_lab::Tokenizer::load(&path).unwrap();
+    let tokenizer = bpe_lab::CharLevelTokenizer::load(&path).unwrap();
     assert_eq!(tokenizer.merges(), merges);
 }
 

@@ -15,8 +15,8 @@ use std::time::Duration;
 use bpe_lab::TieBreak;
 use bpe_lab::bpe::bytelevel::SplitPattern;
 use bpe_lab::tokenizer::{
-    AllowedSpecial, ByteLevelTokenizer, Chunks, DisallowedSpecial, EncodeOptions, EncodeOutput,
-    EncodeUnit, LineOutput, Shape, Tokenizer,
+    AllowedSpecial, ByteLevelTokenizer, CharLevelTokenizer, Chunks, DisallowedSpecial,
+    EncodeOptions, EncodeOutput, EncodeUnit, LineOutput, Shape,
 };
 use serde_json::{Value, json};
 
@@ -79,10 +79,10 @@ fn byte_level() -> ByteLevelTokenizer {
     .unwrap()
 }
 
-fn lab() -> Tokenizer {
+fn lab() -> CharLevelTokenizer {
     let corpus = corpus();
     let lines: Vec<&str> = corpus.lines().collect();
-    Tokenizer::train(&lines, 40)
+    CharLevelTokenizer::train(&lines, 40)
 }
 
 /// Both kinds of tokenizer written into `dir`: (lab file, byte-level file).

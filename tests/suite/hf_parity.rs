@@ -15,7 +15,7 @@ use std::process::Command;
 
 use bpe_lab::bpe::EOW;
 use bpe_lab::tokenizer::{
-    HfExportError, Split, Tokenizer, TokenizerConfig, TrainingSettings, VocabOrder,
+    CharLevelTokenizer, HfExportError, Split, TokenizerConfig, TrainingSettings, VocabOrder,
 };
 use bpe_lab::{TieBreak, Trainer, WordCounts};
 use serde_json::{Value, json};
@@ -46,7 +46,7 @@ fn hf_python() -> Option<PathBuf> {
 /// One exported tokenizer and the texts to compare on.
 struct Job {
     name: String,
-    tokenizer: Tokenizer,
+    tokenizer: CharLevelTokenizer,
     texts: Vec<String>,
 }
 
@@ -122,7 +122,7 @@ fn ids_of(value: &Value) -> Vec<u32> {
         .collect()
 }
 
-fn tokens(tokenizer: &Tokenizer, ids: &[u32]) -> Vec<String> {
+fn tokens(tokenizer: &CharLevelTokenizer, ids: &[u32]) -> Vec<String> {
     ids.iter()
         .map(|&id| tokenizer.vocab().token(id).unwrap_or("?").to_owned())
         .collect()
@@ -170,7 +170,8 @@ fn same_ids_as_hugging_face_on_real_text() {
     let lines: Vec<String> = reference.lines().map(str::to_owned).collect();
     let training = Trainer::new(2_000).train(WordCounts::from_lines(&reference));
     let settings = TrainingSettings::new(2_000);
-    let space = Tokenizer::from_training(&training, settings, TokenizerConfig::default()).unwrap();
+    let space =
+        CharLevelTokenizer::from_training(&training, settings, TokenizerConfig::default()).unwrap();
     let mut whitespace = space.clone();
     whitespace.set_split(Split::Whitespace);
 
@@ -180,7 +181,7 @@ fn same_ids_as_hugging_face_on_real_text() {
     texts.extend(EDGE_TEXTS.iter().map(|s| s.to_string()));
 
     let africa = africa_descriptions();
-    let africa_tokenizer = Tokenizer::train_with(
+    let africa_tokenizer = CharLevelTokenizer::train_with(
         &africa,
         TrainingSettings::new(400).tie_break(TieBreak::FirstSeen),
         TokenizerConfig::default()
@@ -254,7 +255,7 @@ fn same_ids_as_hugging_face_on_generated_text() {
         } else {
             Split::Whitespace
         };
-        let tokenizer = Tokenizer::train_with(
+        let tokenizer = CharLevelTokenizer::train_with(
             &paragraphs,
             TrainingSettings::new(10 + rng.below(150)).tie_break(policy),
             TokenizerConfig::default().order(order).split(split),
@@ -340,7 +341,8 @@ fn same_ids_as_hugging_face_on_hand_made_merge_lists() {
     }
     let mut jobs = Vec::new();
     for (i, merges) in lists.into_iter().enumerate() {
-        let tokenizer = Tokenizer::new("abc".chars(), merges, TokenizerConfig::default()).unwrap();
+        let tokenizer =
+            CharLevelTokenizer::new("abc".chars(), merges, TokenizerConfig::default()).unwrap();
         let mut texts = texts.clone();
         texts.extend((0..60).map(|_| rng.text(&["a", "a", "b", "c", " ", "d"], 24)));
         jobs.push(Job {
@@ -363,7 +365,8 @@ fn exports_that_cannot_keep_parity_are_refused() {
         ("</".to_string(), "w".to_string()),
         ("</w".to_string(), ">".to_string()),
     ];
-    let tokenizer = Tokenizer::new("</w>".chars(), merges, TokenizerConfig::default()).unwrap();
+    let tokenizer =
+        CharLevelTokenizer::new("</w>".chars(), merges, TokenizerConfig::default()).unwrap();
     assert_eq!(
         tokenizer.to_hf_json().unwrap_err(),
         HfExportError::MarkerSpelledByMerge {
@@ -383,7 +386,7 @@ fn exports_that_cannot_keep_parity_are_refused() {
     }
     merges.push(("<UNK>".into(), EOW.into()));
     let alphabet: BTreeSet<char> = "<UNK>".chars().collect();
-    let tokenizer = Tokenizer::new(alphabet, merges, TokenizerConfig::default()).unwrap();
+    let tokenizer = CharLevelTokenizer::new(alphabet, merges, TokenizerConfig::default()).unwrap();
     let err = tokenizer.to_hf_json().unwrap_err();
     assert!(
         matches!(err, HfExportError::UnkInMerge { index: 4, .. }),
@@ -392,14 +395,15 @@ fn exports_that_cannot_keep_parity_are_refused() {
     // Another unknown token keeps the corpus' "<UNK>" an ordinary token, and the export works.
     let mut config = TokenizerConfig::default().special_tokens(["<PAD>", "[UNK]"]);
     config.unk_token = "[UNK]".into();
-    let tokenizer = Tokenizer::new("<UNK>".chars(), tokenizer.merges().to_vec(), config).unwrap();
+    let tokenizer =
+        CharLevelTokenizer::new("<UNK>".chars(), tokenizer.merges().to_vec(), config).unwrap();
     assert!(tokenizer.to_hf_json().is_ok());
 }
 
 /// The exported file's own structure: what the HF parity rests on, checked without HF.
 #[test]
 fn the_export_has_the_documented_shape() {
-    let tokenizer = Tokenizer::train(&["the cat sat on the mat"], 8);
+    let tokenizer = CharLevelTokenizer::train(&["the cat sat on the mat"], 8);
     let json: Value = serde_json::from_str(&tokenizer.to_hf_json().unwrap()).unwrap();
     let model = &json["model"];
     assert_eq!(model["type"], "BPE");

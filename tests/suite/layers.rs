@@ -3,7 +3,7 @@
 //! other, in a circle of any length.
 //!
 //! Why the sources are read as Rust (syn) and not as text: a text scan can be walked around. A
-//! use through a re-export (`use crate::Tokenizer`), a glob (`use crate::*`), a
+//! use through a re-export (`use crate::CharLevelTokenizer`), a glob (`use crate::*`), a
 //! `#[macro_export]` macro, `extern crate self`, or a char literal `'"'` that a string scanner
 //! takes for the start of a string all slipped past the scan this file used to hold. Here the
 //! lexer decides what is code, and every path is followed through the re-exports it passes
@@ -911,7 +911,7 @@ fn planted_base() -> Sources {
     [
         (
             "lib.rs",
-            "pub mod bpe;\npub mod lab;\npub mod tokenizer;\npub use tokenizer::Tokenizer;\n",
+            "pub mod bpe;\npub mod lab;\npub mod tokenizer;\npub use tokenizer::CharLevelTokenizer;\n",
         ),
         (
             "bpe/mod.rs",
@@ -924,8 +924,8 @@ fn planted_base() -> Sources {
         ("bpe/words.rs", "pub struct Words(pub usize);\n"),
         (
             "tokenizer/mod.rs",
-            "use crate::bpe::encode::encode;\npub struct Tokenizer;\n\
-             impl Tokenizer { pub fn new() -> Self { let _ = encode; Tokenizer } }\n",
+            "use crate::bpe::encode::encode;\npub struct CharLevelTokenizer;\n\
+             impl CharLevelTokenizer { pub fn new() -> Self { let _ = encode; CharLevelTokenizer } }\n",
         ),
         (
             "lab/mod.rs",
@@ -934,7 +934,7 @@ fn planted_base() -> Sources {
         ),
         (
             "lab/check.rs",
-            "use crate::Tokenizer;\npub fn run() -> crate::tokenizer::Tokenizer { lab_table!(); Tokenizer::new() }\n",
+            "use crate::CharLevelTokenizer;\npub fn run() -> crate::tokenizer::CharLevelTokenizer { lab_table!(); CharLevelTokenizer::new() }\n",
         ),
     ]
     .into_iter()
@@ -975,14 +975,14 @@ fn planted_cases() -> Vec<PlantedCase> {
     vec![
         (
             "a use through lib.rs's re-export",
-            vec![("bpe/encode.rs", "use crate::Tokenizer;\n")],
+            vec![("bpe/encode.rs", "use crate::CharLevelTokenizer;\n")],
             vec![Upward],
         ),
         (
             "a path in code through lib.rs's re-export",
             vec![(
                 "bpe/encode.rs",
-                "fn f() { let _ = crate::Tokenizer::new(); }\n",
+                "fn f() { let _ = crate::CharLevelTokenizer::new(); }\n",
             )],
             vec![Upward],
         ),
@@ -1056,7 +1056,7 @@ fn planted_cases() -> Vec<PlantedCase> {
             "a path in code",
             vec![(
                 "bpe/encode.rs",
-                "fn f() { let _ = crate::tokenizer::Tokenizer::new(); }\n",
+                "fn f() { let _ = crate::tokenizer::CharLevelTokenizer::new(); }\n",
             )],
             vec![Upward],
         ),

@@ -192,7 +192,7 @@ fn a_path_that_names_nothing_is_refused() {
     let house = House::read(real_sources());
     let path = |p: &str| -> Vec<String> { p.split("::").map(String::from).collect() };
     for good in [
-        "bpe_lab::Tokenizer",
+        "bpe_lab::CharLevelTokenizer",
         "bpe_lab::lab::prelude::EOW",
         "bpe_lab::lab::check::train_bpe",
         "bpe_lab::lab::reference::bpe_initialize",

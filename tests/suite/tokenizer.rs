@@ -9,8 +9,8 @@ use std::process::Command;
 
 use bpe_lab::bpe::oracle::{apply_merges_naive, train_bpe_naive};
 use bpe_lab::tokenizer::{
-    DecodeError, Split, Tokenizer, TokenizerConfig, TokenizerError, TrainingSettings, VocabOrder,
-    is_python_whitespace,
+    CharLevelTokenizer, DecodeError, Split, TokenizerConfig, TokenizerError, TrainingSettings,
+    VocabOrder, is_python_whitespace,
 };
 use bpe_lab::{EOW, TieBreak, bpe_initialize};
 use proptest::prelude::*;
@@ -100,7 +100,7 @@ fn merge_order_ids_follow_the_documented_rule() {
         };
         let (mut corpus, _) = bpe_initialize(&paragraphs);
         let merges = train_bpe_naive(&mut corpus, n, policy);
-        let tokenizer = Tokenizer::train_with(
+        let tokenizer = CharLevelTokenizer::train_with(
             &paragraphs,
             TrainingSettings::new(n).tie_break(policy),
             TokenizerConfig::default(),
@@ -140,7 +140,7 @@ fn hand_made_merge_lists_with_collisions() {
             collisions += 1;
         }
         for order in [VocabOrder::MergeOrder, VocabOrder::Sorted] {
-            let tokenizer = Tokenizer::new(
+            let tokenizer = CharLevelTokenizer::new(
                 alphabet.iter().copied(),
                 merges.clone(),
                 TokenizerConfig::default().order(order),
@@ -234,7 +234,7 @@ fn sorted_ids_are_seed_004s_token2id() {
         ("the</w>", 33),
         ("u", 34),
     ];
-    let tokenizer = Tokenizer::train_with(
+    let tokenizer = CharLevelTokenizer::train_with(
         &corpus,
         TrainingSettings::new(15).tie_break(TieBreak::FirstSeen),
         TokenizerConfig::default().order(VocabOrder::Sorted),
@@ -280,7 +280,7 @@ fn encode_and_decode_are_seed_004s_run_in_python() {
         "seed004.py",
         &json!({"corpus": corpus, "num_merges": 15, "texts": texts}),
     );
-    let tokenizer = Tokenizer::train_with(
+    let tokenizer = CharLevelTokenizer::train_with(
         &corpus,
         TrainingSettings::new(15).tie_break(TieBreak::FirstSeen),
         TokenizerConfig::default()
@@ -378,7 +378,7 @@ proptest! {
         let (mut corpus, _) = bpe_initialize(&paragraphs);
         let merges = train_bpe_naive(&mut corpus, n, TieBreak::Lexicographic);
         let alphabet = characters(&paragraphs);
-        let tokenizer = Tokenizer::train_with(
+        let tokenizer = CharLevelTokenizer::train_with(
             &paragraphs,
             TrainingSettings::new(n),
             TokenizerConfig::default().split(split).order(order),
@@ -406,7 +406,7 @@ proptest! {
         n in 0usize..40,
         text in any_text(),
     ) {
-        let mut tokenizer = Tokenizer::train(&paragraphs, n);
+        let mut tokenizer = CharLevelTokenizer::train(&paragraphs, n);
         let alphabet = characters(&paragraphs);
         let known: String = text
             .chars()
@@ -429,7 +429,7 @@ proptest! {
     /// Any id sequence decodes or is refused with the first bad id, without panicking.
     #[test]
     fn decode_never_panics(ids in prop::collection::vec(0u32..40, 0..30)) {
-        let tokenizer = Tokenizer::train(&["ab ba abab"], 5);
+        let tokenizer = CharLevelTokenizer::train(&["ab ba abab"], 5);
         let size = tokenizer.vocab().len() as u32;
         match tokenizer.decode(&ids) {
             Ok(_) => prop_assert!(ids.iter().all(|&id| id < size)),
@@ -445,7 +445,7 @@ proptest! {
 
 #[test]
 fn out_of_range_ids_are_an_error() {
-    let tokenizer = Tokenizer::train(&["low lower"], 3);
+    let tokenizer = CharLevelTokenizer::train(&["low lower"], 3);
     let size = tokenizer.vocab().len() as u32;
     let err = tokenizer.decode(&[3, size, 4]).unwrap_err();
     assert_eq!(
@@ -463,7 +463,7 @@ fn out_of_range_ids_are_an_error() {
 /// Unknown characters are never dropped: one `<UNK>` each, in place.
 #[test]
 fn unknown_characters_become_unk_in_place() {
-    let tokenizer = Tokenizer::train(&["ab ab"], 1);
+    let tokenizer = CharLevelTokenizer::train(&["ab ab"], 1);
     assert_eq!(
         tokenizer.tokenize("xaby  ab"),
         ["<UNK>", "ab", "<UNK>", "</w>", "</w>", "ab", "</w>"]
@@ -479,7 +479,8 @@ fn special_tokens_are_configurable_and_checked() {
     let config = TokenizerConfig::default()
         .special_tokens(["[PAD]", "[UNK]", "[BOS]"])
         .unk_token("[UNK]");
-    let tokenizer = Tokenizer::train_with(&["ab ab"], TrainingSettings::new(1), config).unwrap();
+    let tokenizer =
+        CharLevelTokenizer::train_with(&["ab ab"], TrainingSettings::new(1), config).unwrap();
     assert_eq!(
         &tokenizer.vocab().tokens()[..4],
         ["[PAD]", "[UNK]", "[BOS]", EOW]
@@ -489,7 +490,7 @@ fn special_tokens_are_configurable_and_checked() {
     assert_eq!(tokenizer.decode(&[2, 4, 3]).unwrap(), "[BOS]a");
 
     let build = |specials: &[&str], unk: &str| {
-        Tokenizer::new(
+        CharLevelTokenizer::new(
             "ab".chars(),
             Vec::new(),
             TokenizerConfig::default()
@@ -533,7 +534,7 @@ fn merge_lists_are_checked() {
             .map(|(a, b)| (a.to_string(), b.to_string()))
             .collect()
     };
-    let build = |merges| Tokenizer::new("abc".chars(), merges, TokenizerConfig::default());
+    let build = |merges| CharLevelTokenizer::new("abc".chars(), merges, TokenizerConfig::default());
     assert_eq!(
         build(pairs(&[("a", "b"), ("c", "a"), ("a", "b")])).unwrap_err(),
         TokenizerError::DuplicateMerge {
@@ -561,9 +562,11 @@ fn encoding_applies_the_lowest_rank_first() {
         ("b".to_string(), "c".to_string()),
         ("a".to_string(), "b".to_string()),
     ];
-    let tokenizer = Tokenizer::new("abc".chars(), merges, TokenizerConfig::default()).unwrap();
+    let tokenizer =
+        CharLevelTokenizer::new("abc".chars(), merges, TokenizerConfig::default()).unwrap();
     assert_eq!(tokenizer.tokenize("abc"), ["a", "bc", "</w>"]);
     let merges = vec![("a".to_string(), "a".to_string())];
-    let tokenizer = Tokenizer::new("a".chars(), merges, TokenizerConfig::default()).unwrap();
+    let tokenizer =
+        CharLevelTokenizer::new("a".chars(), merges, TokenizerConfig::default()).unwrap();
     assert_eq!(tokenizer.tokenize("aaa"), ["aa", "a", "</w>"]);
 }

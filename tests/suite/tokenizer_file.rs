@@ -5,7 +5,7 @@ use std::fs;
 use std::path::Path;
 
 use bpe_lab::tokenizer::{
-    FileProblem, Split, Tokenizer, TokenizerConfig, TrainingSettings, VocabOrder,
+    CharLevelTokenizer, FileProblem, Split, TokenizerConfig, TrainingSettings, VocabOrder,
 };
 use bpe_lab::{StopReason, TieBreak};
 use serde_json::{Value, json};
@@ -20,10 +20,10 @@ fn paragraphs() -> Vec<String> {
     .to_vec()
 }
 
-fn tokenizers() -> Vec<Tokenizer> {
+fn tokenizers() -> Vec<CharLevelTokenizer> {
     let mut all = vec![
-        Tokenizer::train(&paragraphs(), 30),
-        Tokenizer::train_with(
+        CharLevelTokenizer::train(&paragraphs(), 30),
+        CharLevelTokenizer::train_with(
             &paragraphs(),
             TrainingSettings::new(500)
                 .tie_break(TieBreak::FirstSeen)
@@ -36,11 +36,11 @@ fn tokenizers() -> Vec<Tokenizer> {
         .unwrap(),
     ];
     let merges = vec![("a".to_string(), "b".to_string())];
-    all.push(Tokenizer::new("abc".chars(), merges, TokenizerConfig::default()).unwrap());
+    all.push(CharLevelTokenizer::new("abc".chars(), merges, TokenizerConfig::default()).unwrap());
     all
 }
 
-fn save(dir: &Path, tokenizer: &Tokenizer) -> std::path::PathBuf {
+fn save(dir: &Path, tokenizer: &CharLevelTokenizer) -> std::path::PathBuf {
     let path = dir.join("tokenizer.json");
     tokenizer.save(&path).unwrap();
     path
@@ -51,7 +51,7 @@ fn saving_and_loading_keeps_everything() {
     let dir = tempfile::tempdir().unwrap();
     for tokenizer in tokenizers() {
         let path = save(dir.path(), &tokenizer);
-        let loaded = Tokenizer::load(&path).unwrap();
+        let loaded = CharLevelTokenizer::load(&path).unwrap();
         assert_eq!(loaded.merges(), tokenizer.merges());
         assert_eq!(loaded.vocab(), tokenizer.vocab());
         assert_eq!(loaded.config(), tokenizer.config());
@@ -68,7 +68,7 @@ fn saving_and_loading_keeps_everything() {
 /// in id order, specials first.
 #[test]
 fn the_file_keeps_a_top_level_merges_array() {
-    let tokenizer = Tokenizer::train(&paragraphs(), 30);
+    let tokenizer = CharLevelTokenizer::train(&paragraphs(), 30);
     let json: Value = serde_json::from_str(&tokenizer.to_json()).unwrap();
     let merges: Vec<(String, String)> = serde_json::from_value(json["merges"].clone()).unwrap();
     assert_eq!(merges, tokenizer.merges());
@@ -105,7 +105,7 @@ fn a_version_1_merges_file_is_refused_naming_its_format() {
 "#,
     )
     .unwrap();
-    let err = Tokenizer::load(&path).unwrap_err();
+    let err = CharLevelTokenizer::load(&path).unwrap_err();
     let message = err.to_string();
     assert!(message.contains("merges.json"), "{message}");
     assert!(message.contains("\"bpe-lab-merges\""), "{message}");
@@ -122,7 +122,7 @@ fn load_error(content: &str) -> (String, FileProblem) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("tokenizer.json");
     fs::write(&path, content).unwrap();
-    let err = Tokenizer::load(&path).unwrap_err();
+    let err = CharLevelTokenizer::load(&path).unwrap_err();
     let message = err.to_string();
     assert!(
         message.contains(&path.display().to_string()),
@@ -133,7 +133,7 @@ fn load_error(content: &str) -> (String, FileProblem) {
 
 /// A valid file as JSON, to damage one field at a time.
 fn valid() -> Value {
-    serde_json::from_str(&Tokenizer::train(&paragraphs(), 20).to_json()).unwrap()
+    serde_json::from_str(&CharLevelTokenizer::train(&paragraphs(), 20).to_json()).unwrap()
 }
 
 fn with(field: &str, value: Value) -> String {
@@ -151,7 +151,7 @@ fn a_file_from_a_newer_version_is_refused() {
 
 #[test]
 fn a_truncated_file_is_refused() {
-    let text = Tokenizer::train(&paragraphs(), 20).to_json();
+    let text = CharLevelTokenizer::train(&paragraphs(), 20).to_json();
     for cut in [text.len() / 3, text.len() - 3] {
         let (message, problem) = load_error(&text[..cut]);
         assert!(
@@ -257,7 +257,7 @@ fn wrong_shapes_name_the_field() {
 fn a_missing_file_is_named() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("nope.json");
-    let err = Tokenizer::load(&path).unwrap_err();
+    let err = CharLevelTokenizer::load(&path).unwrap_err();
     assert!(matches!(err.problem, FileProblem::Io(_)));
     assert!(err.to_string().contains("nope.json"));
 }
@@ -265,7 +265,7 @@ fn a_missing_file_is_named() {
 #[test]
 fn saving_is_atomic() {
     let dir = tempfile::tempdir().unwrap();
-    let tokenizer = Tokenizer::train(&paragraphs(), 5);
+    let tokenizer = CharLevelTokenizer::train(&paragraphs(), 5);
     // Into a missing directory: an error, nothing written.
     let err = tokenizer
         .save(dir.path().join("missing").join("t.json"))

@@ -1,5 +1,5 @@
 //! `bpe-lab decode`: lines of token ids in, text out. The work is
-//! `bpe_lab::tokenizer::Tokenizer::decode_lines` (lab) and
+//! `bpe_lab::tokenizer::CharLevelTokenizer::decode_lines` (lab) and
 //! `ByteLevelTokenizer::decode_bytes` (byte-level); a line of ids is read by
 //! [`bpe_lab::tokenizer::parse_id_line`] for both; this file maps the flags and reports.
 
@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
 
-use bpe_lab::tokenizer::{AnyTokenizer, ByteLevelTokenizer, DecodeLinesError, parse_id_line};
+use bpe_lab::tokenizer::{ByteLevelTokenizer, DecodeLinesError, Tokenizer, parse_id_line};
 use clap::Args;
 use serde::Serialize;
 
@@ -94,11 +94,11 @@ pub(crate) fn run(args: &DecodeArgs) -> Result<(), CliError> {
         "the ids (--input, not given or -)",
     )?;
     let tokenizer = match tokenizer_file::load_any(args.encoding, path, &args.rank_file)? {
-        AnyTokenizer::ByteLevel(tokenizer) => {
+        Tokenizer::ByteLevel(tokenizer) => {
             let lines = args.unit == Some(crate::commands::encode::UnitArg::Line);
             return decode_byte_level(&tokenizer, args.input.as_deref(), lines, args.json, &output);
         }
-        AnyTokenizer::Lab(tokenizer) => *tokenizer,
+        Tokenizer::CharLevel(tokenizer) => *tokenizer,
     };
     if args.unit == Some(crate::commands::encode::UnitArg::Text) {
         return Err(CliError::usage(

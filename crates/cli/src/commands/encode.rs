@@ -1,13 +1,13 @@
 //! `bpe-lab encode`: text in, one line of tokens (or ids) out per line of text. The work (in
 //! blocks, on every core, with the tokenizer's word cache) is
-//! `bpe_lab::tokenizer::Tokenizer::encode_lines`; this file maps the flags and reports.
+//! `bpe_lab::tokenizer::CharLevelTokenizer::encode_lines`; this file maps the flags and reports.
 
 use std::fmt;
 use std::io::Read;
 use std::path::PathBuf;
 
 use bpe_lab::tokenizer::{
-    AnyTokenizer, Chunks, EncodeLinesError, EncodeOutput, EncodeUnit, LineOutput, Shape, Truncated,
+    Chunks, EncodeLinesError, EncodeOutput, EncodeUnit, LineOutput, Shape, Tokenizer, Truncated,
 };
 use clap::Args;
 
@@ -229,7 +229,7 @@ pub(crate) fn run(args: &EncodeArgs) -> Result<(), CliError> {
         path,
         &args.rank_file,
     )? {
-        AnyTokenizer::ByteLevel(tokenizer) => {
+        Tokenizer::ByteLevel(tokenizer) => {
             if args.split.is_some() {
                 return Err(CliError::usage(
                     "--split applies to lab tokenizers; a byte-level tokenizer cuts text with its \
@@ -263,7 +263,7 @@ pub(crate) fn run(args: &EncodeArgs) -> Result<(), CliError> {
                 threads,
             });
         }
-        AnyTokenizer::Lab(tokenizer) => *tokenizer,
+        Tokenizer::CharLevel(tokenizer) => *tokenizer,
     };
     if args.unit == Some(UnitArg::Text) {
         return Err(CliError::usage(

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use bpe_lab::tokenizer::AnyTokenizer;
+use bpe_lab::tokenizer::Tokenizer;
 use clap::{Args, ValueEnum};
 
 use crate::commands::error::CliError;
@@ -79,7 +79,7 @@ pub(crate) fn run(args: &ExportArgs) -> Result<(), CliError> {
     let output = OutputFlag::new("--output", Some(&args.output));
     output.not_input("--tokenizer", "the tokenizer file", path)?;
     let mut tokenizer = match tokenizer_file::load_any(args.encoding, path, &args.rank_file)? {
-        AnyTokenizer::ByteLevel(tokenizer) => {
+        Tokenizer::ByteLevel(tokenizer) => {
             use crate::commands::bytelevel::{ByteLevelExport, export};
             if args.split.is_some() {
                 return Err(CliError::usage(
@@ -93,7 +93,7 @@ pub(crate) fn run(args: &ExportArgs) -> Result<(), CliError> {
             };
             return export(&tokenizer, format, &output);
         }
-        AnyTokenizer::Lab(tokenizer) => *tokenizer,
+        Tokenizer::CharLevel(tokenizer) => *tokenizer,
     };
     let path = path.expect("a lab tokenizer comes from --tokenizer");
     if let Some(split) = args.split {

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use bpe_lab::bpe::bytelevel::{Coverage, SplitPattern};
 use bpe_lab::tokenizer::token_text::{parse_token_text, token_text};
-use bpe_lab::tokenizer::{AnyTokenizer, OpenAiEncoding, Split};
+use bpe_lab::tokenizer::{OpenAiEncoding, Split, Tokenizer};
 use clap::Args;
 use serde::Serialize;
 
@@ -147,9 +147,9 @@ pub(crate) fn run(args: &InfoArgs) -> Result<(), CliError> {
     print_line(&summary_text(&summary))
 }
 
-fn summarize(name: String, loaded: &AnyTokenizer) -> Summary {
+fn summarize(name: String, loaded: &Tokenizer) -> Summary {
     match loaded {
-        AnyTokenizer::ByteLevel(t) => Summary {
+        Tokenizer::ByteLevel(t) => Summary {
             name,
             kind: Kind::ByteLevel,
             vocab_size: t.n_vocab(),
@@ -165,7 +165,7 @@ fn summarize(name: String, loaded: &AnyTokenizer) -> Summary {
                 (Coverage::Whole, _) => Dropping::Never,
             },
         },
-        AnyTokenizer::Lab(t) => {
+        Tokenizer::CharLevel(t) => {
             let vocab = t.vocab();
             let specials: Vec<(String, u32)> = vocab
                 .special_tokens()
@@ -255,22 +255,22 @@ fn summary_text(s: &Summary) -> String {
 }
 
 /// Answers `--id` and `--token`, in the order of the flags' kinds (ids, then tokens).
-fn lookups(args: &InfoArgs, name: &str, loaded: &AnyTokenizer) -> Result<(), CliError> {
+fn lookups(args: &InfoArgs, name: &str, loaded: &Tokenizer) -> Result<(), CliError> {
     let mut answers = Vec::new();
     for &id in &args.ids {
         let found = match loaded {
-            AnyTokenizer::ByteLevel(t) => t
+            Tokenizer::ByteLevel(t) => t
                 .token_bytes(id)
                 .map(|b| (b.to_vec(), t.specials().values().any(|&s| s == id))),
-            AnyTokenizer::Lab(t) => t
+            Tokenizer::CharLevel(t) => t
                 .vocab()
                 .token(id)
                 .map(|s| (s.as_bytes().to_vec(), t.vocab().is_special(id))),
         };
         let (bytes, special) = found.ok_or_else(|| {
             let top = match loaded {
-                AnyTokenizer::ByteLevel(t) => t.n_vocab(),
-                AnyTokenizer::Lab(t) => t.vocab().len() as u32,
+                Tokenizer::ByteLevel(t) => t.n_vocab(),
+                Tokenizer::CharLevel(t) => t.vocab().len() as u32,
             };
             CliError::runtime(format!(
                 "--id {id}: no token of {name} has this id (its ids go up to {})",
@@ -288,7 +288,7 @@ fn lookups(args: &InfoArgs, name: &str, loaded: &AnyTokenizer) -> Result<(), Cli
         let bytes =
             parse_token_text(given).map_err(|e| CliError::usage(format!("--token: {e}")))?;
         let found = match loaded {
-            AnyTokenizer::ByteLevel(t) => {
+            Tokenizer::ByteLevel(t) => {
                 let special = std::str::from_utf8(&bytes)
                     .ok()
                     .and_then(|s| t.specials().get(s).copied());
@@ -297,7 +297,7 @@ fn lookups(args: &InfoArgs, name: &str, loaded: &AnyTokenizer) -> Result<(), Cli
                     None => t.ranks().get(&bytes).map(|id| (id, false)),
                 }
             }
-            AnyTokenizer::Lab(t) => std::str::from_utf8(&bytes)
+            Tokenizer::CharLevel(t) => std::str::from_utf8(&bytes)
                 .ok()
                 .and_then(|s| t.vocab().id(s))
                 .map(|id| (id, t.vocab().is_special(id))),

@@ -13,22 +13,22 @@ use bpe_lab::bpe::bytelevel::{SplitPattern, Splitter};
 use bpe_lab::files::InvalidUtf8;
 use bpe_lab::tokenizer::bytelevel_file::{ByteLevelFileError, ByteLevelFileProblem};
 use bpe_lab::tokenizer::{
-    AnyTokenizer, ByteLevelTokenizer, FileError, FileProblem, LoadError, OpenAiEncoding,
-    RankFileSettings, Split, VocabOrder,
+    ByteLevelTokenizer, FileError, FileProblem, LoadError, OpenAiEncoding, RankFileSettings, Split,
+    Tokenizer, VocabOrder,
 };
 use clap::{Args, ValueEnum};
 
 use crate::commands::error::CliError;
 
 /// The tokenizer `--encoding` names, else the file `--tokenizer` gives (`-`: standard input),
-/// of either kind: the library reads the kind from the file ([`AnyTokenizer::load_with`]); the
+/// of either kind: the library reads the kind from the file ([`Tokenizer::load_with`]); the
 /// command then maps its flags for that kind (encode, decode, export). `rank` gives a bare
 /// rank file its pattern and special tokens.
 pub(crate) fn load_any(
     encoding: Option<OpenAiEncoding>,
     path: Option<&Path>,
     rank: &RankFileArgs,
-) -> Result<AnyTokenizer, CliError> {
+) -> Result<Tokenizer, CliError> {
     match (encoding, path) {
         (Some(encoding), _) => {
             if let Some(flag) = rank.given() {
@@ -39,20 +39,20 @@ pub(crate) fn load_any(
             }
             encoding
                 .tokenizer()
-                .map(AnyTokenizer::from)
+                .map(Tokenizer::from)
                 .map_err(|e| CliError::runtime(e.to_string()))
         }
         (None, Some(path)) => {
             let settings = rank.settings()?;
             let loaded = if path == Path::new("-") {
                 let bytes = read_stdin_tokenizer()?;
-                AnyTokenizer::from_bytes(&bytes, path, &settings)
+                Tokenizer::from_bytes(&bytes, path, &settings)
             } else {
                 check_is_tokenizer(path)?;
-                AnyTokenizer::load_with(path, &settings)
+                Tokenizer::load_with(path, &settings)
             };
             loaded.map_err(|e| match e {
-                LoadError::Lab(err) => from_file_error(&err, "cannot read"),
+                LoadError::CharLevel(err) => from_file_error(&err, "cannot read"),
                 LoadError::ByteLevel(err) => byte_level_load_error(err, rank, ""),
             })
         }

@@ -1,7 +1,7 @@
 //! `bpe-lab train`: corpus file in, tokenizer file out. The flags become a
 //! [`TrainingSettings`] and a [`TokenizerConfig`]; the corpus is read by
 //! `bpe_lab::dataset::CorpusReader` (the reader every command shares) and trained on by
-//! [`Tokenizer::train_words`]; this file prints.
+//! [`CharLevelTokenizer::train_words`]; this file prints.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -10,7 +10,9 @@ use bpe_lab::bpe::bytelevel::SplitPattern;
 use bpe_lab::dataset::{CorpusReader, DatasetError, Format};
 use bpe_lab::files::InvalidUtf8;
 use bpe_lab::tokenizer::file::stop_reason_name;
-use bpe_lab::tokenizer::{DEFAULT_UNK_TOKEN, Tokenizer, TokenizerConfig, TrainingSettings};
+use bpe_lab::tokenizer::{
+    CharLevelTokenizer, DEFAULT_UNK_TOKEN, TokenizerConfig, TrainingSettings,
+};
 use bpe_lab::{StopReason, WordCounts};
 use clap::Args;
 use serde_json::json;
@@ -276,7 +278,7 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), CliError> {
 
     let bar = progress::merges_bar(merges);
     let trained =
-        Tokenizer::train_words(words, settings, config, |p| progress::show_merge(&bar, p));
+        CharLevelTokenizer::train_words(words, settings, config, |p| progress::show_merge(&bar, p));
     bar.finish_and_clear();
     let tokenizer = trained.map_err(|e| {
         CliError::runtime(format!("cannot build a tokenizer from {corpus_name}: {e}"))
