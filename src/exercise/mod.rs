@@ -10,60 +10,55 @@ pub mod guard;
 
 use std::fmt;
 
-/// One exercise of the lab notebooks.
-///
-/// ```
-/// use bpe_lab::exercise::Exercise;
-/// let e: Exercise = "train_bpe".parse().unwrap();
-/// assert_eq!(e.name(), "train_bpe");
-/// assert!(Exercise::GetPairFrequencies < e);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Exercise {
-    BpeInitialize,
-    GetPairFrequencies,
-    MostFrequentPair,
-    MergePairInWord,
-    TrainBpe,
-    ApplyMerges,
-    Encode,
-    Decode,
-    /// Notebook 07: text chunks as their UTF-8 bytes, the byte-level starting point.
-    ByteInitialize,
-    /// Notebook 07: adjacent byte pairs counted inside each chunk, never across two.
-    CountPairsInChunks,
-    /// Notebook 07: every occurrence of a pair of ids replaced by a new id, in one pass.
-    MergeIds,
-    /// Notebook 07: minbpe's training loop, new ids numbered from 256.
-    TrainByteBpe,
-    /// Notebook 07: minbpe's encoder, each chunk's bytes merged by rank (lowest new id first).
-    EncodeIds,
-    /// Notebook 07: ids to bytes to text, the bytes joined before they are read as UTF-8.
-    DecodeIds,
-    /// Notebook 07: the merges behind a rank file (cl100k_base's), recovered from the ranks.
-    RecoverMerges,
+/// Writes the enum and its name table from one list, so that the count and the order of the
+/// exercises are written nowhere else: adding an exercise is one line here.
+macro_rules! exercises {
+    ($($(#[$doc:meta])* $variant:ident => $name:literal,)*) => {
+        /// One exercise of the lab notebooks.
+        ///
+        /// ```
+        /// use bpe_lab::exercise::Exercise;
+        /// let e: Exercise = "train_bpe".parse().unwrap();
+        /// assert_eq!(e.name(), "train_bpe");
+        /// assert!(Exercise::GetPairFrequencies < e);
+        /// ```
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Exercise {
+            $($(#[$doc])* $variant,)*
+        }
+
+        /// Each exercise and its name, in teaching order: the vocabulary's one row per
+        /// exercise. The rest of what the lab knows about an exercise (signature, reference,
+        /// check, what a grader's worker offers) is one row of `lab::check::table`, a floor
+        /// up, where the checks live.
+        const NAMES: [(Exercise, &str); [$($name),*].len()] = [$((Exercise::$variant, $name),)*];
+    };
 }
 
-/// Each exercise and its name, in teaching order: the vocabulary's one row per exercise. The
-/// rest of what the lab knows about an exercise (signature, reference, check, what a grader's
-/// worker offers) is one row of `lab::check::table`, a floor up, where the checks live.
-const NAMES: [(Exercise, &str); 15] = [
-    (Exercise::BpeInitialize, "bpe_initialize"),
-    (Exercise::GetPairFrequencies, "get_pair_frequencies"),
-    (Exercise::MostFrequentPair, "most_frequent_pair"),
-    (Exercise::MergePairInWord, "merge_pair_in_word"),
-    (Exercise::TrainBpe, "train_bpe"),
-    (Exercise::ApplyMerges, "apply_merges"),
-    (Exercise::Encode, "encode"),
-    (Exercise::Decode, "decode"),
-    (Exercise::ByteInitialize, "byte_initialize"),
-    (Exercise::CountPairsInChunks, "count_pairs_in_chunks"),
-    (Exercise::MergeIds, "merge_ids"),
-    (Exercise::TrainByteBpe, "train_byte_bpe"),
-    (Exercise::EncodeIds, "encode_ids"),
-    (Exercise::DecodeIds, "decode_ids"),
-    (Exercise::RecoverMerges, "recover_merges"),
-];
+exercises! {
+    BpeInitialize => "bpe_initialize",
+    GetPairFrequencies => "get_pair_frequencies",
+    MostFrequentPair => "most_frequent_pair",
+    MergePairInWord => "merge_pair_in_word",
+    TrainBpe => "train_bpe",
+    ApplyMerges => "apply_merges",
+    Encode => "encode",
+    Decode => "decode",
+    /// Notebook 07: text chunks as their UTF-8 bytes, the byte-level starting point.
+    ByteInitialize => "byte_initialize",
+    /// Notebook 07: adjacent byte pairs counted inside each chunk, never across two.
+    CountPairsInChunks => "count_pairs_in_chunks",
+    /// Notebook 07: every occurrence of a pair of ids replaced by a new id, in one pass.
+    MergeIds => "merge_ids",
+    /// Notebook 07: minbpe's training loop, new ids numbered from 256.
+    TrainByteBpe => "train_byte_bpe",
+    /// Notebook 07: minbpe's encoder, each chunk's bytes merged by rank (lowest new id first).
+    EncodeIds => "encode_ids",
+    /// Notebook 07: ids to bytes to text, the bytes joined before they are read as UTF-8.
+    DecodeIds => "decode_ids",
+    /// Notebook 07: the merges behind a rank file (cl100k_base's), recovered from the ranks.
+    RecoverMerges => "recover_merges",
+}
 
 // Row `i` is the exercise whose discriminant is `i`, so a name is one index away; the compiler
 // refuses a row out of place.
@@ -79,9 +74,12 @@ const _: () = {
 };
 
 impl Exercise {
+    /// How many exercises there are, counted from the list above (never written as a number).
+    pub const COUNT: usize = NAMES.len();
+
     /// Every exercise, in teaching order.
-    pub const ALL: [Exercise; 15] = {
-        let mut all = [Exercise::BpeInitialize; 15];
+    pub const ALL: [Exercise; Exercise::COUNT] = {
+        let mut all = [Exercise::BpeInitialize; Exercise::COUNT];
         let mut i = 0;
         while i < all.len() {
             all[i] = NAMES[i].0;

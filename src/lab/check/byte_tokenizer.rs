@@ -19,6 +19,7 @@
 
 use super::bytes::{PIECES, show_texts};
 use super::cases::Rng;
+use super::helpers::{generated, plain, show};
 use super::run::{Spec, run};
 use super::shrink::Text;
 use super::{Check, Exercise, calls};
@@ -30,17 +31,8 @@ use std::collections::HashMap;
 /// Generated cases per check, on top of the fixed examples.
 const GENERATED: usize = 200;
 
-fn generated<I>(seed: u64, make: impl Fn(&mut Rng) -> I) -> impl Iterator<Item = I> {
-    let mut rng = Rng::new(seed);
-    (0..GENERATED).map(move |_| make(&mut rng))
-}
-
 fn texts(items: &[&str]) -> Vec<Text> {
     items.iter().map(|s| Text(s.to_string())).collect()
-}
-
-fn plain(items: &[Text]) -> Vec<String> {
-    items.iter().map(|t| t.0.clone()).collect()
 }
 
 /// Chunks of text: short, over few pieces, so that pairs repeat and tie.
@@ -104,7 +96,7 @@ pub(super) fn merge_ids_spec() -> Spec<MergeIdsCase, calls::MergeIdsArgs, calls:
         (vec![], (5, 6), 256),
         (vec![256, 97, 256, 97], (256, 97), 257),
     ];
-    cases.extend(generated(31, ids_and_pair));
+    cases.extend(generated(GENERATED, 31, ids_and_pair));
     Spec {
         exercise: Exercise::MergeIds,
         hint: "Walk through ids with an index i, building a new list. Where ids[i] and \
@@ -150,7 +142,7 @@ pub(super) fn train_byte_bpe_spec()
         (texts(&["aaaa"]), 3),
         (texts(&[]), 3),
     ];
-    cases.extend(generated(32, |rng| (chunks(rng), rng.below(8))));
+    cases.extend(generated(GENERATED, 32, |rng| (chunks(rng), rng.below(8))));
     Spec {
         exercise: Exercise::TrainByteBpe,
         hint: "Start from each chunk's bytes (your byte_initialize). Then, once per merge: \
@@ -208,7 +200,7 @@ pub(super) fn encode_ids_spec() -> Spec<EncodeCase, calls::EncodeIdsArgs, calls:
         case(&[], 0, &["é"]),
         case(&["ab"], 1, &[]),
     ];
-    cases.extend(generated(35, |rng| {
+    cases.extend(generated(GENERATED, 35, |rng| {
         ((chunks(rng), rng.below(8)), chunks(rng))
     }));
     Spec {
@@ -293,7 +285,7 @@ pub(super) fn decode_ids_spec() -> Spec<DecodeCase, calls::DecodeIdsArgs, calls:
         case(&["🙂🙂"], 3, "🙂🙂", (0, 0)),
         case(&["🙂🙂"], 1, "🙂", (0, 1)),
     ];
-    cases.extend(generated(33, |rng| {
+    cases.extend(generated(GENERATED, 33, |rng| {
         let training = chunks(rng);
         let text: String = chunks(rng).into_iter().map(|t| t.0).collect();
         let cut = if rng.chance(30) {
@@ -399,7 +391,7 @@ pub(super) fn recover_merges_spec()
         (texts(&[" Yorùbá", " Yorùbá"]), 6, 7),
         (texts(&["abc", "abc", "bcd"]), 4, 0),
     ];
-    cases.extend(generated(34, |rng| {
+    cases.extend(generated(GENERATED, 34, |rng| {
         (chunks(rng), rng.below(8), rng.below(256))
     }));
     Spec {
@@ -433,10 +425,4 @@ fn show_recovered(merges: &[calls::IdMerge]) -> String {
         ));
     }
     shown
-}
-
-/// Shows a result as the cell's output and hands it back.
-fn show(check: Check) -> Check {
-    check.show();
-    check
 }

@@ -5,6 +5,7 @@
 //! chunks, and runs like `aaaa`.
 
 use super::cases::Rng;
+use super::helpers::{generated, plain, show};
 use super::run::{Spec, run};
 use super::shrink::Text;
 use super::{Check, Exercise, calls};
@@ -59,11 +60,6 @@ fn id_chunks(rng: &mut Rng) -> Vec<Vec<u32>> {
         .collect()
 }
 
-fn generated<I>(seed: u64, make: impl Fn(&mut Rng) -> I) -> impl Iterator<Item = I> {
-    let mut rng = Rng::new(seed);
-    (0..GENERATED).map(move |_| make(&mut rng))
-}
-
 pub(super) fn show_texts(items: &[Text]) -> String {
     let shown: Vec<String> = items.iter().map(|t| python_str(&t.0)).collect();
     format!("[{}]", shown.join(", "))
@@ -81,10 +77,6 @@ fn show_counts(counts: &[((u32, u32), usize)]) -> String {
         .map(|((a, b), c)| format!("(({a}, {b}), {c})"))
         .collect();
     format!("[{}]", shown.join(", "))
-}
-
-fn plain(items: &[Text]) -> Vec<String> {
-    items.iter().map(|t| t.0.clone()).collect()
 }
 
 /// Checks `byte_initialize(chunks) -> ids`: each chunk as its UTF-8 bytes, 0–255.
@@ -110,7 +102,7 @@ pub(super) fn byte_initialize_spec()
     let cases = fixed
         .iter()
         .map(|c| c.iter().map(|s| Text(s.to_string())).collect())
-        .chain(generated(21, chunks))
+        .chain(generated(GENERATED, 21, chunks))
         .collect();
     Spec {
         exercise: Exercise::ByteInitialize,
@@ -151,7 +143,7 @@ pub(super) fn count_pairs_in_chunks_spec()
         vec![vec![98, 97], vec![97, 98], vec![98, 97]],
         vec![],
     ];
-    cases.extend(generated(22, id_chunks));
+    cases.extend(generated(GENERATED, 22, id_chunks));
     Spec {
         exercise: Exercise::CountPairsInChunks,
         hint: "Count inside each chunk separately: for every chunk, look at each pair of \
@@ -167,10 +159,4 @@ pub(super) fn count_pairs_in_chunks_spec()
         show_input: |c| format!("chunks = {}", show_ids(c)),
         show_output: |c| show_counts(c),
     }
-}
-
-/// Shows a result as the cell's output and hands it back.
-fn show(check: Check) -> Check {
-    check.show();
-    check
 }

@@ -1,7 +1,8 @@
 //! One check per exercise of the lab notebooks, each comparing the student's function with
 //! the crate's literal reference on the seeds' examples and on generated cases.
 
-use super::cases::{self, Rng};
+use super::cases;
+use super::helpers::{generated, plain, show};
 use super::run::{Spec, run};
 use super::shrink::Text;
 use super::{Check, Exercise, calls};
@@ -27,17 +28,8 @@ fn pair(a: &str, b: &str) -> (String, String) {
     (a.to_owned(), b.to_owned())
 }
 
-fn generated<I>(seed: u64, make: impl Fn(&mut Rng) -> I) -> impl Iterator<Item = I> {
-    let mut rng = Rng::new(seed);
-    (0..GENERATED).map(move |_| make(&mut rng))
-}
-
 fn texts(items: Vec<String>) -> Vec<Text> {
     items.into_iter().map(Text).collect()
-}
-
-fn plain(items: &[Text]) -> Vec<String> {
-    items.iter().map(|t| t.0.clone()).collect()
 }
 
 fn show_list(items: &[String]) -> String {
@@ -111,7 +103,7 @@ pub(super) fn bpe_initialize_spec()
     let cases = fixed_datasets()
         .into_iter()
         .map(texts)
-        .chain(generated(1, cases::texts))
+        .chain(generated(GENERATED, 1, cases::texts))
         .collect();
     Spec {
         exercise: Exercise::BpeInitialize,
@@ -157,7 +149,7 @@ pub(super) fn get_pair_frequencies_spec()
         vec![],
         vec![strings(&["ab", "c"]), strings(&["a", "bc"])],
     ];
-    cases.extend(generated(2, cases::corpus));
+    cases.extend(generated(GENERATED, 2, cases::corpus));
     Spec {
         exercise: Exercise::GetPairFrequencies,
         hint: "For each word, look at every position i from 0 to len - 2 and count \
@@ -198,7 +190,7 @@ pub(super) fn most_frequent_pair_spec()
         vec![],
         vec![strings(&["B", "a"]), strings(&["a", "b"])],
     ];
-    cases.extend(generated(3, cases::corpus));
+    cases.extend(generated(GENERATED, 3, cases::corpus));
     Spec {
         exercise: Exercise::MostFrequentPair,
         hint: "Look at every (pair, count). Keep the best so far and replace it when the \
@@ -239,7 +231,7 @@ pub(super) fn merge_pair_in_word_spec()
         (strings(&["d", "e", "s"]), pair("x", "y")),
         (vec![], pair("a", "b")),
     ];
-    cases.extend(generated(4, cases::word_and_pair));
+    cases.extend(generated(GENERATED, 4, cases::word_and_pair));
     Spec {
         exercise: Exercise::MergePairInWord,
         hint: "Walk i from 0 with a while loop. If i + 1 < len and (word[i], word[i + 1]) \
@@ -275,7 +267,9 @@ pub(super) fn train_bpe_spec()
         (vec![strings(&["a"]), vec![]], 5),
         (crate::bpe_initialize(&parity::LAB_SAMPLE_TEXT).0, 10),
     ];
-    cases.extend(generated(5, |rng| (cases::corpus(rng), rng.below(8))));
+    cases.extend(generated(GENERATED, 5, |rng| {
+        (cases::corpus(rng), rng.below(8))
+    }));
     // The lab-parity switch decides the tie rule; read once, so one check never mixes rules.
     let (hint, reference): (&'static str, TrainBpeReference) = match parity::tie_break() {
         TieBreak::Lexicographic => (
@@ -365,7 +359,7 @@ pub(super) fn apply_merges_spec()
         (chars("xyz"), vec![]),
         (vec![], p(&[("a", "b")])),
     ];
-    cases.extend(generated(6, cases::tokens_and_merges));
+    cases.extend(generated(GENERATED, 6, cases::tokens_and_merges));
     Spec {
         exercise: Exercise::ApplyMerges,
         hint: "A merge's rank is its index in the list (the first one if a pair is listed \
@@ -451,7 +445,7 @@ fn encode_cases(seed: u64) -> Vec<EncodeCase> {
         (texts(tokenizer_corpus), 15, text("")),
         (texts(strings(&["ab ab ab"])), 1, text("ab b")),
     ];
-    cases.extend(generated(seed, cases::encode_case));
+    cases.extend(generated(GENERATED, seed, cases::encode_case));
     cases
 }
 
@@ -528,10 +522,4 @@ pub(super) fn decode_spec() -> Spec<EncodeCase, calls::DecodeArgs, calls::Decode
         },
         show_output: |text| python_str(text),
     }
-}
-
-/// Shows a result as the cell's output and hands it back.
-fn show(check: Check) -> Check {
-    check.show();
-    check
 }

@@ -43,6 +43,7 @@ mod bytes;
 pub mod calls;
 mod cases;
 mod exercises;
+mod helpers;
 pub mod nbgrader;
 mod report;
 mod result;

@@ -110,7 +110,7 @@ impl Row {
 }
 
 /// Every exercise, in teaching order ([`Exercise::ALL`]'s).
-pub static TABLE: [Row; 15] = [
+pub static TABLE: [Row; Exercise::COUNT] = [
     Row {
         exercise: Exercise::BpeInitialize,
         signature: "fn bpe_initialize(dataset: &[String]) -> (Vec<Vec<String>>, BTreeSet<String>)",
