@@ -162,6 +162,7 @@ impl From<ByteLevelTokenizer> for Tokenizer {
 mod tests {
     use super::*;
     use crate::bpe::bytelevel::SplitPattern;
+    use crate::tokenizer::{ByteLevelConfig, TrainingSettings};
 
     #[test]
     fn each_kind_of_file_loads_as_its_kind() {
@@ -178,11 +179,8 @@ mod tests {
         let bytes = dir.path().join("bytes.json");
         let (trained, _) = ByteLevelTokenizer::train_reporting(
             "low lower lowest",
-            SplitPattern::Cl100k,
-            3,
-            crate::TieBreak::Lexicographic,
-            1,
-            &[],
+            TrainingSettings::new(3).tie_break(crate::TieBreak::Lexicographic),
+            &ByteLevelConfig::new(SplitPattern::Cl100k),
         )
         .unwrap();
         std::fs::write(&bytes, trained.to_json().unwrap()).unwrap();

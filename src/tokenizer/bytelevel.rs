@@ -20,6 +20,8 @@ use crate::bpe::bytelevel::{
     ByteTraining, ChunkCounts, Coverage, Piece, RankTable, SplitError, SplitPattern, Splitter,
     pieces,
 };
+use crate::bpe::train::TrainingSettings;
+use crate::tokenizer::bytelevel_config::ByteLevelConfig;
 
 /// Which special tokens a text may contain as special tokens.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -184,10 +186,11 @@ pub struct ByteTrainingReport {
 /// use bpe_lab::TieBreak;
 /// use bpe_lab::bpe::bytelevel::SplitPattern;
 /// use bpe_lab::tokenizer::bytelevel::{AllowedSpecial, ByteLevelTokenizer};
+/// use bpe_lab::tokenizer::{ByteLevelConfig, TrainingSettings};
 /// let text = "the cat sat on the mat; the cat ate";
-/// let tokenizer = ByteLevelTokenizer::train(
-///     text, SplitPattern::Cl100k, 20, TieBreak::FirstSeen, &["<|endoftext|>"],
-/// ).unwrap();
+/// let settings = TrainingSettings::new(20).tie_break(TieBreak::FirstSeen);
+/// let config = ByteLevelConfig::new(SplitPattern::Cl100k).special_tokens(["<|endoftext|>"]);
+/// let tokenizer = ByteLevelTokenizer::train_with(text, settings, &config).unwrap();
 /// let ids = tokenizer.encode("the cat<|endoftext|>", &AllowedSpecial::All).unwrap();
 /// assert_eq!(tokenizer.decode(&ids).unwrap(), "the cat<|endoftext|>");
 /// assert!(tokenizer.encode("<|endoftext|>", &AllowedSpecial::None).is_err());
@@ -329,37 +332,29 @@ impl ByteLevelTokenizer {
         Self::new(name, tokens, pattern, specials)
     }
 
-    /// Trains on `text` (split by `pattern`, cut at `specials`, which training never sees)
-    /// with the engine's exact trainer, on all cores, and builds the tokenizer.
-    pub fn train(
-        text: &str,
-        pattern: SplitPattern,
-        num_merges: usize,
-        tie_break: crate::bpe::TieBreak,
-        specials: &[&str],
-    ) -> Result<Self, ByteLevelError> {
-        Self::train_with(text, pattern, num_merges, tie_break, 1, specials)
+    /// Learns `num_merges` merges from `text` with GPT-4's split pattern, no special tokens
+    /// and the lexicographic tie-break ([`ByteLevelConfig::default`],
+    /// [`TrainingSettings::new`]), with the engine's exact trainer on all cores.
+    pub fn train(text: &str, num_merges: usize) -> Result<Self, ByteLevelError> {
+        Self::train_with(
+            text,
+            TrainingSettings::new(num_merges),
+            &ByteLevelConfig::default(),
+        )
     }
 
-    /// [`ByteLevelTokenizer::train`] that also stops once the most frequent pair occurs fewer
-    /// than `min_frequency` times.
+    /// Learns merges from `text` with `settings` and builds a tokenizer with `config`: the
+    /// text is cut at the config's special tokens (which training never sees) and split by
+    /// its pattern. The same two arguments as [`CharLevelTokenizer::train_with`]'s, each
+    /// kind's config its own.
+    ///
+    /// [`CharLevelTokenizer::train_with`]: crate::tokenizer::CharLevelTokenizer::train_with
     pub fn train_with(
         text: &str,
-        pattern: SplitPattern,
-        num_merges: usize,
-        tie_break: crate::bpe::TieBreak,
-        min_frequency: u64,
-        specials: &[&str],
+        settings: TrainingSettings,
+        config: &ByteLevelConfig,
     ) -> Result<Self, ByteLevelError> {
-        Self::train_reporting(
-            text,
-            pattern,
-            num_merges,
-            tie_break,
-            min_frequency,
-            specials,
-        )
-        .map(|(tokenizer, _)| tokenizer)
+        Self::train_reporting(text, settings, config).map(|(tokenizer, _)| tokenizer)
     }
 
     /// [`ByteLevelTokenizer::train_with`], also saying how training went: how many merges,
@@ -367,58 +362,46 @@ impl ByteLevelTokenizer {
     /// an error ([`ByteLevelError::PatternMatchesNothing`]).
     pub fn train_reporting(
         text: &str,
-        pattern: SplitPattern,
-        num_merges: usize,
-        tie_break: crate::bpe::TieBreak,
-        min_frequency: u64,
-        specials: &[&str],
+        settings: TrainingSettings,
+        config: &ByteLevelConfig,
     ) -> Result<(Self, ByteTrainingReport), ByteLevelError> {
-        let splitter = Splitter::new(pattern.clone())?;
+        let specials = config.specials();
+        let splitter = Splitter::new(config.pattern.clone())?;
         check_specials(specials.iter().copied())?;
         let threads = thread::available_parallelism().map_or(1, |n| n.get());
         // As character-level training refuses a corpus without words.
-        if pieces(text, specials)
+        if pieces(text, &specials)
             .iter()
             .all(|p| !matches!(p, Piece::Text(t) if !t.trim().is_empty()))
         {
             return Err(ByteLevelError::EmptyCorpus);
         }
-        let chunks = ChunkCounts::from_text(text, &splitter, specials, threads)?;
+        let chunks = ChunkCounts::from_text(text, &splitter, &specials, threads)?;
         if chunks.is_empty()
-            && pieces(text, specials)
+            && pieces(text, &specials)
                 .iter()
                 .any(|p| matches!(p, Piece::Text(_)))
         {
             return Err(ByteLevelError::PatternMatchesNothing(
-                pattern.regex().to_owned(),
+                config.pattern.regex().to_owned(),
             ));
         }
-        Self::train_chunks(
-            &chunks,
-            pattern,
-            num_merges,
-            tie_break,
-            min_frequency,
-            specials,
-        )
+        Self::train_chunks(&chunks, settings, config)
     }
 
     /// [`ByteLevelTokenizer::train_reporting`] from chunks counted elsewhere (a chunk table:
-    /// `bpe-lab count --pattern`, shards summed), split by `pattern` with the text cut at
-    /// `specials`: the same tokenizer as training on the text those counts came from, since
-    /// training reads nothing of the text but its distinct chunks in order of first
-    /// appearance. Chunks that are all whitespace are no corpus, as for text
+    /// `bpe-lab count --pattern`, shards summed), split by the config's pattern with the text
+    /// cut at its special tokens: the same tokenizer as training on the text those counts came
+    /// from, since training reads nothing of the text but its distinct chunks in order of
+    /// first appearance. Chunks that are all whitespace are no corpus, as for text
     /// ([`ByteLevelError::EmptyCorpus`]).
     pub fn train_counts_reporting(
         chunks: &ChunkCounts,
-        pattern: SplitPattern,
-        num_merges: usize,
-        tie_break: crate::bpe::TieBreak,
-        min_frequency: u64,
-        specials: &[&str],
+        settings: TrainingSettings,
+        config: &ByteLevelConfig,
     ) -> Result<(Self, ByteTrainingReport), ByteLevelError> {
-        Splitter::new(pattern.clone())?;
-        check_specials(specials.iter().copied())?;
+        Splitter::new(config.pattern.clone())?;
+        check_specials(config.specials().iter().copied())?;
         // The text's rule, read from its chunks: a pattern that covers the text (the built-in
         // ones do) leaves only whitespace chunks exactly when the text is only whitespace.
         if chunks
@@ -427,37 +410,29 @@ impl ByteLevelTokenizer {
         {
             return Err(ByteLevelError::EmptyCorpus);
         }
-        Self::train_chunks(
-            chunks,
-            pattern,
-            num_merges,
-            tie_break,
-            min_frequency,
-            specials,
-        )
+        Self::train_chunks(chunks, settings, config)
     }
 
     /// Training proper, on counted chunks, and the tokenizer it makes.
     fn train_chunks(
         chunks: &ChunkCounts,
-        pattern: SplitPattern,
-        num_merges: usize,
-        tie_break: crate::bpe::TieBreak,
-        min_frequency: u64,
-        specials: &[&str],
+        settings: TrainingSettings,
+        config: &ByteLevelConfig,
     ) -> Result<(Self, ByteTrainingReport), ByteLevelError> {
-        let training = crate::bpe::bytelevel::ByteTrainer::new(num_merges)
-            .tie_break(tie_break)
-            .min_frequency(min_frequency)
-            .train(chunks);
+        let training = crate::bpe::bytelevel::ByteTrainer::from_settings(settings).train(chunks);
         let report = ByteTrainingReport {
-            merges_requested: num_merges,
+            merges_requested: settings.num_merges,
             merges_learned: training.merges.len(),
             stop: training.stop,
             distinct_chunks: chunks.len(),
             total_chunks: chunks.total(),
         };
-        let tokenizer = Self::from_training("bpe-lab", &training, pattern, specials)?;
+        let tokenizer = Self::from_training(
+            "bpe-lab",
+            &training,
+            config.pattern.clone(),
+            &config.specials(),
+        )?;
         Ok((tokenizer, report))
     }
 

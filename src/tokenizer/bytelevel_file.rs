@@ -601,16 +601,14 @@ impl ByteLevelTokenizer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tokenizer::{ByteLevelConfig, TrainingSettings};
 
     /// A trained tokenizer's rank file, bare: the ranks' bytes, its pattern and specials.
     fn trained() -> ByteLevelTokenizer {
         ByteLevelTokenizer::train_reporting(
             "low lower lowest newest widest",
-            SplitPattern::Cl100k,
-            6,
-            crate::TieBreak::Lexicographic,
-            1,
-            &["<|end|>"],
+            TrainingSettings::new(6).tie_break(crate::TieBreak::Lexicographic),
+            &ByteLevelConfig::new(SplitPattern::Cl100k).special_tokens(["<|end|>"]),
         )
         .unwrap()
         .0
@@ -708,11 +706,8 @@ mod tests {
     fn coverage_round_trips_as_the_files_boolean() {
         let (trained, _) = ByteLevelTokenizer::train_reporting(
             "hello   world hello",
-            SplitPattern::from_regex(r"\S+"),
-            2,
-            crate::TieBreak::Lexicographic,
-            1,
-            &[],
+            TrainingSettings::new(2).tie_break(crate::TieBreak::Lexicographic),
+            &ByteLevelConfig::new(SplitPattern::from_regex(r"\S+")),
         )
         .unwrap();
         assert_eq!(trained.coverage(), Coverage::Whole);

@@ -994,6 +994,7 @@ fn write_separated(ids: &[u32], sep: u8, out: &mut Vec<u8>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tokenizer::{ByteLevelConfig, TrainingSettings};
 
     #[test]
     fn ids_are_written_in_decimal() {
@@ -1010,9 +1011,12 @@ mod tests {
         use crate::bpe::TieBreak;
         use crate::bpe::bytelevel::SplitPattern;
         let text = "low lower lowest low";
-        let tokenizer =
-            ByteLevelTokenizer::train(text, SplitPattern::Cl100k, 4, TieBreak::default(), &[])
-                .unwrap();
+        let tokenizer = ByteLevelTokenizer::train_with(
+            text,
+            TrainingSettings::new(4).tie_break(TieBreak::default()),
+            &ByteLevelConfig::new(SplitPattern::Cl100k),
+        )
+        .unwrap();
         let encode = |threads| {
             let options = EncodeOptions {
                 threads,

@@ -28,6 +28,8 @@
 //!
 //! Byte-level BPE (GPT-2 onwards; the engine's part is [`crate::bpe::bytelevel`]):
 //! - [`bytelevel`]: [`ByteLevelTokenizer`], ranks, specials, encode and decode;
+//! - `bytelevel_config.rs`: [`ByteLevelConfig`], its pattern and special tokens, which
+//!   training takes beside the [`TrainingSettings`] both kinds share;
 //! - [`bytelevel_stream`]: one text on several threads, and encoding a stream;
 //! - [`bytelevel_file`]: its JSON file and the export to tiktoken's files;
 //! - [`tiktoken`]: tiktoken's rank files;
@@ -43,6 +45,7 @@
 
 mod any;
 pub mod bytelevel;
+mod bytelevel_config;
 pub mod bytelevel_file;
 pub mod bytelevel_stream;
 pub mod codec;
@@ -67,6 +70,7 @@ pub use any::{LoadError, Tokenizer, TokenizerKind};
 pub use bytelevel::{
     AllowedSpecial, ByteLevelError, ByteLevelTokenizer, ByteTrainingReport, DisallowedSpecial,
 };
+pub use bytelevel_config::ByteLevelConfig;
 pub use bytelevel_file::RankFileSettings;
 pub use bytelevel_stream::{EncodeOptions, EncodeOutput, EncodeUnit, StreamEncoded, StreamError};
 pub use codec::{

@@ -9,6 +9,7 @@
 //! Ethiopic, N'Ko, capitals and title case, contractions, digit runs, and special tokens,
 //! whole and cut in two.
 
+use bpe_lab::tokenizer::{ByteLevelConfig, TrainingSettings};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
@@ -111,12 +112,10 @@ fn tokenizer(pattern: SplitPattern) -> &'static ByteLevelTokenizer {
         ]
         .into_iter()
         .map(|p| {
-            let t = ByteLevelTokenizer::train(
+            let t = ByteLevelTokenizer::train_with(
                 &training,
-                p.clone(),
-                300,
-                TieBreak::FirstSeen,
-                &SPECIALS,
+                TrainingSettings::new(300).tie_break(TieBreak::FirstSeen),
+                &ByteLevelConfig::new(p.clone()).special_tokens(SPECIALS.iter().copied()),
             )
             .unwrap();
             (p.to_string(), t)

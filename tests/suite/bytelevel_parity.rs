@@ -9,6 +9,7 @@
 //! tests fail. Unset: the Python comparisons say they are skipped and pass.
 
 use crate::support;
+use bpe_lab::tokenizer::{ByteLevelConfig, TrainingSettings};
 
 use std::path::Path;
 
@@ -193,8 +194,12 @@ fn trained_exports_encode_identically_in_python() {
     .into_iter()
     .enumerate()
     {
-        let trained =
-            ByteLevelTokenizer::train(&text, pattern, 1500, tie, &["<|endoftext|>"]).unwrap();
+        let trained = ByteLevelTokenizer::train_with(
+            &text,
+            TrainingSettings::new(1500).tie_break(tie),
+            &ByteLevelConfig::new(pattern).special_tokens(["<|endoftext|>"]),
+        )
+        .unwrap();
         // Through our own file, so the file is what is compared.
         let path = dir.path().join(format!("t{i}.json"));
         trained.save(&path).unwrap();
@@ -436,12 +441,10 @@ fn trained_specials_keep_their_ids_in_hugging_face() {
         return;
     };
     let specials = ["<|z_end|>", "<|a_start|>", "<|m_pad|>"];
-    let tokenizer = ByteLevelTokenizer::train(
+    let tokenizer = ByteLevelTokenizer::train_with(
         &training_text()[..20_000],
-        SplitPattern::Cl100k,
-        50,
-        TieBreak::FirstSeen,
-        &specials,
+        TrainingSettings::new(50).tie_break(TieBreak::FirstSeen),
+        &ByteLevelConfig::new(SplitPattern::Cl100k).special_tokens(specials.iter().copied()),
     )
     .unwrap();
     assert_eq!(tokenizer.specials()["<|z_end|>"], 306);

@@ -5,6 +5,7 @@
 //! sense; the library's shaping is checked on generated texts against naive slicing, the
 //! command against the library's plain encode and (with BPE_LAB_HF_PYTHON) tiktoken itself.
 
+use bpe_lab::tokenizer::{ByteLevelConfig, TrainingSettings};
 use std::fs;
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
@@ -69,12 +70,10 @@ fn texts(count: usize, with_specials: bool) -> Vec<String> {
 }
 
 fn byte_level() -> ByteLevelTokenizer {
-    ByteLevelTokenizer::train(
+    ByteLevelTokenizer::train_with(
         &corpus(),
-        SplitPattern::Cl100k,
-        60,
-        TieBreak::default(),
-        &SPECIALS,
+        TrainingSettings::new(60).tie_break(TieBreak::default()),
+        &ByteLevelConfig::new(SplitPattern::Cl100k).special_tokens(SPECIALS.iter().copied()),
     )
     .unwrap()
 }

@@ -17,7 +17,7 @@
 use crate::bpe::TieBreak;
 use crate::bpe::bytelevel::chunks::ChunkCounts;
 use crate::bpe::bytelevel::symbols::{byte_table, symbol_bytes};
-use crate::bpe::train::{Progress, StopReason, Trainer};
+use crate::bpe::train::{Progress, StopReason, Trainer, TrainingSettings};
 use crate::bpe::words::WordCounts;
 
 /// One learned merge, as byte strings.
@@ -62,31 +62,35 @@ impl ByteTraining {
 /// assert_eq!(training.merges[0], (b"a".to_vec(), b"a".to_vec()));
 /// ```
 pub struct ByteTrainer<'a> {
-    num_merges: usize,
-    tie_break: TieBreak,
-    min_frequency: u64,
+    /// The same settings type as character-level training: what a run is asked to do does
+    /// not depend on what the symbols are.
+    settings: TrainingSettings,
     progress: Option<Box<dyn FnMut(Progress) + 'a>>,
 }
 
 impl<'a> ByteTrainer<'a> {
     /// At most `num_merges` merges, first-seen tie-break (minbpe's), no minimum frequency.
     pub fn new(num_merges: usize) -> Self {
+        Self::from_settings(TrainingSettings::new(num_merges).tie_break(TieBreak::FirstSeen))
+    }
+
+    /// A trainer that does what `settings` ask (their tie-break included: lexicographic
+    /// unless they say otherwise, where [`ByteTrainer::new`] takes minbpe's first-seen).
+    pub fn from_settings(settings: TrainingSettings) -> Self {
         ByteTrainer {
-            num_merges,
-            tie_break: TieBreak::FirstSeen,
-            min_frequency: 1,
+            settings,
             progress: None,
         }
     }
 
     pub fn tie_break(mut self, tie_break: TieBreak) -> Self {
-        self.tie_break = tie_break;
+        self.settings = self.settings.tie_break(tie_break);
         self
     }
 
     /// Stop when the most frequent pair occurs fewer than `k` times.
     pub fn min_frequency(mut self, k: u64) -> Self {
-        self.min_frequency = k;
+        self.settings = self.settings.min_frequency(k);
         self
     }
 
@@ -110,9 +114,7 @@ impl<'a> ByteTrainer<'a> {
             ids.extend(chunk.iter().map(|&b| b as u32));
             words.push(&ids, count);
         }
-        let mut trainer = Trainer::new(self.num_merges)
-            .tie_break(self.tie_break)
-            .min_frequency(self.min_frequency);
+        let mut trainer = Trainer::from_settings(self.settings);
         if let Some(progress) = self.progress.as_mut() {
             trainer = trainer.on_progress(progress);
         }

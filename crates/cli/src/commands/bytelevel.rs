@@ -6,11 +6,11 @@ use std::path::Path;
 use std::time::Instant;
 
 use bpe_lab::bpe::bytelevel::{SplitPattern, Splitter};
-use bpe_lab::tokenizer::OpenAiEncoding;
 use bpe_lab::tokenizer::bytelevel::{
     AllowedSpecial, ByteLevelError, ByteLevelTokenizer, ByteTrainingReport, DisallowedSpecial,
 };
 use bpe_lab::tokenizer::bytelevel_file::{ByteLevelFileError, ByteLevelFileProblem};
+use bpe_lab::tokenizer::{ByteLevelConfig, OpenAiEncoding};
 use bpe_lab::tokenizer::{EncodeOptions, EncodeOutput, EncodeUnit, StreamError};
 use clap::Args;
 
@@ -46,7 +46,7 @@ pub(crate) struct ByteLevelEncodeArgs {
 pub(crate) const DEFAULT_SPECIAL: &str = "<|endoftext|>";
 
 /// The split pattern `train --byte-level` uses when neither `--pattern` nor `--regex` is given.
-pub(crate) const DEFAULT_PATTERN: SplitPattern = SplitPattern::Cl100k;
+pub(crate) const DEFAULT_PATTERN: SplitPattern = ByteLevelConfig::DEFAULT_PATTERN;
 
 pub(crate) fn encoding_parser(value: &str) -> Result<OpenAiEncoding, String> {
     crate::commands::flags::encoding_or_model(value)
@@ -103,11 +103,8 @@ pub(crate) fn train(args: &crate::commands::train::TrainArgs) -> Result<(), CliE
     let drops = crate::commands::train::check_coverage(args, &text, &pattern, &specials)?;
     let trained = ByteLevelTokenizer::train_reporting(
         &text,
-        pattern,
-        merges,
-        args.tie_break,
-        args.min_frequency,
-        &specials,
+        args.settings(merges),
+        &ByteLevelConfig::new(pattern).special_tokens(specials.iter().copied()),
     )
     .map_err(|e| {
         let flag = if args.byte_level.regex.is_some() {
@@ -187,11 +184,8 @@ fn train_from_table(
     let merges = args.merges_for(256 + specials.len())?;
     let trained = ByteLevelTokenizer::train_counts_reporting(
         &table.to_chunk_counts(),
-        split.pattern.clone(),
-        merges,
-        args.tie_break,
-        args.min_frequency,
-        &specials,
+        args.settings(merges),
+        &ByteLevelConfig::new(split.pattern.clone()).special_tokens(specials.iter().copied()),
     )
     .map_err(|e| CliError::runtime(format!("cannot train on --word-counts '{name}': {e}")))?;
     let run = TrainRun {

@@ -212,6 +212,14 @@ impl TrainArgs {
         }
     }
 
+    /// The training settings the flags ask for, both kinds alike: `merges` (from
+    /// [`TrainArgs::merges_for`]), `--tie-break`, `--min-frequency`.
+    pub(crate) fn settings(&self, merges: usize) -> TrainingSettings {
+        TrainingSettings::new(merges)
+            .tie_break(self.tie_break)
+            .min_frequency(self.min_frequency)
+    }
+
     /// How many merges to learn: --merges, or --vocab-size less the `base` tokens there are
     /// before any merge.
     pub(crate) fn merges_for(&self, base: usize) -> Result<usize, CliError> {
@@ -272,9 +280,7 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), CliError> {
     let (distinct, total) = (words.len(), words.total());
     // Before any merge: the special tokens, then </w> and the characters.
     let merges = args.merges_for(config.special_tokens.len() + words.symbols().len())?;
-    let settings = TrainingSettings::new(merges)
-        .tie_break(args.tie_break)
-        .min_frequency(args.min_frequency);
+    let settings = args.settings(merges);
 
     let bar = progress::merges_bar(merges);
     let trained =
