@@ -407,7 +407,7 @@ fn run_gradescope_bundle(args: &GradescopeBundleArgs) -> Result<(), CliError> {
             sources()
         )));
     }
-    let known: Vec<String> = crate::course::grade::lab::labs(&args.sources)
+    let known: Vec<String> = crate::course::grade::graded_notebook::graded_notebooks(&args.sources)
         .map_err(|e| CliError::runtime(format!("{}: {e}", sources())))?
         .into_iter()
         .map(|l| l.name)
@@ -858,7 +858,7 @@ fn run_grade_merge(args: &GradeMergeArgs) -> Result<(), CliError> {
         MergeError::MoodleWorksheet(_) => {
             CliError::usage(format!("--moodle-worksheet {e} (nothing was written)"))
         }
-        MergeError::Lab(_) => {
+        MergeError::GradedNotebook(_) => {
             CliError::runtime(format!("--sources {}: {e}", args.sources.display()))
         }
         MergeError::Sources { .. } => CliError::runtime(format!("--sources: {e}")),
@@ -895,7 +895,7 @@ fn output_flag(output: Output) -> &'static str {
 /// A session's error, named by the flag that set what failed.
 fn grade_error(e: GradeError, args: &GradeArgs) -> CliError {
     match &e {
-        GradeError::Lab(_) => {
+        GradeError::GradedNotebook(_) => {
             CliError::runtime(format!("--sources {}: {e}", args.sources.display()))
         }
         GradeError::NoLabs { .. } => CliError::usage(format!(

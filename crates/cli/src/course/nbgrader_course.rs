@@ -244,11 +244,11 @@ mod tests {
     /// untouched one is accused of nothing, and an edit is still one.
     #[test]
     fn an_untouched_nbgrader_released_notebook_is_accused_of_nothing() {
-        use crate::course::grade::lab::Lab;
+        use crate::course::grade::graded_notebook::GradedNotebook;
         use crate::course::release::strip_solutions;
         use crate::course::restore::{Restoration, restore};
         let path = Path::new(env!("BPE_LAB_REPO")).join("instructor/03-merge.ipynb");
-        let lab = Lab::read(&path).unwrap();
+        let lab = GradedNotebook::read(&path).unwrap();
         let course_source = nbgrader_source(
             &Notebook::read(&path).unwrap(),
             &path,

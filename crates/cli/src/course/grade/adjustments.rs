@@ -13,7 +13,7 @@
 
 use super::csv_records::{CsvProblem, records};
 use super::gradebook::number;
-use super::lab::Lab;
+use super::graded_notebook::GradedNotebook;
 use super::record::Grade;
 use bpe_lab::lab::check::Exercise;
 use std::fmt;
@@ -227,7 +227,7 @@ pub(crate) fn default_path(gradebook: &Path) -> PathBuf {
 }
 
 /// The exercises of `labs`, each once, in lab order.
-fn exercise_names<'a>(labs: impl Iterator<Item = &'a Lab>) -> Vec<String> {
+fn exercise_names<'a>(labs: impl Iterator<Item = &'a GradedNotebook>) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     for e in labs.flat_map(|l| &l.exercises) {
         let name = e.exercise.name().to_owned();
@@ -241,7 +241,7 @@ fn exercise_names<'a>(labs: impl Iterator<Item = &'a Lab>) -> Vec<String> {
 /// Where the class is checked against: each row's student and (when known) its lab.
 pub(crate) struct ClassView<'a> {
     pub(crate) students: Vec<&'a str>,
-    pub(crate) labs: &'a [Lab],
+    pub(crate) labs: &'a [GradedNotebook],
 }
 
 impl Adjustments {
@@ -251,7 +251,7 @@ impl Adjustments {
     pub(crate) fn read(
         given: Option<&Path>,
         gradebook: &Path,
-        labs: &[Lab],
+        labs: &[GradedNotebook],
     ) -> Result<Adjustments, AdjustmentsError> {
         let path = match given {
             Some(path) => path.to_owned(),
@@ -392,7 +392,7 @@ impl Adjustments {
                     known: students.clone(),
                 }));
             }
-            let labs: Vec<&Lab> = match &a.lab {
+            let labs: Vec<&GradedNotebook> = match &a.lab {
                 Some(name) => match class.labs.iter().find(|l| &l.name == name) {
                     Some(lab) => vec![lab],
                     None => {
@@ -492,17 +492,17 @@ impl Adjustments {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::course::grade::lab::LabExercise;
+    use crate::course::grade::graded_notebook::NotebookExercise;
     use crate::course::grade::record::ExerciseGrade;
     use crate::course::judge::Verdict;
     use bpe_lab::lab::check::Status;
 
-    fn lab(name: &str, exercises: &[(Exercise, f64)]) -> Lab {
-        Lab::bare(
+    fn lab(name: &str, exercises: &[(Exercise, f64)]) -> GradedNotebook {
+        GradedNotebook::bare(
             name,
             exercises
                 .iter()
-                .map(|&(exercise, points)| LabExercise {
+                .map(|&(exercise, points)| NotebookExercise {
                     exercise: exercise.into(),
                     points,
                     check_id: String::new(),
@@ -511,7 +511,7 @@ mod tests {
         )
     }
 
-    fn labs() -> Vec<Lab> {
+    fn graded_notebooks() -> Vec<GradedNotebook> {
         vec![
             lab(
                 "03-merge",
@@ -528,7 +528,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("adj.csv");
         std::fs::write(&path, text).unwrap();
-        let labs = labs();
+        let labs = graded_notebooks();
         let read = Adjustments::read(Some(&path), Path::new("unused.csv"), &labs)?;
         read.check(&ClassView {
             students: vec!["ana", "bo", "bo"],
@@ -650,7 +650,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let book = dir.path().join("grades.csv");
         assert_eq!(
-            Adjustments::read(None, &book, &labs()),
+            Adjustments::read(None, &book, &graded_notebooks()),
             Ok(Adjustments::default())
         );
         std::fs::write(
@@ -659,7 +659,10 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            Adjustments::read(None, &book, &labs()).unwrap().items.len(),
+            Adjustments::read(None, &book, &graded_notebooks())
+                .unwrap()
+                .items
+                .len(),
             1
         );
     }

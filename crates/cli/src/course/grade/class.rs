@@ -17,7 +17,7 @@
 //! file's name, as before.
 
 use super::csv_records::records;
-use super::lab::Lab;
+use super::graded_notebook::GradedNotebook;
 use super::record::Grade;
 use super::submission::{Submission, stem};
 use std::path::{Path, PathBuf};
@@ -98,7 +98,7 @@ pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
 
 /// The student a notebook given alone belongs to, when its own name is a lab's: the folder
 /// it is in as given, past a folder named as the lab.
-fn student_by_folder(file: &Path, labs: &[Lab]) -> Option<String> {
+fn student_by_folder(file: &Path, labs: &[GradedNotebook]) -> Option<String> {
     let lab = stem(file);
     if !labs.iter().any(|l| l.name == lab) {
         return None;
@@ -136,7 +136,7 @@ pub(crate) fn plan(
     args: &[PathBuf],
     student: Option<&str>,
     earlier: Option<Vec<Submission>>,
-    labs: &[Lab],
+    labs: &[GradedNotebook],
 ) -> Result<Plan, PlanError> {
     let files_only = !args.is_empty() && args.iter().all(|a| !a.is_dir());
     // Name the files given alone.
@@ -212,8 +212,8 @@ mod tests {
         }
     }
 
-    fn lab(name: &str) -> Lab {
-        Lab::bare(name, Vec::new())
+    fn lab(name: &str) -> GradedNotebook {
+        GradedNotebook::bare(name, Vec::new())
     }
 
     #[test]

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 
 /// A lab's instructor source cannot be graded against.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum LabError {
+pub(crate) enum GradedNotebookError {
     /// The sources folder or a notebook in it cannot be read or released.
     Notebook(NotebookError),
     /// A check cell names an exercise the grader has no check for.
@@ -23,11 +23,11 @@ pub(crate) enum LabError {
     },
 }
 
-impl fmt::Display for LabError {
+impl fmt::Display for GradedNotebookError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            LabError::Notebook(e) => e.fmt(f),
-            LabError::UnknownExercise { path, cell, name } => {
+            GradedNotebookError::Notebook(e) => e.fmt(f),
+            GradedNotebookError::UnknownExercise { path, cell, name } => {
                 let known: Vec<&str> = Exercise::ALL.iter().map(|e| e.name()).collect();
                 write!(
                     f,
@@ -43,11 +43,11 @@ impl fmt::Display for LabError {
     }
 }
 
-impl std::error::Error for LabError {}
+impl std::error::Error for GradedNotebookError {}
 
-impl From<NotebookError> for LabError {
-    fn from(e: NotebookError) -> LabError {
-        LabError::Notebook(e)
+impl From<NotebookError> for GradedNotebookError {
+    fn from(e: NotebookError) -> GradedNotebookError {
+        GradedNotebookError::Notebook(e)
     }
 }
 
@@ -67,7 +67,7 @@ pub(crate) enum Output {
 #[derive(Debug)]
 pub(crate) enum GradeError {
     /// The labs could not be read from the sources.
-    Lab(LabError),
+    GradedNotebook(GradedNotebookError),
     /// The sources hold no lab notebook.
     NoLabs { sources: PathBuf },
     /// The sources folder does not exist (`looked_in`: where it was looked for).
@@ -104,7 +104,7 @@ pub(crate) enum GradeError {
 impl fmt::Display for GradeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            GradeError::Lab(e) => e.fmt(f),
+            GradeError::GradedNotebook(e) => e.fmt(f),
             GradeError::NoLabs { sources } => {
                 write!(
                     f,
@@ -171,8 +171,8 @@ impl From<IntakeError> for GradeError {
     }
 }
 
-impl From<LabError> for GradeError {
-    fn from(e: LabError) -> GradeError {
-        GradeError::Lab(e)
+impl From<GradedNotebookError> for GradeError {
+    fn from(e: GradedNotebookError) -> GradeError {
+        GradeError::GradedNotebook(e)
     }
 }

@@ -7,13 +7,13 @@
 //! LMS's marker says so; empty when on time) and `late_penalty` (points taken off the total,
 //! which is after it; empty without `--due`).
 
-use super::lab::Lab;
+use super::graded_notebook::GradedNotebook;
 use super::outcome::outcome;
 use super::record::{ExerciseGrade, Grade, Outcome};
 use std::fmt::Write as _;
 
 /// The gradebook of `grades`, with columns for `labs`' exercises.
-pub(crate) fn gradebook_csv(grades: &[Grade], labs: &[Lab]) -> String {
+pub(crate) fn gradebook_csv(grades: &[Grade], labs: &[GradedNotebook]) -> String {
     let columns: Vec<(&str, &str)> = labs
         .iter()
         .flat_map(|lab| {
@@ -132,7 +132,9 @@ pub(crate) fn csv(field: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::course::grade::{lab::LabExercise, note::GradeNote, record::ExerciseGrade};
+    use crate::course::grade::{
+        graded_notebook::NotebookExercise, note::GradeNote, record::ExerciseGrade,
+    };
     use crate::course::judge::{CellNote, Verdict};
     use crate::course::notebook::Notebook;
     use bpe_lab::lab::check::{Exercise, Status};
@@ -145,19 +147,19 @@ mod tests {
         assert_eq!(csv("plain"), "plain");
     }
 
-    fn lab(name: &str, exercises: &[Exercise]) -> Lab {
+    fn lab(name: &str, exercises: &[Exercise]) -> GradedNotebook {
         let nb = Notebook::parse(br#"{"nbformat": 4, "cells": []}"#, Path::new("x")).unwrap();
         let releases = crate::course::release_record::Releases::current_only(
             crate::course::release_record::ReleaseRecord::of(name, &nb),
         );
-        Lab {
+        GradedNotebook {
             name: name.to_owned(),
             released: nb,
             releases,
             own_tests: Vec::new(),
             exercises: exercises
                 .iter()
-                .map(|&exercise| LabExercise {
+                .map(|&exercise| NotebookExercise {
                     exercise: exercise.into(),
                     points: 1.0,
                     check_id: String::new(),

@@ -4,7 +4,7 @@
 //! Colab replaces a notebook's metadata and some Jupyters make new cell ids, so neither alone
 //! may decide.
 
-use super::lab::Lab;
+use super::graded_notebook::GradedNotebook;
 use super::note::Ungradable;
 use crate::course::cell_match::{Recognised, match_cells};
 use crate::course::notebook::{Notebook, grade_id};
@@ -14,9 +14,9 @@ use std::collections::HashSet;
 /// decides when the notebook itself does not.
 pub(crate) fn identify<'a>(
     nb: &Notebook,
-    labs: &'a [Lab],
+    labs: &'a [GradedNotebook],
     asked: Option<&str>,
-) -> Result<&'a Lab, Ungradable> {
+) -> Result<&'a GradedNotebook, Ungradable> {
     let asked = asked.and_then(|name| labs.iter().find(|l| l.name == name));
     if let Some(name) = nb.lab() {
         // The notebook says which lab it is: a lab not graded here is none of these, however
@@ -38,7 +38,10 @@ pub(crate) fn identify<'a>(
 }
 
 /// The lab with the most of its released cells recognised, if that is at least half of them.
-fn best(labs: &[Lab], recognised: impl Fn(&Lab) -> usize) -> Option<&Lab> {
+fn best(
+    labs: &[GradedNotebook],
+    recognised: impl Fn(&GradedNotebook) -> usize,
+) -> Option<&GradedNotebook> {
     labs.iter()
         .map(|lab| (recognised(lab), lab))
         .filter(|(shared, lab)| *shared > 0 && *shared * 2 >= lab.released.cells().len())
@@ -47,7 +50,7 @@ fn best(labs: &[Lab], recognised: impl Fn(&Lab) -> usize) -> Option<&Lab> {
 }
 
 /// How many of the lab's released cells the notebook holds by `grade_id` (cheap: tried first).
-fn by_grade_id(nb: &Notebook, lab: &Lab) -> usize {
+fn by_grade_id(nb: &Notebook, lab: &GradedNotebook) -> usize {
     let held: HashSet<&str> = nb.cells().iter().filter_map(grade_id).collect();
     lab.released
         .cells()
@@ -58,7 +61,7 @@ fn by_grade_id(nb: &Notebook, lab: &Lab) -> usize {
 }
 
 /// How many of the lab's released cells the notebook holds, recognised by metadata or content.
-fn by_content(nb: &Notebook, lab: &Lab) -> usize {
+fn by_content(nb: &Notebook, lab: &GradedNotebook) -> usize {
     match_cells(nb.cells(), lab.released.cells(), &lab.releases)
         .iter()
         .flatten()
@@ -69,17 +72,17 @@ fn by_content(nb: &Notebook, lab: &Lab) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::course::grade::lab::labs;
+    use crate::course::grade::graded_notebook::graded_notebooks;
     use serde_json::json;
     use std::path::Path;
 
-    fn named(result: Result<&Lab, Ungradable>) -> Result<&str, Ungradable> {
+    fn named(result: Result<&GradedNotebook, Ungradable>) -> Result<&str, Ungradable> {
         result.map(|lab| lab.name.as_str())
     }
 
     #[test]
     fn by_metadata_then_grade_ids_then_content_then_the_lab_asked_for() {
-        let labs = labs(&Path::new(env!("BPE_LAB_REPO")).join("instructor")).unwrap();
+        let labs = graded_notebooks(&Path::new(env!("BPE_LAB_REPO")).join("instructor")).unwrap();
         let lab03 = labs.iter().find(|l| l.name == "03-merge").unwrap();
         let mut nb = lab03.released.clone();
         assert_eq!(named(identify(&nb, &labs, None)), Ok("03-merge"));

@@ -4,9 +4,9 @@
 //! that cannot go on says why in the grade; one submission's trouble never stops the others.
 
 use super::digest::digest;
+use super::graded_notebook::GradedNotebook;
 use super::identify::identify;
 use super::intake::{sniff::what_it_is, text};
-use super::lab::Lab;
 use super::lateness::{LateRule, Lateness};
 use super::note::{GradeNote, Ungradable};
 use super::record::Grade;
@@ -24,7 +24,7 @@ use std::time::Instant;
 /// How to grade one submission.
 #[derive(Debug, Clone)]
 pub(crate) struct GradeOptions {
-    pub(crate) labs: Vec<Lab>,
+    pub(crate) labs: Vec<GradedNotebook>,
     /// Grade every submission as this lab (else: by file name, else by content).
     pub(crate) expected_lab: Option<String>,
     pub(crate) judge: JudgeOptions,
@@ -101,7 +101,10 @@ fn steps(
 }
 
 /// The lab asked for, else the lab named like the file.
-fn expected_lab<'a>(submission: &Submission, options: &'a GradeOptions) -> Option<&'a Lab> {
+fn expected_lab<'a>(
+    submission: &Submission,
+    options: &'a GradeOptions,
+) -> Option<&'a GradedNotebook> {
     let name = options
         .expected_lab
         .clone()
@@ -114,8 +117,8 @@ fn expected_lab<'a>(submission: &Submission, options: &'a GradeOptions) -> Optio
 fn identified<'a>(
     nb: &Notebook,
     options: &'a GradeOptions,
-    expected: Option<&Lab>,
-) -> Result<&'a Lab, Ungradable> {
+    expected: Option<&GradedNotebook>,
+) -> Result<&'a GradedNotebook, Ungradable> {
     let lab = identify(nb, &options.labs, options.expected_lab.as_deref())?;
     match expected {
         Some(expected) if expected.name != lab.name => Err(Ungradable::WrongLab {
@@ -130,7 +133,7 @@ fn identified<'a>(
 fn judge_all(
     grade: &mut Grade,
     restored: &Notebook,
-    lab: &Lab,
+    lab: &GradedNotebook,
     scratch: &Path,
     slot: usize,
     options: &JudgeOptions,
@@ -161,7 +164,7 @@ fn judge_all(
 fn execute_for_feedback(
     grade: &mut Grade,
     restored: &Notebook,
-    lab: &Lab,
+    lab: &GradedNotebook,
     slot: usize,
     options: &GradeOptions,
     execute_options: &ExecuteOptions,

@@ -9,10 +9,10 @@
 //! class like one run's ([`super::class`]): one student can be regraded into it afterwards.
 
 use super::adjustments::{Adjustments, AdjustmentsError, ClassView};
-use super::error::{GradeError, LabError, Output};
+use super::error::{GradeError, GradedNotebookError, Output};
 use super::export::moodle::{MoodleOutputs, WorksheetError};
 use super::feedback::feedback_path;
-use super::lab::labs;
+use super::graded_notebook::graded_notebooks;
 use super::not_graded::Tally;
 use super::record::Grade;
 use super::resume::saved_grade_path;
@@ -111,7 +111,7 @@ pub(crate) enum MergeError {
         problem: String,
     },
     /// The sources' labs cannot be read.
-    Lab(LabError),
+    GradedNotebook(GradedNotebookError),
     /// The sources' labs are not the ones the shards graded against.
     Sources {
         sources: PathBuf,
@@ -184,7 +184,7 @@ impl fmt::Display for MergeError {
                 manifest.display(),
                 path.display()
             ),
-            MergeError::Lab(e) => e.fmt(f),
+            MergeError::GradedNotebook(e) => e.fmt(f),
             MergeError::Sources {
                 sources,
                 manifest,
@@ -370,7 +370,7 @@ pub(crate) fn merge_shards(options: &MergeOptions) -> Result<Merged, MergeError>
         .collect::<Result<Vec<_>, _>>()?;
     check_shards(&shards)?;
     let first = &shards[0];
-    let labs = labs(&options.sources).map_err(MergeError::Lab)?;
+    let labs = graded_notebooks(&options.sources).map_err(MergeError::GradedNotebook)?;
     let found: Vec<String> = labs.iter().map(|l| l.name.clone()).collect();
     if found != first.manifest.labs {
         return Err(MergeError::Sources {

@@ -2,7 +2,7 @@
 //! the notes; the file's digest. Saved as JSON beside the feedback ([`super::resume`]).
 
 use super::adjustments::Applied;
-use super::lab::Lab;
+use super::graded_notebook::GradedNotebook;
 use super::lateness::Lateness;
 use super::note::{GradeNote, Ungradable};
 use super::setup::GradingSetup;
@@ -141,7 +141,7 @@ impl Grade {
     }
 
     /// Graded against `lab`: every exercise at zero, "not graded", until judged.
-    pub(crate) fn against(&mut self, lab: &Lab) {
+    pub(crate) fn against(&mut self, lab: &GradedNotebook) {
         self.lab = Some(lab.name.clone());
         self.max = lab.max_points();
         self.exercises = lab

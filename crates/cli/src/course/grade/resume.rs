@@ -8,7 +8,7 @@
 
 use super::class::same_file;
 use super::digest::digest;
-use super::lab::Lab;
+use super::graded_notebook::GradedNotebook;
 use super::record::Grade;
 use super::setup::RunSetup;
 use super::submission::{Submission, stem};
@@ -38,7 +38,7 @@ pub(crate) fn saved_grade(submission: &Submission, feedback_dir: &Path) -> Optio
 }
 
 /// Whether `grade` was decided under another setup than `run`'s (or under one not recorded).
-pub(crate) fn setup_changed(grade: &Grade, run: &RunSetup, labs: &[Lab]) -> bool {
+pub(crate) fn setup_changed(grade: &Grade, run: &RunSetup, labs: &[GradedNotebook]) -> bool {
     grade.setup_digest != run.for_named(grade.lab.as_deref(), labs).digest()
 }
 
@@ -46,7 +46,11 @@ pub(crate) fn setup_changed(grade: &Grade, run: &RunSetup, labs: &[Lab]) -> bool
 /// trouble left any of it not graded — then the whole submission is graded again (its other
 /// exercises too: a worker is built per submission's scratch, and one fresh grade is simpler
 /// to trust than a patched one) — or when it was decided under another grading setup.
-pub(crate) fn kept_grade(saved: Option<Grade>, run: &RunSetup, labs: &[Lab]) -> Option<Grade> {
+pub(crate) fn kept_grade(
+    saved: Option<Grade>,
+    run: &RunSetup,
+    labs: &[GradedNotebook],
+) -> Option<Grade> {
     saved.filter(|g| !g.has_graders_trouble() && !setup_changed(g, run, labs))
 }
 

@@ -7,10 +7,10 @@ use super::adjustments::{Adjustments, ClassView};
 use super::class::{Plan, PlanError, earlier_class, plan};
 use super::error::{GradeError, Output};
 use super::export::moodle::{MoodleOutputs, Worksheet};
+use super::graded_notebook::{GradedNotebook, graded_notebooks};
 use super::intake::roster::CanvasIds;
 use super::intake::{Intake, IntakeOptions, collect};
 use super::job::GradeOptions;
-use super::lab::{Lab, labs};
 use super::lateness::LateRule;
 use super::not_graded::Tally;
 use super::queue::{default_jobs, grade_queue};
@@ -198,7 +198,7 @@ pub(crate) fn grade_all(
     };
     // The adjustments are checked against the whole class (and the lab asked for) before
     // anything is written.
-    let graded: Vec<Lab> = labs
+    let graded: Vec<GradedNotebook> = labs
         .iter()
         .filter(|l| options.lab.as_ref().is_none_or(|name| &l.name == name))
         .cloned()
@@ -295,14 +295,14 @@ fn write_manifest(manifest: &ShardManifest, feedback: &Path) -> Result<(), Grade
 }
 
 /// The sources' labs; the lab asked for must be one of them.
-fn labs_for(options: &SessionOptions) -> Result<Vec<Lab>, GradeError> {
+fn labs_for(options: &SessionOptions) -> Result<Vec<GradedNotebook>, GradeError> {
     if !options.sources.is_dir() {
         return Err(GradeError::NoSources {
             sources: options.sources.clone(),
             looked_in: std::path::absolute(&options.sources).unwrap_or_default(),
         });
     }
-    let labs = labs(&options.sources)?;
+    let labs = graded_notebooks(&options.sources)?;
     if labs.is_empty() {
         return Err(GradeError::NoLabs {
             sources: options.sources.clone(),
@@ -367,7 +367,7 @@ pub(crate) fn open_worksheet(
 /// many were graded and every row's grade, in order.
 fn grade_found(
     options: &SessionOptions,
-    labs: &[Lab],
+    labs: &[GradedNotebook],
     job: &GradeOptions,
     jobs: usize,
     plan: &Plan,

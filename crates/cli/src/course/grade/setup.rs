@@ -6,7 +6,7 @@
 //! the version, so a grade says what it was decided under.
 
 use super::digest::digest;
-use super::lab::Lab;
+use super::graded_notebook::GradedNotebook;
 use super::lateness::{LatePolicy, LateRule};
 use serde::{Deserialize, Serialize};
 
@@ -51,7 +51,7 @@ pub(crate) struct RunSetup {
 impl RunSetup {
     /// The setup of a grade against `lab` (or none), under the tie rule in force now: the
     /// grader's checks read it from the environment each time, so this is what they used.
-    pub(crate) fn for_lab(&self, lab: Option<&Lab>) -> GradingSetup {
+    pub(crate) fn for_lab(&self, lab: Option<&GradedNotebook>) -> GradingSetup {
         GradingSetup {
             grader: bpe_lab::VERSION.to_owned(),
             tie_rule: bpe_lab::lab::parity::tie_break().name().to_owned(),
@@ -75,7 +75,7 @@ impl RunSetup {
     }
 
     /// The setup of a grade against the lab named `lab` among `labs`.
-    pub(crate) fn for_named(&self, lab: Option<&str>, labs: &[Lab]) -> GradingSetup {
+    pub(crate) fn for_named(&self, lab: Option<&str>, labs: &[GradedNotebook]) -> GradingSetup {
         self.for_lab(lab.and_then(|name| labs.iter().find(|l| l.name == name)))
     }
 }

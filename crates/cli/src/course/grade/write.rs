@@ -11,8 +11,8 @@ use super::export::gradescope::gradescope_results;
 use super::export::moodle::{Worksheet, feedback_zip};
 use super::feedback::{feedback_html, feedback_markdown, feedback_path};
 use super::gradebook::gradebook_csv;
+use super::graded_notebook::GradedNotebook;
 use super::intake::roster::CanvasIds;
-use super::lab::Lab;
 use super::nbgrader_csv::nbgrader_csv;
 use super::record::Grade;
 use super::resume::{saved_grade_path, saved_json};
@@ -106,13 +106,17 @@ pub(crate) struct Gradebooks {
 
 impl Gradebooks {
     /// The gradebooks of the grades known so far, in submission order.
-    pub(crate) fn write(&self, grades: &[Option<Grade>], labs: &[Lab]) -> Result<(), GradeError> {
+    pub(crate) fn write(
+        &self,
+        grades: &[Option<Grade>],
+        labs: &[GradedNotebook],
+    ) -> Result<(), GradeError> {
         let known: Vec<Grade> = grades
             .iter()
             .flatten()
             .map(|g| self.adjustments.apply(g))
             .collect();
-        let graded: Vec<Lab> = labs
+        let graded: Vec<GradedNotebook> = labs
             .iter()
             .filter(|l| match &self.lab {
                 Some(name) => &l.name == name,

@@ -11,7 +11,7 @@
 //! worker's own program holds the hidden tests and hostile code can print them.
 
 use super::cell::OwnTestCell;
-use crate::course::grade::lab::{Lab, LabExercise};
+use crate::course::grade::graded_notebook::{GradedNotebook, NotebookExercise};
 use crate::course::graded_exercise::GradedExercise;
 use crate::course::judge::build::{CellPieces, keep_compiling, pieces_of};
 use crate::course::judge::extract::{EditableCell, Piece};
@@ -125,8 +125,8 @@ fn token() -> Vec<u8> {
 /// in the cells before its check or test cell (`check_index`): the judge's finding, the notes
 /// on the student's cells, and, for an own exercise, the points its passed tests earned.
 pub(crate) fn judge_graded(
-    lab: &Lab,
-    exercise: &LabExercise,
+    lab: &GradedNotebook,
+    exercise: &NotebookExercise,
     cells: &[EditableCell],
     check_index: usize,
     scratch: &Path,

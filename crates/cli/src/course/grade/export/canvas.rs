@@ -13,8 +13,8 @@
 //! handed nothing in: Canvas leaves that ungraded rather than scoring a zero).
 
 use super::super::gradebook::{csv, number};
+use super::super::graded_notebook::GradedNotebook;
 use super::super::intake::roster::CanvasIds;
-use super::super::lab::Lab;
 use super::super::record::{Grade, Outcome};
 
 /// Canvas's columns before the assignments, in its order.
@@ -22,11 +22,11 @@ pub(crate) const CANVAS_COLUMNS: [&str; 5] =
     ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"];
 
 /// `grades` (with `labs`' assignment columns; `assignment` names a single lab's column in
-/// Canvas, e.g. `Lab 3 (12345)`; `ids`, Canvas's columns of the roster's students) as Canvas
+/// Canvas, e.g. `GradedNotebook 3 (12345)`; `ids`, Canvas's columns of the roster's students) as Canvas
 /// imports them.
 pub(crate) fn canvas_csv(
     grades: &[Grade],
-    labs: &[Lab],
+    labs: &[GradedNotebook],
     assignment: Option<&str>,
     ids: &[(String, CanvasIds)],
 ) -> String {
@@ -91,14 +91,14 @@ pub(crate) fn canvas_csv(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::course::grade::lab::LabExercise;
+    use crate::course::grade::graded_notebook::NotebookExercise;
     use bpe_lab::lab::check::Exercise;
     use std::path::PathBuf;
 
-    fn lab(name: &str, points: f64) -> Lab {
-        Lab::bare(
+    fn lab(name: &str, points: f64) -> GradedNotebook {
+        GradedNotebook::bare(
             name,
-            vec![LabExercise {
+            vec![NotebookExercise {
                 exercise: Exercise::Decode.into(),
                 points,
                 check_id: String::new(),

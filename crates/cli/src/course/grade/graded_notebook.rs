@@ -1,8 +1,8 @@
-//! The labs grading knows: each instructor source's released (student) version, its
-//! exercises, and every release of it kept beside the sources (`releases/<lab>/`), read once,
+//! The notebooks grading knows: each instructor source's released (student) version, its
+//! exercises, and every release of it kept beside the sources (`releases/<name>/`), read once,
 //! with every exercise name checked against the grader's checks.
 
-use super::error::LabError;
+use super::error::GradedNotebookError;
 use crate::course::graded_exercise::GradedExercise;
 use crate::course::notebook::{Notebook, Role, cell_id, role};
 use crate::course::own_tests::OwnTestCell;
@@ -11,22 +11,22 @@ use crate::course::release_record::{ReleaseRecord, Releases, kept};
 use bpe_lab::lab::check::Exercise;
 use std::path::Path;
 
-/// One graded exercise of a lab.
+/// One graded exercise of a graded notebook.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct LabExercise {
+pub(crate) struct NotebookExercise {
     pub(crate) exercise: GradedExercise,
     pub(crate) points: f64,
     /// The id of its check cell, where the student's code before it ends.
     pub(crate) check_id: String,
 }
 
-/// A lab as the grader knows it: its released (student) version and its exercises.
+/// A notebook as the grader knows it: its released (student) version and its exercises.
 #[derive(Debug, Clone)]
-pub(crate) struct Lab {
+pub(crate) struct GradedNotebook {
     pub(crate) name: String,
     pub(crate) released: Notebook,
     /// In notebook order.
-    pub(crate) exercises: Vec<LabExercise>,
+    pub(crate) exercises: Vec<NotebookExercise>,
     /// Today's release and the ones kept: what a student may have received.
     pub(crate) releases: Releases,
     /// The test cells of the instructor's own exercises, as the instructor's source has them
@@ -34,10 +34,10 @@ pub(crate) struct Lab {
     pub(crate) own_tests: Vec<OwnTestCell>,
 }
 
-impl Lab {
-    /// A lab with an empty notebook and these exercises, for tests of what is built on labs.
+impl GradedNotebook {
+    /// A graded notebook with no cells and these exercises, for tests of what is built on them.
     #[cfg(test)]
-    pub(crate) fn bare(name: &str, exercises: Vec<LabExercise>) -> Lab {
+    pub(crate) fn bare(name: &str, exercises: Vec<NotebookExercise>) -> GradedNotebook {
         let released = Notebook::parse(
             br#"{"nbformat": 4, "cells": []}"#,
             std::path::Path::new("x"),
@@ -46,7 +46,7 @@ impl Lab {
         let releases = crate::course::release_record::Releases::current_only(
             crate::course::release_record::ReleaseRecord::of(name, &released),
         );
-        Lab {
+        GradedNotebook {
             name: name.to_owned(),
             released,
             exercises,
@@ -55,7 +55,7 @@ impl Lab {
         }
     }
 
-    /// The tests of the own exercise `exercise`, when it is one of this lab's.
+    /// The tests of the own exercise `exercise`, when it is one of this notebook's.
     pub(crate) fn own_test(&self, exercise: &GradedExercise) -> Option<&OwnTestCell> {
         match exercise {
             GradedExercise::Own(name) => self.own_tests.iter().find(|t| &t.exercise == name),
@@ -67,8 +67,8 @@ impl Lab {
         self.exercises.iter().map(|e| e.points).sum()
     }
 
-    /// Reads the lab from its instructor source at `path`.
-    pub(crate) fn read(path: &Path) -> Result<Lab, LabError> {
+    /// Reads the notebook from its instructor source at `path`.
+    pub(crate) fn read(path: &Path) -> Result<GradedNotebook, GradedNotebookError> {
         let source = Notebook::read(path)?;
         let released = student_version(&source, path)?;
         let mut exercises = Vec::new();
@@ -78,11 +78,13 @@ impl Lab {
             let (exercise, points) = match role(cell) {
                 Role::Check { exercise, points } => {
                     let exercise: Exercise =
-                        exercise.parse().map_err(|_| LabError::UnknownExercise {
-                            path: path.to_owned(),
-                            cell: index + 1,
-                            name: exercise,
-                        })?;
+                        exercise
+                            .parse()
+                            .map_err(|_| GradedNotebookError::UnknownExercise {
+                                path: path.to_owned(),
+                                cell: index + 1,
+                                name: exercise,
+                            })?;
                     (GradedExercise::BuiltIn(exercise), points)
                 }
                 Role::OwnTest { exercise } => {
@@ -93,7 +95,7 @@ impl Lab {
                 }
                 _ => continue,
             };
-            exercises.push(LabExercise {
+            exercises.push(NotebookExercise {
                 exercise,
                 points,
                 check_id,
@@ -107,7 +109,7 @@ impl Lab {
             current: ReleaseRecord::of(&name, &released),
             kept: kept(path.parent().unwrap_or(Path::new(".")), &name)?,
         };
-        Ok(Lab {
+        Ok(GradedNotebook {
             name,
             released,
             exercises,
@@ -125,7 +127,7 @@ fn own_tests_of(
     exercise: &str,
     path: &Path,
     index: usize,
-) -> Result<OwnTestCell, LabError> {
+) -> Result<OwnTestCell, GradedNotebookError> {
     let cell = source
         .cells()
         .iter()
@@ -133,16 +135,21 @@ fn own_tests_of(
         .map(crate::course::notebook::source)
         .unwrap_or_default();
     OwnTestCell::parse(exercise, &cell).map_err(|e| {
-        LabError::Notebook(crate::course::notebook::NotebookError {
+        GradedNotebookError::Notebook(crate::course::notebook::NotebookError {
             path: path.to_owned(),
             problem: format!("cell {} ({id}): test cell: {e}", index + 1),
         })
     })
 }
 
-/// Every lab in the instructor sources directory.
-pub(crate) fn labs(source_dir: &Path) -> Result<Vec<Lab>, LabError> {
-    sources(source_dir)?.iter().map(|p| Lab::read(p)).collect()
+/// Every notebook in the instructor sources directory.
+pub(crate) fn graded_notebooks(
+    source_dir: &Path,
+) -> Result<Vec<GradedNotebook>, GradedNotebookError> {
+    sources(source_dir)?
+        .iter()
+        .map(|p| GradedNotebook::read(p))
+        .collect()
 }
 
 #[cfg(test)]
@@ -165,21 +172,21 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("01-x.ipynb");
         std::fs::write(&path, source("decode")).unwrap();
-        let lab = Lab::read(&path).unwrap();
+        let lab = GradedNotebook::read(&path).unwrap();
         assert_eq!(lab.name, "01-x");
         assert_eq!(
             lab.exercises,
-            [LabExercise {
+            [NotebookExercise {
                 exercise: Exercise::Decode.into(),
                 points: 2.0,
                 check_id: "chk".into()
             }]
         );
         std::fs::write(&path, source("double")).unwrap();
-        let err = Lab::read(&path).unwrap_err();
+        let err = GradedNotebook::read(&path).unwrap_err();
         assert_eq!(
             err,
-            LabError::UnknownExercise {
+            GradedNotebookError::UnknownExercise {
                 path: path.clone(),
                 cell: 2,
                 name: "double".into()
