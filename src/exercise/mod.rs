@@ -10,10 +10,11 @@ pub mod guard;
 
 use std::fmt;
 
-/// Writes the enum and its name table from one list, so that the count and the order of the
-/// exercises are written nowhere else: adding an exercise is one line here.
+/// Writes the enum and its table from one list, so that the count, the order, the names, the
+/// notebooks and the points of the exercises are written nowhere else: adding an exercise is
+/// one line here.
 macro_rules! exercises {
-    ($($(#[$doc:meta])* $variant:ident => $name:literal,)*) => {
+    ($($(#[$doc:meta])* $variant:ident => $name:literal, notebook $notebook:literal, points $points:literal;)*) => {
         /// One exercise of the lab notebooks.
         ///
         /// ```
@@ -27,37 +28,53 @@ macro_rules! exercises {
             $($(#[$doc])* $variant,)*
         }
 
-        /// Each exercise and its name, in teaching order: the vocabulary's one row per
-        /// exercise. The rest of what the lab knows about an exercise (signature, reference,
-        /// check, what a grader's worker offers) is one row of `lab::check::table`, a floor
-        /// up, where the checks live.
-        const NAMES: [(Exercise, &str); [$($name),*].len()] = [$((Exercise::$variant, $name),)*];
+        /// Each exercise with its name, notebook and points, in teaching order: the
+        /// vocabulary's one row per exercise. The rest of what the lab knows about an exercise
+        /// (signature, reference, check, what a grader's worker offers) is its file under
+        /// `lab/check/exercises/`, a floor up, where the checks live.
+        const NAMES: [Entry; [$($name),*].len()] = [$(Entry {
+            exercise: Exercise::$variant,
+            name: $name,
+            notebook: $notebook,
+            points: $points,
+        },)*];
     };
 }
 
+// Notebook: the number that starts its file's name (`instructor/07-bytes.ipynb` is "07").
+// Points: what its check cell in that notebook is worth (`metadata.bpe_lab.points`, which the
+// grader awards). tests/suite/notebook_tables.rs holds the notebooks to both columns.
 exercises! {
-    BpeInitialize => "bpe_initialize",
-    GetPairFrequencies => "get_pair_frequencies",
-    MostFrequentPair => "most_frequent_pair",
-    MergePairInWord => "merge_pair_in_word",
-    TrainBpe => "train_bpe",
-    ApplyMerges => "apply_merges",
-    Encode => "encode",
-    Decode => "decode",
-    /// Notebook 07: text chunks as their UTF-8 bytes, the byte-level starting point.
-    ByteInitialize => "byte_initialize",
-    /// Notebook 07: adjacent byte pairs counted inside each chunk, never across two.
-    CountPairsInChunks => "count_pairs_in_chunks",
-    /// Notebook 07: every occurrence of a pair of ids replaced by a new id, in one pass.
-    MergeIds => "merge_ids",
-    /// Notebook 07: minbpe's training loop, new ids numbered from 256.
-    TrainByteBpe => "train_byte_bpe",
-    /// Notebook 07: minbpe's encoder, each chunk's bytes merged by rank (lowest new id first).
-    EncodeIds => "encode_ids",
-    /// Notebook 07: ids to bytes to text, the bytes joined before they are read as UTF-8.
-    DecodeIds => "decode_ids",
-    /// Notebook 07: the merges behind a rank file (cl100k_base's), recovered from the ranks.
-    RecoverMerges => "recover_merges",
+    BpeInitialize => "bpe_initialize", notebook "01", points 2;
+    GetPairFrequencies => "get_pair_frequencies", notebook "02", points 2;
+    MostFrequentPair => "most_frequent_pair", notebook "03", points 1;
+    MergePairInWord => "merge_pair_in_word", notebook "03", points 2;
+    TrainBpe => "train_bpe", notebook "04", points 2;
+    ApplyMerges => "apply_merges", notebook "05", points 2;
+    Encode => "encode", notebook "06", points 2;
+    Decode => "decode", notebook "06", points 1;
+    /// Text chunks as their UTF-8 bytes, the byte-level starting point.
+    ByteInitialize => "byte_initialize", notebook "07", points 1;
+    /// Adjacent byte pairs counted inside each chunk, never across two.
+    CountPairsInChunks => "count_pairs_in_chunks", notebook "07", points 2;
+    /// Every occurrence of a pair of ids replaced by a new id, in one pass.
+    MergeIds => "merge_ids", notebook "07", points 2;
+    /// minbpe's training loop, new ids numbered from 256.
+    TrainByteBpe => "train_byte_bpe", notebook "07", points 3;
+    /// minbpe's encoder, each chunk's bytes merged by rank (lowest new id first).
+    EncodeIds => "encode_ids", notebook "07", points 3;
+    /// Ids to bytes to text, the bytes joined before they are read as UTF-8.
+    DecodeIds => "decode_ids", notebook "07", points 2;
+    /// The merges behind a rank file (cl100k_base's), recovered from the ranks.
+    RecoverMerges => "recover_merges", notebook "07", points 4;
+}
+
+/// One exercise's line of the list.
+struct Entry {
+    exercise: Exercise,
+    name: &'static str,
+    notebook: &'static str,
+    points: u32,
 }
 
 // Row `i` is the exercise whose discriminant is `i`, so a name is one index away; the compiler
@@ -66,7 +83,7 @@ const _: () = {
     let mut i = 0;
     while i < NAMES.len() {
         assert!(
-            NAMES[i].0 as usize == i,
+            NAMES[i].exercise as usize == i,
             "NAMES lists the exercises in order"
         );
         i += 1;
@@ -82,7 +99,7 @@ impl Exercise {
         let mut all = [Exercise::BpeInitialize; Exercise::COUNT];
         let mut i = 0;
         while i < all.len() {
-            all[i] = NAMES[i].0;
+            all[i] = NAMES[i].exercise;
             i += 1;
         }
         all
@@ -90,7 +107,20 @@ impl Exercise {
 
     /// The function's name, as the notebooks write it.
     pub fn name(self) -> &'static str {
-        NAMES[self as usize].1
+        NAMES[self as usize].name
+    }
+
+    /// The notebook that teaches it: the number its file's name starts with (`"07"` for
+    /// `07-bytes.ipynb`), the students' and the instructor's copy alike.
+    pub fn notebook(self) -> &'static str {
+        NAMES[self as usize].notebook
+    }
+
+    /// What its check is worth in the lab's own notebook: the points its check cell carries
+    /// (`metadata.bpe_lab.points`) and the grader awards. A course that changes a cell's points
+    /// is graded by the cell; this is the lab's as shipped.
+    pub fn points(self) -> u32 {
+        NAMES[self as usize].points
     }
 
     /// Whether a solution of `self` may call the crate's version of `step`.

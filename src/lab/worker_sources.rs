@@ -7,20 +7,24 @@
 //! worker compiles is exactly what the notebook runs, and the grader can live in a package of
 //! its own.
 //!
-//! The six files a worker compiles, and their rule:
+//! The files a worker compiles, and their rule:
 //!
 //! | file | in the worker | rule |
 //! |---|---|---|
 //! | `src/bpe/steps.rs` ([`STEPS`]) | whole, as `mod steps` | plain `std`, no `crate::` |
 //! | `src/bpe/tie_break.rs` ([`TIE_BREAK`]) | whole, as `mod tie_break` | plain `std`, no `crate::` |
 //! | `src/lab/check/wire.rs` ([`WIRE`]) | whole | plain `std`, no `crate::` |
-//! | `src/lab/check/calls.rs` ([`CALLS`]) | whole | plain `std`, no `crate::` |
+//! | `src/lab/check/exercises/<name>/call.rs` ([`call`]), its exercise's only | whole, as `mod calls` | plain `std`, no `crate::` |
 //! | `src/lab/prelude.rs` ([`PRELUDE`]) | its `use std::…` lines and `crate::EOW` only | anything else it names stays out of workers |
 //! | `crates/cli/src/course/judge/harness.rs` | whole, as the worker's `main` | plain `std`, no `crate::` |
 //!
 //! "Plain `std`" means: outside comments, every `use` names `std::`, `core::` or `super::`,
 //! and no line names `crate::` or `bpe_lab` — the worker has no crate to name. The tests below
-//! hold the library's four; the judge's own tests compile the harness.
+//! hold the library's files (every exercise's call file); the judge's own tests compile the
+//! harness.
+
+use crate::exercise::Exercise;
+use crate::lab::check::CALL_SOURCES;
 
 /// The lab's steps in plain `std` Rust (`bpe/steps.rs`).
 pub const STEPS: &str = include_str!("../bpe/steps.rs");
@@ -30,8 +34,13 @@ pub const TIE_BREAK: &str = include_str!("../bpe/tie_break.rs");
 pub const PRELUDE: &str = include_str!("prelude.rs");
 /// How a check's calls and replies travel between the grader and a worker.
 pub const WIRE: &str = include_str!("check/wire.rs");
-/// Each exercise's call of the student's function, shared by the notebook and the worker.
-pub const CALLS: &str = include_str!("check/calls.rs");
+
+/// `exercise`'s call of the student's function (`lab/check/exercises/<name>/call.rs`: its
+/// `Args`, `Out` and `call`), shared by the notebook's check and the worker. Each call file is
+/// listed once, in `lab/check/exercises/mod.rs`'s list of exercises.
+pub fn call(exercise: Exercise) -> &'static str {
+    CALL_SOURCES[exercise as usize]
+}
 
 #[cfg(test)]
 mod tests {
@@ -62,9 +71,19 @@ mod tests {
             ("src/bpe/steps.rs", STEPS),
             ("src/bpe/tie_break.rs", TIE_BREAK),
             ("src/lab/check/wire.rs", WIRE),
-            ("src/lab/check/calls.rs", CALLS),
         ] {
             assert_eq!(not_plain_std(source), Vec::<String>::new(), "{name}");
+        }
+    }
+
+    #[test]
+    fn every_exercises_call_file_is_plain_std() {
+        for exercise in Exercise::ALL {
+            assert_eq!(
+                not_plain_std(call(exercise)),
+                Vec::<String>::new(),
+                "src/lab/check/exercises/{exercise}/call.rs"
+            );
         }
     }
 

@@ -1,11 +1,15 @@
 //! The table of notebooks and their exercises is written for students in three places —
 //! `notebooks/README.md`, `docs/students.md` and notebook 00 — and graded from one: the check
 //! cells of the released notebooks (`notebooks/*.ipynb`, each with its exercise and points).
-//! These tests hold the written tables to the released notebooks, so a notebook, an exercise
-//! or a point added to the lab cannot leave a page behind.
+//! These tests hold the written tables to the released notebooks, and the notebooks, the
+//! instructor's sources and the released copies alike, to the one exercise list
+//! (`src/exercise/mod.rs`: each exercise's notebook and points), so a notebook, an exercise or
+//! a point added to the lab cannot leave a page or the list behind.
 
 use crate::support::notebooks::{cell_text, read_json, root};
+use bpe_lab::exercise::Exercise;
 use std::fs;
+use std::path::PathBuf;
 
 /// Each released notebook (file stem, in order) with its graded exercises and their points,
 /// in the notebook's order, as its check cells say.
@@ -124,4 +128,98 @@ fn notebook_00_names_every_notebook_and_every_exercises_reference() {
             );
         }
     }
+}
+
+/// The `.ipynb` files of `dir`, sorted.
+fn notebook_files(dir: &str) -> Vec<PathBuf> {
+    let mut paths: Vec<_> = fs::read_dir(root().join(dir))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ipynb"))
+        .collect();
+    paths.sort();
+    paths
+}
+
+/// Every check cell of the notebooks in `dir`, in order: its notebook's number (the file
+/// name's first two characters), its exercise, its `bpe_lab` points and its `nbgrader` points
+/// (absent from the instructor's sources, which `lab release` gives them).
+fn check_cells(dir: &str) -> Vec<(String, String, Option<f64>, Option<f64>)> {
+    let mut cells = Vec::new();
+    for path in notebook_files(dir) {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let nb = read_json(&path);
+        for cell in nb["cells"].as_array().unwrap() {
+            let meta = &cell["metadata"];
+            if let Some(exercise) = meta["bpe_lab"]["exercise"].as_str() {
+                cells.push((
+                    name[..2].to_owned(),
+                    exercise.to_owned(),
+                    meta["bpe_lab"]["points"].as_f64(),
+                    meta["nbgrader"]["points"].as_f64(),
+                ));
+            }
+        }
+    }
+    cells
+}
+
+/// The list's rows as check cells would state them: notebook, name, points.
+fn listed() -> Vec<(String, String, Option<f64>)> {
+    Exercise::ALL
+        .iter()
+        .map(|e| {
+            (
+                e.notebook().to_owned(),
+                e.name().to_owned(),
+                Some(f64::from(e.points())),
+            )
+        })
+        .collect()
+}
+
+/// Each exercise of the list has one check cell, in the notebook the list names, worth the
+/// points the list gives, in the list's order; and no notebook checks an exercise the list
+/// does not have. The instructor's sources carry the points in `bpe_lab` metadata; the
+/// released copies in `nbgrader` metadata too (what nbgrader grades by).
+#[test]
+fn the_exercise_list_gives_each_check_cell_its_notebook_and_points() {
+    let instructor: Vec<_> = check_cells("instructor")
+        .into_iter()
+        .map(|(notebook, exercise, points, _)| (notebook, exercise, points))
+        .collect();
+    assert_eq!(
+        instructor,
+        listed(),
+        "instructor/ against the exercise list"
+    );
+    let released = check_cells("notebooks");
+    let own: Vec<_> = released
+        .iter()
+        .map(|(notebook, exercise, points, _)| (notebook.clone(), exercise.clone(), *points))
+        .collect();
+    assert_eq!(own, listed(), "notebooks/ against the exercise list");
+    let nbgrader: Vec<_> = released
+        .into_iter()
+        .map(|(notebook, exercise, _, points)| (notebook, exercise, points))
+        .collect();
+    assert_eq!(
+        nbgrader,
+        listed(),
+        "notebooks/' nbgrader points against the exercise list"
+    );
+}
+
+/// The test above can fail: a point or a notebook moved in a cell is seen.
+#[test]
+fn a_check_cell_that_disagrees_with_the_list_is_seen() {
+    let mut cells: Vec<_> = check_cells("instructor")
+        .into_iter()
+        .map(|(notebook, exercise, points, _)| (notebook, exercise, points))
+        .collect();
+    cells[0].2 = Some(99.0);
+    assert_ne!(cells, listed());
+    cells[0].2 = listed()[0].2;
+    cells[1].0 = "09".to_owned();
+    assert_ne!(cells, listed());
 }

@@ -13,7 +13,7 @@ use crate::course::process::sandbox::{
 };
 use crate::course::process::supervisor::{self, Ended, Supervised};
 use bpe_lab::lab::check::{Exercise, Reply};
-use bpe_lab::lab::worker_sources::{CALLS, WIRE};
+use bpe_lab::lab::worker_sources::{WIRE, call};
 use std::fmt::Write as _;
 use std::io::{Read, Write};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
@@ -79,9 +79,9 @@ pub(crate) fn source(exercise: Exercise, pieces: &[Piece]) -> (String, LineMap) 
     let (mut text, map) = with_pieces(text, pieces);
     let _ = write!(
         text,
-        "mod __bpe_lab_worker {{\n    pub mod wire {{\n{WIRE}\n    }}\n    pub mod calls {{\n{CALLS}\n    }}\n    pub mod harness {{\n{HARNESS}\n    }}\n}}\n\
-         fn main() {{\n    __bpe_lab_worker::harness::serve(|request| {{\n        let args: __bpe_lab_worker::calls::{args} =\n            __bpe_lab_worker::wire::decode(request).expect(\"a request from the grader\");\n        __bpe_lab_worker::wire::encode(&__bpe_lab_worker::calls::{name}(&{name}, &args))\n    }});\n}}\n",
-        args = bpe_lab::lab::check::table::row(exercise).worker_args(),
+        "mod __bpe_lab_worker {{\n    pub mod wire {{\n{WIRE}\n    }}\n    pub mod calls {{\n{calls}\n    }}\n    pub mod harness {{\n{HARNESS}\n    }}\n}}\n\
+         fn main() {{\n    __bpe_lab_worker::harness::serve(|request| {{\n        let args: __bpe_lab_worker::calls::Args =\n            __bpe_lab_worker::wire::decode(request).expect(\"a request from the grader\");\n        __bpe_lab_worker::wire::encode(&__bpe_lab_worker::calls::call(&{name}, &args))\n    }});\n}}\n",
+        calls = call(exercise),
         name = exercise.name(),
     );
     (text, map)

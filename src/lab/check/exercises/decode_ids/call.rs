@@ -1,0 +1,15 @@
+//! How `decode_ids` is called: what it is given (`Args`), what a check compares (`Out`), and the one
+//! call in between. Plain `std`, no `crate::`: the notebook's check calls the student's
+//! function through this file in the kernel, and the grader compiles the same file into the
+//! student's worker as its `calls` module (`lab::worker_sources`), so both ways of grading call
+//! it identically.
+
+/// A merge: the pair of ids and the new id it gets.
+pub type IdMerge = ((u32, u32), u32);
+
+/// (ids, merges)
+pub type Args = (Vec<u32>, Vec<IdMerge>);
+pub type Out = String;
+pub fn call(f: &impl Fn(&[u32], &[IdMerge]) -> Out, (ids, merges): &Args) -> Out {
+    f(ids, merges)
+}

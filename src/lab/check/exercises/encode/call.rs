@@ -1,0 +1,17 @@
+//! How `encode` is called: what it is given (`Args`), what a check compares (`Out`), and the one
+//! call in between. Plain `std`, no `crate::`: the notebook's check calls the student's
+//! function through this file in the kernel, and the grader compiles the same file into the
+//! student's worker as its `calls` module (`lab::worker_sources`), so both ways of grading call
+//! it identically.
+
+use std::collections::HashMap;
+
+/// (text, merges, token_to_id, unk_id)
+pub type Args = (String, Vec<(String, String)>, HashMap<String, u32>, u32);
+pub type Out = Vec<u32>;
+pub fn call(
+    f: &impl Fn(&str, &[(String, String)], &HashMap<String, u32>, u32) -> Out,
+    (text, merges, token_to_id, unk_id): &Args,
+) -> Out {
+    f(text, merges, token_to_id, *unk_id)
+}
