@@ -58,6 +58,7 @@ pub mod hf_bytelevel_import;
 pub mod hf_regex;
 pub mod openai;
 pub mod split;
+pub mod stream;
 pub mod tiktoken;
 pub mod token_text;
 pub mod vocab;
@@ -68,18 +69,17 @@ pub use bytelevel::{
     AllowedSpecial, ByteLevelError, ByteLevelTokenizer, ByteTrainingReport, DisallowedSpecial,
 };
 pub use bytelevel_file::RankFileSettings;
-pub use bytelevel_stream::{EncodeOptions, EncodeOutput, EncodeUnit, StreamEncoded, StreamError};
 pub use codec::{
     CharLevelTokenizer, DEFAULT_SPECIAL_TOKENS, DEFAULT_UNK_TOKEN, TokenizerConfig, TrainingInfo,
     TrainingSettings,
 };
 pub use decode_stream::{DecodeLinesError, NotIds, parse_id_line};
-pub use encode_stream::{EncodeLinesError, LineOutput, LinesEncoded};
 pub use error::{DecodeError, TokenizerError};
 pub use explain::{Explanation, explain};
 pub use file::{FileError, FileProblem};
 pub use hf::HfExportError;
 pub use openai::OpenAiEncoding;
 pub use split::{Split, is_python_whitespace};
+pub use stream::{EncodeOptions, EncodeOutput, EncodeUnit, StreamEncoded, StreamError};
 pub use vocab::{Vocab, VocabOrder};
 pub use windows::{Chunks, ChunksError, Shape, Span, Truncated, WindowFormat};
