@@ -17,18 +17,22 @@
 //!
 //! - `any.rs`: [`Tokenizer`], a tokenizer of either kind loaded once
 //!   ([`Tokenizer::load`] decides the kind from the file's content).
+//! - [`stream`]: the stream driver, encoding a stream on every core with either kind
+//!   ([`Tokenizer::encode_stream`], `bpe-lab encode`).
 //! - [`vocab`]: [`Vocab`] and the id orders ([`VocabOrder`]).
 //! - [`split`]: how text is cut into words ([`Split`]).
 //! - [`codec`]: [`CharLevelTokenizer`], encode and decode.
 //! - [`file`]: the versioned JSON file (save, load, checks).
 //! - [`hf`]: export to a Hugging Face `tokenizer.json` with the same ids.
-//! - [`encode_stream`]: encoding a stream of lines on every core (`bpe-lab encode`).
+//! - [`encode_stream`]: the character-level kind's part of encoding a stream (lines, an output
+//!   cache per thread).
 //! - [`decode_stream`]: decoding a stream of id lines (`bpe-lab decode`).
 //! - [`explain`]: the training problem's round-by-round table.
 //!
 //! Byte-level BPE (GPT-2 onwards; the engine's part is [`crate::bpe::bytelevel`]):
 //! - [`bytelevel`]: [`ByteLevelTokenizer`], ranks, specials, encode and decode;
-//! - [`bytelevel_stream`]: one text on several threads, and encoding a stream;
+//! - [`bytelevel_stream`]: one text on several threads, and the byte-level kind's part of
+//!   encoding a stream;
 //! - [`bytelevel_file`]: its JSON file and the export to tiktoken's files;
 //! - [`tiktoken`]: tiktoken's rank files;
 //! - [`hf_bytelevel`]: export to a Hugging Face `tokenizer.json` (ByteLevel);
