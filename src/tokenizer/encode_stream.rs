@@ -476,6 +476,40 @@ mod tests {
         }
     }
 
+    /// The first unknown character's line is counted over the whole input, past blocks and
+    /// parts, and a byte-order mark is dropped only where the input starts.
+    #[test]
+    fn the_first_unknown_line_and_the_bom_are_placed_in_the_whole_input() {
+        let tokenizer = CharLevelTokenizer::train(&["low lower"], 2);
+        let mut input = String::from("\u{FEFF}low\n");
+        input.push_str(&"low lower\n".repeat(50_000));
+        input.push_str("\u{FEFF}low q\nlow\n");
+        for (threads, block_bytes) in [(1, 0), (2, 1000), (3, 64)] {
+            let options = EncodeOptions {
+                unit: EncodeUnit::Lines,
+                output: EncodeOutput::Tokens,
+                threads,
+                block_bytes,
+                ..EncodeOptions::default()
+            };
+            let mut out = Vec::new();
+            let done = tokenizer
+                .encode_stream(&mut input.as_bytes(), &mut out, &options)
+                .unwrap();
+            // The mark on line 50 002 is no BOM there: an unknown character, as is `q`.
+            assert_eq!(done.unknown, 2, "{threads} threads");
+            assert_eq!(done.first_unknown_line, Some(50_002));
+            assert_eq!(done.lines, 50_003);
+            let low: Vec<&str> = tokenizer
+                .encode("low")
+                .iter()
+                .map(|&id| tokenizer.vocab().token(id).unwrap())
+                .collect();
+            let out = String::from_utf8(out).unwrap();
+            assert_eq!(out.lines().next(), Some(low.join(" ").as_str()));
+        }
+    }
+
     /// A character-level tokenizer encodes lines; a whole text is refused, not encoded as
     /// something else.
     #[test]
