@@ -17,6 +17,7 @@
 //! ```
 
 use std::fmt;
+use std::io::{Read, Write};
 use std::path::Path;
 
 use crate::tokenizer::bytelevel::ByteLevelTokenizer;
@@ -25,6 +26,7 @@ use crate::tokenizer::bytelevel_file::{
 };
 use crate::tokenizer::codec::CharLevelTokenizer;
 use crate::tokenizer::error::{FileError, FileProblem};
+use crate::tokenizer::stream::{EncodeOptions, EncodeUnit, StreamEncoded, StreamError};
 
 /// Which kind of tokenizer: what decides which flags apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -142,6 +144,32 @@ impl Tokenizer {
         match self {
             Tokenizer::CharLevel(_) => TokenizerKind::CharLevel,
             Tokenizer::ByteLevel(_) => TokenizerKind::ByteLevel,
+        }
+    }
+}
+
+impl Tokenizer {
+    /// Encodes what `input` holds into `output` as `options` say, with either kind
+    /// ([`crate::tokenizer::stream`]): the one call `bpe-lab encode` and `count-tokens` make.
+    /// A character-level tokenizer encodes lines only ([`StreamError::NoWholeText`]).
+    pub fn encode_stream(
+        &self,
+        input: &mut dyn Read,
+        output: &mut dyn Write,
+        options: &EncodeOptions,
+    ) -> Result<StreamEncoded, StreamError> {
+        match self {
+            Tokenizer::CharLevel(tokenizer) => tokenizer.encode_stream(input, output, options),
+            Tokenizer::ByteLevel(tokenizer) => tokenizer.encode_stream(input, output, options),
+        }
+    }
+
+    /// The unit a run encodes when none is asked for: the whole text for a byte-level
+    /// tokenizer (as tiktoken), each line for a character-level one (the only one it has).
+    pub fn default_unit(&self) -> EncodeUnit {
+        match self {
+            Tokenizer::CharLevel(_) => EncodeUnit::Lines,
+            Tokenizer::ByteLevel(_) => EncodeUnit::Text,
         }
     }
 }

@@ -1,144 +1,50 @@
-//! Encoding with a byte-level tokenizer on several threads, and as a stream (`bpe-lab encode`).
+//! The byte-level kind's part of encoding: one text on several threads, and what the stream
+//! driver ([`crate::tokenizer::stream`]) needs to encode a stream.
 //!
 //! One text on several threads: the text is cut where no chunk of the pattern can cross
-//! ([`Splitter::cut_points`]: before an ASCII letter that follows a line feed) and where no
-//! special token lies across the cut, and each part is split and encoded on its own, looking
-//! past its end as the whole text would. The parts' ids, joined in order, are the whole text's
-//! (tests compare them on generated text with every kind of character). A part is small (a
-//! few hundred KB) and the threads take the next part from a shared counter, so a part that
-//! encodes slowly (a script with many tokens a word) does not hold the other threads up.
+//! ([`Splitter::cut_points`]: before an ASCII letter that follows a line feed, for the patterns
+//! whose row in the pattern table says so) and where no special token lies across the cut, and
+//! each part is split and encoded on its own, looking past its end as the whole text would. The
+//! parts' ids, joined in order, are the whole text's (tests compare them on generated text with
+//! every kind of character). A part is small (a few hundred KB) and the threads take the next
+//! part from a shared counter, so a part that encodes slowly (a script with many tokens a word)
+//! does not hold the other threads up.
 //!
 //! A stream is read in blocks and each block ends at such a cut, so the ids come out while the
 //! rest is still being read. A user's pattern (run by the regex engine) has no known cut: the
 //! whole input is read first and encoded on one thread.
 //!
-//! A part's ids are written as soon as it and every part before it are done: on one thread
-//! right after the part, on several by the calling thread while the others encode. So only a
-//! few parts' output is ever held, not a block's (tens of megabytes of fresh memory, which the
-//! kernel zeroes page by page), and writing overlaps encoding.
-//!
 //! Two units: the whole input as one text (tiktoken's `encode`), or each line as its own text
-//! without its line feed, one output line per input line (as the lab's `encode` does).
+//! without its line feed, one output line per input line.
 
-use std::collections::BTreeMap;
-use std::io::{self, Read, Write};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Mutex, mpsc};
+use std::io::{Read, Write};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread;
 
 use crate::bpe::bytelevel::{ChunkEncoder, Piece, pieces};
 use crate::tokenizer::bytelevel::{
     AllowedSpecial, ByteLevelError, ByteLevelTokenizer, DisallowedSpecial,
 };
-use crate::tokenizer::windows::{Shape, Span, TokenText, Truncated, WindowFormat, write_unit};
+use crate::tokenizer::stream::{
+    self, EncodeOptions, EncodeOutput, LineDone, StreamEncode, StreamEncoded, StreamError,
+    write_ids, write_ids_json,
+};
+use crate::tokenizer::windows::{Span, TokenText, write_unit};
 
-/// What one output line stands for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum EncodeUnit {
-    /// The whole input is one text, its ids on one line (tiktoken's `encode` of the text).
-    #[default]
-    Text,
-    /// Each input line is one text, without its line feed: one output line per input line.
-    Lines,
-}
-
-/// How the ids of a text are written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum EncodeOutput {
-    /// Ids separated by spaces.
-    #[default]
-    Ids,
-    /// A JSON array of the tokens as strings (bytes that are not UTF-8 as U+FFFD).
-    Tokens,
-    /// A JSON object, `{"ids": [...], "tokens": [...]}`.
-    Json,
-    /// Nothing: the ids are only counted ([`StreamEncoded::ids`]).
-    Count,
-}
-
-/// How [`ByteLevelTokenizer::encode_stream`] encodes.
-#[derive(Debug, Clone, Default)]
-pub struct EncodeOptions {
-    pub allowed: AllowedSpecial,
-    pub others: DisallowedSpecial,
-    pub unit: EncodeUnit,
-    pub output: EncodeOutput,
-    /// Threads to encode on (0: one per core, [`crate::bpe::threads_for`]).
-    pub threads: usize,
-    /// About how many bytes are read before a block is encoded (0: 8 MB). Only the memory
-    /// used and how soon the first ids come out depend on it, never the ids.
-    pub block_bytes: usize,
-}
-
-/// What a stream held.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct StreamEncoded {
-    pub bytes: u64,
-    pub ids: u64,
-    /// Output lines written.
-    pub lines: u64,
-    /// What `--max-tokens` cut ([`ByteLevelTokenizer::encode_stream_shaped`]).
-    pub truncated: Truncated,
-}
-
-/// What encoding one part of a block gave.
-#[derive(Default)]
-struct PartDone {
-    /// The part's output, ready to write.
-    bytes: Vec<u8>,
-    ids: u64,
-    lines: u64,
-    truncated: Truncated,
-    /// A shaped whole text: the part's ids and spans (relative to the block), written when the
-    /// whole text is done.
-    raw: Vec<u32>,
+/// One encoding thread's state, kept from block to block: its chunk cache, and a buffer for a
+/// line's ids.
+pub(crate) struct EncodeThread<'r> {
+    encoder: ChunkEncoder<'r>,
+    ids: Vec<u32>,
     spans: Vec<Span>,
 }
 
-/// Why a stream could not be encoded.
-#[derive(Debug)]
-pub enum StreamError {
-    Read(io::Error),
-    Write(io::Error),
-    /// The input is not UTF-8 at this byte offset.
-    NotUtf8 {
-        offset: u64,
-    },
-    /// The text could not be encoded (a special token not allowed, the pattern failed), at
-    /// this byte offset of the input where the error is about a place in the text.
-    Encode(ByteLevelError),
+/// What a byte-level run needs: the special tokens in play, and the same without those that
+/// are errors (a block is searched for them before its parts are encoded).
+pub(crate) struct ByteLevelRun<'a> {
+    acting: SpecialsInPlay<'a>,
+    checked: SpecialsInPlay<'a>,
 }
-
-impl std::fmt::Display for StreamError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            StreamError::Read(e) => write!(f, "cannot read: {e}"),
-            StreamError::Write(e) => write!(f, "cannot write: {e}"),
-            StreamError::NotUtf8 { offset } => write!(
-                f,
-                "not UTF-8 at byte {offset}; byte-level tokenizers encode text"
-            ),
-            StreamError::Encode(e) => write!(f, "{e}"),
-        }
-    }
-}
-
-impl std::error::Error for StreamError {}
-
-/// One encoding thread's state, kept from block to block: its chunk cache, and buffers that
-/// would otherwise be fresh memory for every part (which the kernel must zero first).
-struct EncodeThread<'r> {
-    encoder: ChunkEncoder<'r>,
-    ids: Vec<u32>,
-}
-
-/// Output buffers, handed back after they are written so the next parts reuse them.
-type BufferPool = Mutex<Vec<Vec<u8>>>;
-
-/// Parts of a block at least this long are worth a thread's attention.
-const PART_BYTES: usize = 256 << 10;
-/// A stream is encoded in blocks of about this many bytes.
-const BLOCK_BYTES: usize = 8 << 20;
 
 /// The special tokens that act on a text under some options: those cutting it (allowed) and
 /// those that are errors where they occur.
@@ -364,300 +270,16 @@ impl ByteLevelTokenizer {
     }
 
     /// Encodes what `input` holds and writes it to `output` as `options` say, block by block
-    /// (see the module's notes); returns how much there was. Nothing is written for a block
-    /// that fails (a special token not allowed, input that is not UTF-8), but blocks before it
-    /// may have been.
+    /// ([`crate::tokenizer::stream`]); returns how much there was. Nothing is written for a
+    /// block that fails (a special token not allowed, input that is not UTF-8), but blocks
+    /// before it may have been.
     pub fn encode_stream(
         &self,
         input: &mut dyn Read,
         output: &mut dyn Write,
         options: &EncodeOptions,
     ) -> Result<StreamEncoded, StreamError> {
-        self.encode_stream_shaped(input, output, options, &Shape::default())
-    }
-
-    /// [`ByteLevelTokenizer::encode_stream`], each unit's ids truncated, cut into windows or
-    /// shown with their spans as `shape` says ([`crate::tokenizer::windows`]). A shaped whole
-    /// text is written when all of it is encoded (its windows need its length); lines are
-    /// written as they come.
-    pub fn encode_stream_shaped(
-        &self,
-        input: &mut dyn Read,
-        output: &mut dyn Write,
-        options: &EncodeOptions,
-        shape: &Shape,
-    ) -> Result<StreamEncoded, StreamError> {
-        let format = window_format(options.output, shape);
-        let acting = SpecialsInPlay::new(self, &options.allowed, options.others)
-            .map_err(StreamError::Encode)?;
-        // Workers are made when a block has parts for them (see `encode_block`), so a small
-        // input costs one, whatever `threads` says.
-        let mut encoders: Vec<EncodeThread> = Vec::new();
-        let pool = BufferPool::default();
-        // Cuts are known for the built-in patterns; a user's pattern reads everything first.
-        let streams = self.splitter().can_cut();
-        let block = match options.block_bytes {
-            0 => BLOCK_BYTES,
-            n => n,
-        };
-        let step = block.min(1 << 20);
-        let mut writer = OutputState::new(options.output, options.unit);
-        let mut done = StreamEncoded::default();
-        // Room for a block and one step more from the start: growing by doubling would copy
-        // the text into fresh memory at every step.
-        let mut buf: Vec<u8> = Vec::with_capacity(if streams { block + step } else { 0 });
-        let mut base: u64 = 0;
-        let mut eof = false;
-        let mut want = block;
-        // A shaped whole text: its ids and spans so far.
-        let mut whole: (Vec<u32>, Vec<Span>) = Default::default();
-        while !eof || !buf.is_empty() {
-            // Fill the buffer to a block (or everything, for a pattern without cuts).
-            while !eof && (!streams || buf.len() < want) {
-                if options.unit == EncodeUnit::Lines {
-                    // One read at a time: a line that has come (a pipe written line by line)
-                    // is encoded and written before the next is waited for.
-                    let n = read_some(input, &mut buf, step).map_err(StreamError::Read)?;
-                    eof = n == 0;
-                    // A short read is all there is for now (a file fills every read).
-                    if n < step && buf[buf.len() - n..].contains(&b'\n') {
-                        break;
-                    }
-                    continue;
-                }
-                // `read_to_end` reads into the spare capacity without zeroing it first.
-                let n = (&mut *input)
-                    .take(step as u64)
-                    .read_to_end(&mut buf)
-                    .map_err(StreamError::Read)?;
-                eof = n == 0;
-            }
-            let text = match std::str::from_utf8(&buf) {
-                Ok(text) => text,
-                Err(e) if e.error_len().is_none() && !eof => {
-                    std::str::from_utf8(&buf[..e.valid_up_to()]).expect("valid up to here")
-                }
-                Err(e) => {
-                    return Err(StreamError::NotUtf8 {
-                        offset: base + e.valid_up_to() as u64,
-                    });
-                }
-            };
-            let valid = text.len();
-            // Where this block ends.
-            let end = if eof && valid == buf.len() {
-                text.len()
-            } else {
-                match self.block_end(text, options.unit, &acting) {
-                    Some(end) => end,
-                    None if eof => text.len(),
-                    None => {
-                        // No place to end a block yet: read on.
-                        want = buf.len() + step;
-                        continue;
-                    }
-                }
-            };
-            // A special token that is not allowed fails the block before any of it is written.
-            if let Some((offset, token)) = acting.first_error(&text[..end]) {
-                return Err(StreamError::Encode(ByteLevelError::DisallowedSpecial {
-                    token: token.to_owned(),
-                    offset: base as usize + offset,
-                }));
-            }
-            let block_work = BlockWork {
-                acting: &acting,
-                options,
-                shape,
-                format,
-            };
-            self.encode_block(text, end, &block_work, &mut encoders, &pool, |part| {
-                let part = part.map_err(|e| StreamError::Encode(shift(e, base)))?;
-                done.ids += part.ids;
-                done.lines += part.lines;
-                done.truncated.add(part.truncated);
-                if let (EncodeUnit::Text, Some(_)) = (options.unit, format) {
-                    whole.0.extend_from_slice(&part.raw);
-                    let at = base as usize;
-                    whole
-                        .1
-                        .extend(part.spans.iter().map(|[s, e]| [s + at, e + at]));
-                    return Ok(());
-                }
-                writer
-                    .write(output, &part.bytes, part.ids)
-                    .map_err(StreamError::Write)?;
-                pool.lock().expect("no thread panicked").push(part.bytes);
-                Ok(())
-            })?;
-            done.bytes += end as u64;
-            base += end as u64;
-            buf.drain(..end);
-            want = block;
-            if options.unit == EncodeUnit::Lines {
-                // What came line by line goes out so: the reader may be waiting for it.
-                output.flush().map_err(StreamError::Write)?;
-            }
-        }
-        match (options.unit, format) {
-            (EncodeUnit::Text, Some(format)) => {
-                let mut bytes = Vec::new();
-                let spans = shape.offsets.then_some(&whole.1[..]);
-                done.truncated = write_unit(self, &whole.0, spans, shape, format, &mut bytes);
-                done.lines = bytes.iter().filter(|&&b| b == b'\n').count() as u64;
-                output.write_all(&bytes).map_err(StreamError::Write)?;
-            }
-            _ => done.lines += writer.finish(output).map_err(StreamError::Write)?,
-        }
-        output.flush().map_err(StreamError::Write)?;
-        Ok(done)
-    }
-
-    /// Where a block of `text` (the valid text read so far, more to come) may end: after its
-    /// last line feed for lines; at the last cut for a whole text, leaving room after it for
-    /// the look-ahead and for a special token to be seen whole.
-    fn block_end(&self, text: &str, unit: EncodeUnit, acting: &SpecialsInPlay) -> Option<usize> {
-        match unit {
-            EncodeUnit::Lines => text.rfind('\n').map(|i| i + 1),
-            EncodeUnit::Text => {
-                let margin = acting
-                    .allowed
-                    .iter()
-                    .chain(&acting.errors)
-                    .map(|s| s.len())
-                    .max()
-                    .unwrap_or(0)
-                    + 8;
-                let bytes = text.as_bytes();
-                let mut i = text.len().checked_sub(margin)?;
-                while i > 0 {
-                    i -= 1;
-                    if bytes[i] == b'\n'
-                        && self.splitter().is_cut(text, i + 1)
-                        && acting.cut_is_clear(text, i + 1)
-                    {
-                        return Some(i + 1);
-                    }
-                }
-                None
-            }
-        }
-    }
-
-    /// The output of `text[..end]` (a block), in parts, each handed to `deliver` in order as
-    /// (bytes, ids, lines), or the error that encoding it met; stops at `deliver`'s first error.
-    fn encode_block<'s>(
-        &'s self,
-        text: &str,
-        end: usize,
-        block: &BlockWork,
-        encoders: &mut Vec<EncodeThread<'s>>,
-        pool: &BufferPool,
-        deliver: impl FnMut(Result<PartDone, ByteLevelError>) -> Result<(), StreamError>,
-    ) -> Result<(), StreamError> {
-        let BlockWork {
-            acting,
-            options,
-            shape,
-            format,
-        } = *block;
-        let threads = crate::bpe::threads_for(options.threads);
-        let parts = (end / PART_BYTES).max(1) * threads;
-        let mut cuts = vec![0];
-        match options.unit {
-            EncodeUnit::Text => cuts.extend(self.part_cuts(text, 0, end, parts, acting)),
-            EncodeUnit::Lines => {
-                let share = end.div_ceil(parts).max(1);
-                let mut at = share;
-                while at < end {
-                    match text.as_bytes()[at..end].iter().position(|&b| b == b'\n') {
-                        Some(i) if at + i + 1 < end => cuts.push(at + i + 1),
-                        _ => break,
-                    }
-                    at = cuts[cuts.len() - 1] + share;
-                }
-            }
-        }
-        cuts.push(end);
-        // The block was searched for specials that are errors before (encode_stream): its
-        // parts need not be again.
-        let acting = &SpecialsInPlay {
-            allowed: acting.allowed.clone(),
-            errors: Vec::new(),
-        };
-        let work = |start: usize, stop: usize, worker: &mut EncodeThread| {
-            let EncodeThread { encoder, ids } = worker;
-            ids.clear();
-            let mut bytes = pool
-                .lock()
-                .expect("no thread panicked")
-                .pop()
-                .unwrap_or_default();
-            bytes.clear();
-            let mut spans = Vec::new();
-            let want_spans = shape.offsets && format.is_some();
-            match options.unit {
-                EncodeUnit::Text if format.is_some() => {
-                    let spans_out = want_spans.then_some(&mut spans);
-                    self.encode_part(text, start..stop, acting, encoder, ids, spans_out)?;
-                    Ok(PartDone {
-                        ids: ids.len() as u64,
-                        raw: ids.clone(),
-                        spans,
-                        ..PartDone::default()
-                    })
-                }
-                EncodeUnit::Text => {
-                    self.encode_part(text, start..stop, acting, encoder, ids, None)?;
-                    self.format(ids, options.output, &mut bytes);
-                    Ok(PartDone {
-                        bytes,
-                        ids: ids.len() as u64,
-                        ..PartDone::default()
-                    })
-                }
-                EncodeUnit::Lines => {
-                    let mut part = PartDone::default();
-                    for line in text[start..stop].split_inclusive('\n') {
-                        let line = line.strip_suffix('\n').unwrap_or(line);
-                        ids.clear();
-                        spans.clear();
-                        let spans_out = want_spans.then_some(&mut spans);
-                        self.encode_part(line, 0..line.len(), acting, encoder, ids, spans_out)
-                            .map_err(|e| {
-                                shift(e, (line.as_ptr() as usize - text.as_ptr() as usize) as u64)
-                            })?;
-                        part.ids += ids.len() as u64;
-                        if let Some(format) = format {
-                            let from = bytes.len();
-                            let spans = want_spans.then_some(&spans[..]);
-                            part.truncated
-                                .add(write_unit(self, ids, spans, shape, format, &mut bytes));
-                            part.lines +=
-                                bytes[from..].iter().filter(|&&b| b == b'\n').count() as u64;
-                            continue;
-                        }
-                        self.format_unit(ids, options.output, &mut bytes);
-                        if options.output != EncodeOutput::Count {
-                            bytes.push(b'\n');
-                        }
-                        part.lines += 1;
-                    }
-                    part.bytes = bytes;
-                    Ok(part)
-                }
-            }
-        };
-        // A worker per thread that has a part to take, made the first time one is needed: the
-        // memory follows the input's size, not `threads` (each worker's cache starts at a few MB).
-        let needed = threads.min(cuts.len() - 1).max(1);
-        while encoders.len() < needed {
-            encoders.push(EncodeThread {
-                encoder: ChunkEncoder::new(self.ranks()),
-                ids: Vec::new(),
-            });
-        }
-        in_order(&cuts, &mut encoders[..needed], work, deliver)
+        stream::encode_stream(self, input, output, options)
     }
 
     /// Ids as text, for one part of a whole text: ids separated by spaces; tokens as JSON
@@ -706,39 +328,127 @@ impl ByteLevelTokenizer {
     }
 }
 
-/// What every part of a block is encoded with.
-#[derive(Clone, Copy)]
-struct BlockWork<'a> {
-    acting: &'a SpecialsInPlay<'a>,
-    options: &'a EncodeOptions,
-    shape: &'a Shape,
-    /// `Some` when the units are shaped ([`crate::tokenizer::windows`]).
-    format: Option<WindowFormat>,
-}
+/// The byte-level kind in the stream driver.
+impl StreamEncode for ByteLevelTokenizer {
+    type Run<'a> = ByteLevelRun<'a>;
+    type Worker<'a> = EncodeThread<'a>;
 
-/// How shaped units are written, or `None` when the ids are written as they are.
-fn window_format(output: EncodeOutput, shape: &Shape) -> Option<WindowFormat> {
-    match output {
-        _ if shape.is_plain() => None,
-        EncodeOutput::Count => None,
-        EncodeOutput::Ids => Some(WindowFormat::Ids),
-        EncodeOutput::Tokens => Some(WindowFormat::Tokens),
-        EncodeOutput::Json => Some(WindowFormat::Json),
+    fn start<'a>(&'a self, options: &EncodeOptions) -> Result<ByteLevelRun<'a>, StreamError> {
+        let acting = SpecialsInPlay::new(self, &options.allowed, options.others)
+            .map_err(StreamError::Encode)?;
+        let checked = SpecialsInPlay {
+            allowed: acting.allowed.clone(),
+            errors: Vec::new(),
+        };
+        Ok(ByteLevelRun { acting, checked })
     }
-}
 
-/// Reads what `input` has now (at most `step` bytes, one read) onto the end of `buf`.
-fn read_some(input: &mut dyn Read, buf: &mut Vec<u8>, step: usize) -> io::Result<usize> {
-    let start = buf.len();
-    buf.resize(start + step, 0);
-    let n = loop {
-        match input.read(&mut buf[start..]) {
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            other => break other,
+    fn worker<'a>(&'a self, _run: &ByteLevelRun<'a>) -> EncodeThread<'a> {
+        EncodeThread {
+            encoder: ChunkEncoder::new(self.ranks()),
+            ids: Vec::new(),
+            spans: Vec::new(),
         }
-    };
-    buf.truncate(start + *n.as_ref().unwrap_or(&0));
-    n
+    }
+
+    fn can_cut_text(&self) -> bool {
+        self.can_stream()
+    }
+
+    fn text_cuts(&self, run: &ByteLevelRun, text: &str, end: usize, parts: usize) -> Vec<usize> {
+        self.part_cuts(text, 0, end, parts, &run.acting)
+    }
+
+    /// After the last line feed that is a cut, leaving room after it for the look-ahead and
+    /// for a special token to be seen whole.
+    fn text_block_end(&self, run: &ByteLevelRun, text: &str) -> Option<usize> {
+        let acting = &run.acting;
+        let margin = acting
+            .allowed
+            .iter()
+            .chain(&acting.errors)
+            .map(|s| s.len())
+            .max()
+            .unwrap_or(0)
+            + 8;
+        let bytes = text.as_bytes();
+        let mut i = text.len().checked_sub(margin)?;
+        while i > 0 {
+            i -= 1;
+            if bytes[i] == b'\n'
+                && self.splitter().is_cut(text, i + 1)
+                && acting.cut_is_clear(text, i + 1)
+            {
+                return Some(i + 1);
+            }
+        }
+        None
+    }
+
+    fn forbidden(&self, run: &ByteLevelRun, text: &str) -> Option<ByteLevelError> {
+        let (offset, token) = run.acting.first_error(text)?;
+        Some(ByteLevelError::DisallowedSpecial {
+            token: token.to_owned(),
+            offset,
+        })
+    }
+
+    fn encode_text_part(
+        &self,
+        run: &ByteLevelRun,
+        worker: &mut EncodeThread,
+        text: &str,
+        range: std::ops::Range<usize>,
+        ids: &mut Vec<u32>,
+        spans: Option<&mut Vec<Span>>,
+    ) -> Result<(), ByteLevelError> {
+        self.encode_part(text, range, &run.checked, &mut worker.encoder, ids, spans)
+    }
+
+    fn write_text_part(&self, ids: &[u32], output: EncodeOutput, out: &mut Vec<u8>) {
+        self.format(ids, output, out);
+    }
+
+    /// The line as its own text (a byte-order mark is text to a byte-level tokenizer).
+    fn encode_line(
+        &self,
+        run: &ByteLevelRun,
+        worker: &mut EncodeThread,
+        line: &str,
+        _first: bool,
+        options: &EncodeOptions,
+        out: &mut Vec<u8>,
+    ) -> Result<LineDone, ByteLevelError> {
+        let EncodeThread {
+            encoder,
+            ids,
+            spans,
+        } = worker;
+        ids.clear();
+        spans.clear();
+        let shape = &options.shape;
+        let format = stream::window_format(options.output, shape);
+        let want_spans = shape.offsets && format.is_some();
+        let spans_out = want_spans.then_some(&mut *spans);
+        self.encode_part(line, 0..line.len(), &run.checked, encoder, ids, spans_out)?;
+        let mut done = LineDone {
+            ids: ids.len() as u64,
+            ..LineDone::default()
+        };
+        if let Some(format) = format {
+            let from = out.len();
+            let spans = want_spans.then_some(&spans[..]);
+            done.truncated = write_unit(self, ids, spans, shape, format, out);
+            done.lines = out[from..].iter().filter(|&&b| b == b'\n').count() as u64;
+            return Ok(done);
+        }
+        self.format_unit(ids, options.output, out);
+        if options.output != EncodeOutput::Count {
+            out.push(b'\n');
+        }
+        done.lines = 1;
+        Ok(done)
+    }
 }
 
 /// Tokens as a byte-level tokenizer shows them: JSON strings, bytes that are no whole
@@ -756,17 +466,6 @@ impl TokenText for ByteLevelTokenizer {
 
     fn text(&self, ids: &[u32]) -> String {
         String::from_utf8_lossy(&self.decode_bytes(ids).unwrap_or_default()).into_owned()
-    }
-}
-
-/// An error about a place in a part, moved to the place in the whole input.
-fn shift(e: ByteLevelError, by: u64) -> ByteLevelError {
-    match e {
-        ByteLevelError::DisallowedSpecial { token, offset } => ByteLevelError::DisallowedSpecial {
-            token,
-            offset: offset + by as usize,
-        },
-        other => other,
     }
 }
 
@@ -810,198 +509,10 @@ fn on_threads<W: Send, T: Send>(
     done.into_iter().map(|(_, t)| t).collect()
 }
 
-/// Runs `work` on every part `cuts[i]..cuts[i + 1]` on one thread per encoder, as
-/// [`on_threads`] does, and hands each result to `deliver` on the calling thread in the parts'
-/// order, as soon as it and every one before it are done: the calling thread writes while the
-/// encoders encode, and only parts finished ahead of their turn wait in memory. At
-/// `deliver`'s first error no new part starts and that error is returned.
-fn in_order<W: Send, T: Send, E>(
-    cuts: &[usize],
-    encoders: &mut [W],
-    work: impl Fn(usize, usize, &mut W) -> T + Sync,
-    mut deliver: impl FnMut(T) -> Result<(), E>,
-) -> Result<(), E> {
-    let parts = cuts.len() - 1;
-    if encoders.len() == 1 || parts == 1 {
-        let encoder = &mut encoders[0];
-        for w in cuts.windows(2) {
-            deliver(work(w[0], w[1], encoder))?;
-        }
-        return Ok(());
-    }
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    thread::scope(|scope| {
-        let (send, receive) = mpsc::channel();
-        for encoder in encoders.iter_mut().take(parts) {
-            let (next, stop, work, send) = (&next, &stop, &work, send.clone());
-            scope.spawn(move || {
-                while !stop.load(Ordering::Relaxed) {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= parts || send.send((i, work(cuts[i], cuts[i + 1], encoder))).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        // Only the encoders hold senders now: the loop ends when they are all done.
-        drop(send);
-        let mut waiting: BTreeMap<usize, T> = BTreeMap::new();
-        let mut due = 0;
-        for (i, t) in receive {
-            waiting.insert(i, t);
-            while let Some(t) = waiting.remove(&due) {
-                due += 1;
-                if let Err(e) = deliver(t) {
-                    stop.store(true, Ordering::Relaxed);
-                    return Err(e);
-                }
-            }
-        }
-        Ok(())
-    })
-}
-
-/// The separators between the parts of a whole text, and the brackets around it.
-struct OutputState {
-    output: EncodeOutput,
-    unit: EncodeUnit,
-    started: bool,
-    /// Something was written inside the current array.
-    any: bool,
-    /// For JSON of a whole text: the tokens, written after the ids.
-    tokens: Vec<u8>,
-}
-
-impl OutputState {
-    fn new(output: EncodeOutput, unit: EncodeUnit) -> Self {
-        OutputState {
-            output,
-            unit,
-            started: false,
-            any: false,
-            tokens: Vec::new(),
-        }
-    }
-
-    fn write(&mut self, out: &mut dyn Write, bytes: &[u8], ids: u64) -> io::Result<()> {
-        if self.unit == EncodeUnit::Lines || self.output == EncodeOutput::Count {
-            return out.write_all(bytes);
-        }
-        if !self.started {
-            self.started = true;
-            match self.output {
-                EncodeOutput::Ids | EncodeOutput::Count => {}
-                EncodeOutput::Tokens => out.write_all(b"[")?,
-                EncodeOutput::Json => out.write_all(b"{\"ids\":[")?,
-            }
-        }
-        if ids == 0 {
-            return Ok(());
-        }
-        let (ids_text, tokens) = match self.output {
-            EncodeOutput::Json => {
-                let nul = bytes.iter().position(|&b| b == 0).expect("a NUL");
-                (&bytes[..nul], Some(&bytes[nul + 1..]))
-            }
-            _ => (bytes, None),
-        };
-        if self.any {
-            out.write_all(if self.output == EncodeOutput::Ids {
-                b" "
-            } else {
-                b","
-            })?;
-            if tokens.is_some() {
-                self.tokens.push(b',');
-            }
-        }
-        self.any = true;
-        if let Some(tokens) = tokens {
-            self.tokens.extend_from_slice(tokens);
-        }
-        out.write_all(ids_text)
-    }
-
-    /// Closes the whole text's line; the number of lines written.
-    fn finish(&mut self, out: &mut dyn Write) -> io::Result<u64> {
-        if self.unit == EncodeUnit::Lines || self.output == EncodeOutput::Count {
-            return Ok(0);
-        }
-        if !self.started {
-            self.write(out, &[], 0)?;
-        }
-        match self.output {
-            EncodeOutput::Ids | EncodeOutput::Count => out.write_all(b"\n")?,
-            EncodeOutput::Tokens => out.write_all(b"]\n")?,
-            EncodeOutput::Json => {
-                out.write_all(b"],\"tokens\":[")?;
-                out.write_all(&self.tokens)?;
-                out.write_all(b"]}\n")?;
-            }
-        }
-        Ok(1)
-    }
-}
-
-/// Ids in decimal, separated by single spaces.
-fn write_ids(ids: &[u32], out: &mut Vec<u8>) {
-    write_separated(ids, b' ', out);
-}
-
-/// Ids in decimal, separated by commas.
-fn write_ids_json(ids: &[u32], out: &mut Vec<u8>) {
-    write_separated(ids, b',', out);
-}
-
-fn write_separated(ids: &[u32], sep: u8, out: &mut Vec<u8>) {
-    // Two digits at a time, from a table of "00" to "99".
-    const PAIRS: [[u8; 2]; 100] = {
-        let mut t = [[0u8; 2]; 100];
-        let mut i = 0;
-        while i < 100 {
-            t[i] = [b'0' + (i / 10) as u8, b'0' + (i % 10) as u8];
-            i += 1;
-        }
-        t
-    };
-    out.reserve(ids.len() * 7);
-    let mut digits = [0u8; 10];
-    for (k, &id) in ids.iter().enumerate() {
-        if k > 0 {
-            out.push(sep);
-        }
-        let mut n = id;
-        let mut i = digits.len();
-        while n >= 100 {
-            i -= 2;
-            digits[i..i + 2].copy_from_slice(&PAIRS[(n % 100) as usize]);
-            n /= 100;
-        }
-        if n >= 10 {
-            i -= 2;
-            digits[i..i + 2].copy_from_slice(&PAIRS[n as usize]);
-        } else {
-            i -= 1;
-            digits[i] = b'0' + n as u8;
-        }
-        for &d in &digits[i..] {
-            out.push(d);
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::tokenizer::{ByteLevelConfig, TrainingSettings};
-
-    #[test]
-    fn ids_are_written_in_decimal() {
-        let mut out = Vec::new();
-        write_ids(&[0, 7, 10, 4294967295, 100257], &mut out);
-        assert_eq!(out, b"0 7 10 4294967295 100257");
-    }
 
     /// A worker (its cache reserves a few MB) is made only for a part there is: a huge thread
     /// count on a small input costs one, where reserving one per thread up front ran out of

@@ -1,9 +1,6 @@
-//! Encoding a stream of lines on every core: what `bpe-lab encode` does with a file or a pipe.
-//!
-//! The input is read in blocks of a few megabytes cut at line ends; a large block is shared
-//! out to threads at line ends, and the outputs are written in input order. A short read (a
-//! pipe with a slow writer) is encoded at once, so interactive use sees each line's answer as
-//! soon as the line is complete.
+//! The character-level kind's part of encoding a stream (`bpe-lab encode`): what the stream
+//! driver ([`crate::tokenizer::stream`]) needs to encode each line. A character-level tokenizer
+//! encodes lines only; its parts are cut at line ends by the driver.
 //!
 //! Each thread keeps, for every distinct word it has met, the finished output bytes of that
 //! word (its ids or tokens, already formatted), so a repeated word costs one hash lookup and a
@@ -20,378 +17,256 @@
 //! ([`crate::tokenizer::windows`]), each line is encoded whole and handed to that module.
 
 use std::hash::Hasher;
-use std::io::{self, Read, Write};
+use std::io::{Read, Write};
 
 use rustc_hash::FxHashMap;
 use serde_json::json;
 
-use crate::files::InvalidUtf8;
 use crate::files::lines::{BOM, line_body};
+use crate::tokenizer::bytelevel::ByteLevelError;
 use crate::tokenizer::codec::CharLevelTokenizer;
 use crate::tokenizer::split::Split;
-use crate::tokenizer::windows::{Shape, Span, TokenText, Truncated, WindowFormat, write_unit};
+use crate::tokenizer::stream::{
+    self, EncodeOptions, EncodeOutput, EncodeUnit, LineDone, StreamEncode, StreamEncoded,
+    StreamError,
+};
+use crate::tokenizer::windows::{Span, TokenText, Truncated, WindowFormat, write_unit};
 
-/// Input is processed in blocks of about this size.
-const BLOCK: usize = 4 << 20;
-/// Blocks smaller than this are not worth sharing out to threads.
-const PARALLEL_MIN: usize = 256 << 10;
 /// Distinct words a thread remembers before it starts over.
 const CACHE_LIMIT: usize = 1 << 20;
 
-/// What each output line holds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LineOutput {
-    /// The tokens, separated by single spaces.
-    Tokens,
-    /// The ids in decimal, separated by single spaces.
-    Ids,
-    /// One JSON object, `{"tokens": [...], "ids": [...]}`.
-    Json,
-}
-
-/// What encoding the whole input found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct LinesEncoded {
-    pub lines: u64,
-    /// Characters outside the vocabulary (each became the unknown token).
-    pub unknown: u64,
-    /// The 1-based line of the first of them.
-    pub first_unknown_line: Option<u64>,
-    /// What `--max-tokens` cut ([`CharLevelTokenizer::encode_lines_shaped`]).
-    pub truncated: Truncated,
-}
-
-/// Why encoding a stream stopped.
-#[derive(Debug)]
-pub enum EncodeLinesError {
-    /// Reading the input failed.
-    Read(io::Error),
-    /// The input is not UTF-8 (where, named).
-    InvalidUtf8(InvalidUtf8),
-    /// Writing the output failed (a closed pipe among others).
-    Write(io::Error),
-}
-
 impl CharLevelTokenizer {
-    /// Encodes every line of `input` (named `input_name` in errors, e.g. `file 'a.txt'` or
-    /// `standard input`) into one line of `out` each, on `threads` threads (0: one per core,
-    /// [`crate::bpe::threads_for`]).
-    pub fn encode_lines(
+    /// Encodes every line of `input` into `output` as `options` say ([`EncodeUnit::Lines`]
+    /// only; the special-token options are byte-level ones and do not apply), on
+    /// `options.threads` threads, block by block ([`crate::tokenizer::stream`]). A span
+    /// ([`crate::tokenizer::windows::Shape::offsets`]) covers the characters of the word a token
+    /// holds (`</w>` holds none; a lone `</w>` token has an empty span at the word's end); the
+    /// spaces between words are in no span.
+    pub fn encode_stream(
         &self,
         input: &mut dyn Read,
-        input_name: &str,
-        out: &mut dyn Write,
-        output: LineOutput,
-        threads: usize,
-    ) -> Result<LinesEncoded, EncodeLinesError> {
-        self.encode_lines_shaped(input, input_name, out, output, threads, &Shape::default())
+        output: &mut dyn Write,
+        options: &EncodeOptions,
+    ) -> Result<StreamEncoded, StreamError> {
+        stream::encode_stream(self, input, output, options)
     }
+}
 
-    /// [`CharLevelTokenizer::encode_lines`], each line's ids truncated, cut into windows (one output
-    /// line each) or shown with their byte spans in the line, as `shape` says. A span covers
-    /// the characters of the word a token holds (`</w>` holds none; a lone `</w>` token has an
-    /// empty span at the word's end); the spaces between words are in no span.
-    pub fn encode_lines_shaped(
-        &self,
-        input: &mut dyn Read,
-        input_name: &str,
-        out: &mut dyn Write,
-        output: LineOutput,
-        threads: usize,
-        shape: &Shape,
-    ) -> Result<LinesEncoded, EncodeLinesError> {
-        let token_text: Vec<Box<[u8]>> = self
+/// What a character-level run shares among its threads: each token's output text (its id in
+/// decimal, or the token itself).
+pub(crate) struct CharLevelRun {
+    token_text: Vec<Box<[u8]>>,
+    unk: u32,
+}
+
+/// One thread's cache of finished words; the tokenizer is shared.
+pub(crate) struct EncodeThread {
+    split: Split,
+    cache: OutputCache,
+    ids: Vec<u32>,
+}
+
+/// The character-level kind in the stream driver: lines only.
+impl StreamEncode for CharLevelTokenizer {
+    type Run<'a> = CharLevelRun;
+    type Worker<'a> = EncodeThread;
+
+    fn start(&self, options: &EncodeOptions) -> Result<CharLevelRun, StreamError> {
+        if options.unit == EncodeUnit::Text {
+            return Err(StreamError::NoWholeText);
+        }
+        let token_text = self
             .vocab()
             .tokens()
             .iter()
             .enumerate()
-            .map(|(id, token)| match output {
-                LineOutput::Ids => id.to_string().into_bytes().into_boxed_slice(),
-                LineOutput::Tokens | LineOutput::Json => token.as_bytes().into(),
+            .map(|(id, token)| match options.output {
+                EncodeOutput::Ids | EncodeOutput::Count => {
+                    id.to_string().into_bytes().into_boxed_slice()
+                }
+                EncodeOutput::Tokens | EncodeOutput::Json => token.as_bytes().into(),
             })
             .collect();
-        let mut workers: Vec<EncodeThread> = (0..crate::bpe::threads_for(threads))
-            .map(|_| EncodeThread::new(self, &token_text, output, shape))
-            .collect();
-        let mut stream = Stream {
-            input_name,
-            line: 1,
-            offset: 0,
-            done: LinesEncoded::default(),
-        };
-        let result = stream.encode_all(input, &mut workers, out);
-        // The caches hold up to a million small entries each; the caller is usually about to
-        // exit, and handing them back to the allocator one by one took a fifth of the run.
-        std::mem::forget(workers);
-        result.map(|()| stream.done)
-    }
-}
-
-/// Position and totals over the whole input.
-struct Stream<'a> {
-    input_name: &'a str,
-    /// The line number and byte offset of the next block's start.
-    line: u64,
-    offset: u64,
-    done: LinesEncoded,
-}
-
-impl Stream<'_> {
-    fn encode_all(
-        &mut self,
-        reader: &mut dyn Read,
-        workers: &mut [EncodeThread],
-        out: &mut dyn Write,
-    ) -> Result<(), EncodeLinesError> {
-        let mut buf: Vec<u8> = Vec::with_capacity(BLOCK);
-        loop {
-            // A line longer than a block grows the buffer instead.
-            let want = if buf.len() < BLOCK {
-                BLOCK - buf.len()
-            } else {
-                BLOCK
-            };
-            let start = buf.len();
-            buf.resize(start + want, 0);
-            let n = loop {
-                match reader.read(&mut buf[start..]) {
-                    Ok(n) => break n,
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                    Err(e) => return Err(EncodeLinesError::Read(e)),
-                }
-            };
-            buf.truncate(start + n);
-            if n == 0 {
-                // The end: what is left is the last line, which has no newline.
-                if !buf.is_empty() {
-                    self.encode_block(&buf, workers, out)?;
-                }
-                return out.flush().map_err(EncodeLinesError::Write);
-            }
-            // A full block, or a short read (a pipe with nothing more for now): encode the
-            // complete lines so far.
-            if (buf.len() >= BLOCK || n < want)
-                && let Some(end) = buf.iter().rposition(|&b| b == b'\n')
-            {
-                self.encode_block(&buf[..=end], workers, out)?;
-                buf.drain(..=end);
-                out.flush().map_err(EncodeLinesError::Write)?;
-            }
-        }
-    }
-
-    /// Encodes whole lines (`block` ends with a newline, or is the input's last line).
-    fn encode_block(
-        &mut self,
-        block: &[u8],
-        workers: &mut [EncodeThread],
-        out: &mut dyn Write,
-    ) -> Result<(), EncodeLinesError> {
-        let parts = if block.len() >= PARALLEL_MIN {
-            split_at_lines(block, workers.len())
-        } else {
-            vec![block]
-        };
-        // Only the input's first line may start with a byte-order mark.
-        let at_start = self.offset == 0;
-        let results: Vec<Result<PartDone, std::str::Utf8Error>> = if parts.len() == 1 {
-            vec![workers[0].encode_part(parts[0], at_start)]
-        } else {
-            std::thread::scope(|scope| {
-                let handles: Vec<_> = workers
-                    .iter_mut()
-                    .zip(&parts)
-                    .enumerate()
-                    .map(|(k, (worker, part))| {
-                        scope.spawn(move || worker.encode_part(part, at_start && k == 0))
-                    })
-                    .collect();
-                handles
-                    .into_iter()
-                    .map(|h| h.join().expect("an encoding thread panicked"))
-                    .collect()
-            })
-        };
-        for ((worker, result), part) in workers.iter_mut().zip(results).zip(&parts) {
-            let done = result.map_err(|error| {
-                let bad = InvalidUtf8::locate(self.input_name, part, self.offset, self.line, error);
-                EncodeLinesError::InvalidUtf8(bad)
-            })?;
-            if let Some(line) = done.first_unknown_line {
-                self.done.first_unknown_line.get_or_insert(self.line + line);
-            }
-            self.done.unknown += done.unknown;
-            self.done.truncated.add(done.truncated);
-            self.done.lines += done.lines;
-            self.line += done.lines;
-            self.offset += part.len() as u64;
-            out.write_all(&worker.out)
-                .map_err(EncodeLinesError::Write)?;
-            worker.out.clear();
-        }
-        Ok(())
-    }
-}
-
-/// Cuts `block` into at most `parts` pieces of about equal size, each ending at a line end.
-fn split_at_lines(block: &[u8], parts: usize) -> Vec<&[u8]> {
-    let mut pieces = Vec::with_capacity(parts);
-    let mut rest = block;
-    for remaining in (1..=parts).rev() {
-        if remaining == 1 || rest.is_empty() {
-            pieces.push(rest);
-            break;
-        }
-        let target = rest.len() / remaining;
-        let cut = match rest[target..].iter().position(|&b| b == b'\n') {
-            Some(p) => target + p + 1,
-            None => rest.len(),
-        };
-        let (head, tail) = rest.split_at(cut);
-        pieces.push(head);
-        rest = tail;
-    }
-    pieces.retain(|p| !p.is_empty());
-    if pieces.is_empty() {
-        pieces.push(block);
-    }
-    pieces
-}
-
-/// What a worker did with one part.
-struct PartDone {
-    lines: u64,
-    unknown: u64,
-    /// 0-based within the part.
-    first_unknown_line: Option<u64>,
-    truncated: Truncated,
-}
-
-/// One thread's cache of finished words and its output for the current part; the tokenizer
-/// is shared.
-struct EncodeThread<'t> {
-    tokenizer: &'t CharLevelTokenizer,
-    output: LineOutput,
-    split: Split,
-    unk: u32,
-    /// Each token's output text: its id in decimal, or the token itself.
-    token_text: &'t [Box<[u8]>],
-    cache: OutputCache,
-    ids: Vec<u32>,
-    out: Vec<u8>,
-    shape: &'t Shape,
-}
-
-impl<'t> EncodeThread<'t> {
-    fn new(
-        tokenizer: &'t CharLevelTokenizer,
-        token_text: &'t [Box<[u8]>],
-        output: LineOutput,
-        shape: &'t Shape,
-    ) -> Self {
-        EncodeThread {
-            tokenizer,
-            output,
-            split: tokenizer.split(),
-            unk: tokenizer.vocab().unk_id(),
+        Ok(CharLevelRun {
             token_text,
+            unk: self.vocab().unk_id(),
+        })
+    }
+
+    fn worker(&self, _run: &CharLevelRun) -> EncodeThread {
+        EncodeThread {
+            split: self.split(),
             cache: OutputCache::default(),
             ids: Vec::new(),
-            out: Vec::new(),
-            shape,
         }
     }
 
-    /// Encodes the lines of `part`; `at_start`: the part starts the input, where a byte-order
-    /// mark is dropped.
-    fn encode_part(
-        &mut self,
-        part: &[u8],
-        at_start: bool,
-    ) -> Result<PartDone, std::str::Utf8Error> {
-        let text = std::str::from_utf8(part)?;
-        let body = text.strip_suffix('\n').unwrap_or(text);
-        let mut done = PartDone {
-            lines: 0,
-            unknown: 0,
-            first_unknown_line: None,
-            truncated: Truncated::default(),
+    /// Never: a whole text is refused by [`StreamEncode::start`].
+    fn can_cut_text(&self) -> bool {
+        false
+    }
+
+    fn text_cuts(
+        &self,
+        _run: &CharLevelRun,
+        _text: &str,
+        _end: usize,
+        _parts: usize,
+    ) -> Vec<usize> {
+        Vec::new()
+    }
+
+    fn text_block_end(&self, _run: &CharLevelRun, _text: &str) -> Option<usize> {
+        None
+    }
+
+    /// None: a character-level tokenizer's special tokens are never read from the text.
+    fn forbidden(&self, _run: &CharLevelRun, _text: &str) -> Option<ByteLevelError> {
+        None
+    }
+
+    fn encode_text_part(
+        &self,
+        _run: &CharLevelRun,
+        _worker: &mut EncodeThread,
+        _text: &str,
+        _range: std::ops::Range<usize>,
+        _ids: &mut Vec<u32>,
+        _spans: Option<&mut Vec<Span>>,
+    ) -> Result<(), ByteLevelError> {
+        unreachable!("a whole text is refused when the run starts")
+    }
+
+    fn write_text_part(&self, _ids: &[u32], _output: EncodeOutput, _out: &mut Vec<u8>) {
+        unreachable!("a whole text is refused when the run starts")
+    }
+
+    fn encode_line(
+        &self,
+        run: &CharLevelRun,
+        worker: &mut EncodeThread,
+        raw: &str,
+        first: bool,
+        options: &EncodeOptions,
+        out: &mut Vec<u8>,
+    ) -> Result<LineDone, ByteLevelError> {
+        let line = line_body(raw);
+        let line = match first {
+            true => line.strip_prefix(BOM).unwrap_or(line),
+            false => line,
         };
-        for (k, raw) in body.split('\n').enumerate() {
-            let line = line_body(raw);
-            let line = match at_start && k == 0 {
-                true => line.strip_prefix(BOM).unwrap_or(line),
-                false => line,
-            };
-            let unknown = match self.output {
-                _ if !self.shape.is_plain() => {
-                    let (unknown, cut) = self.encode_shaped_line(raw, line);
-                    done.truncated.add(cut);
-                    unknown
+        let mut line_out = LineOut {
+            tokenizer: self,
+            run,
+            thread: worker,
+            out,
+        };
+        let from = line_out.out.len();
+        let mut done = match stream::window_format(options.output, &options.shape) {
+            Some(format) => line_out.encode_shaped(raw, line, format, options),
+            None => match options.output {
+                EncodeOutput::Json => line_out.encode_json(line),
+                EncodeOutput::Ids | EncodeOutput::Tokens => line_out.encode_cached(line),
+                EncodeOutput::Count => {
+                    let done = line_out.encode_cached(line);
+                    line_out.out.truncate(from);
+                    return Ok(LineDone { lines: 0, ..done });
                 }
-                LineOutput::Json => self.encode_json_line(line),
-                LineOutput::Ids | LineOutput::Tokens => self.encode_line(line),
-            };
-            if unknown > 0 {
-                done.unknown += u64::from(unknown);
-                done.first_unknown_line.get_or_insert(done.lines);
-            }
-            done.lines += 1;
-        }
+            },
+        };
+        done.lines = line_out.out[from..].iter().filter(|&&b| b == b'\n').count() as u64;
         Ok(done)
     }
 
-    /// Appends the line's tokens (or ids) separated by spaces, and a newline; returns how many
-    /// are unknown.
+    /// The caches hold up to a million small entries each; the caller is usually about to
+    /// exit, and handing them back to the allocator one by one took a fifth of the run.
+    fn finish_workers(workers: Vec<EncodeThread>) {
+        std::mem::forget(workers);
+    }
+}
+
+/// One line being encoded by one thread.
+struct LineOut<'a> {
+    tokenizer: &'a CharLevelTokenizer,
+    run: &'a CharLevelRun,
+    thread: &'a mut EncodeThread,
+    out: &'a mut Vec<u8>,
+}
+
+impl LineOut<'_> {
+    /// Appends the line's tokens (or ids) separated by spaces, and a newline.
     #[inline]
-    fn encode_line(&mut self, line: &str) -> u32 {
-        let mut unknown = 0;
+    fn encode_cached(&mut self, line: &str) -> LineDone {
+        let mut done = LineDone::default();
         let mut first = true;
-        for word in self.split.words(line) {
+        let thread = &mut *self.thread;
+        for word in thread.split.words(line) {
             if !first {
                 self.out.push(b' ');
             }
             first = false;
             let hash = OutputCache::hash(word);
-            if let Some((bytes, unk)) = self.cache.get(word, hash) {
+            if let Some((bytes, unk, ids)) = thread.cache.get(word, hash) {
                 self.out.extend_from_slice(bytes);
-                unknown += unk;
+                done.unknown += u64::from(unk);
+                done.ids += u64::from(ids);
             } else {
-                unknown += self.encode_new_word(word, hash);
+                let (unk, ids) =
+                    Self::encode_new_word(self.tokenizer, self.run, thread, self.out, word, hash);
+                done.unknown += u64::from(unk);
+                done.ids += u64::from(ids);
             }
         }
         self.out.push(b'\n');
-        unknown
+        done
     }
 
+    /// A word not in the cache: encoded, written and cached; its unknown and id counts.
     #[cold]
-    fn encode_new_word(&mut self, word: &str, hash: u64) -> u32 {
-        self.tokenizer.encode_word_uncached(word, &mut self.ids);
-        let start = self.out.len();
+    fn encode_new_word(
+        tokenizer: &CharLevelTokenizer,
+        run: &CharLevelRun,
+        thread: &mut EncodeThread,
+        out: &mut Vec<u8>,
+        word: &str,
+        hash: u64,
+    ) -> (u32, u32) {
+        tokenizer.encode_word_uncached(word, &mut thread.ids);
+        let start = out.len();
         let mut unknown = 0;
-        for (i, &id) in self.ids.iter().enumerate() {
+        for (i, &id) in thread.ids.iter().enumerate() {
             if i > 0 {
-                self.out.push(b' ');
+                out.push(b' ');
             }
-            self.out.extend_from_slice(&self.token_text[id as usize]);
-            unknown += u32::from(id == self.unk);
+            out.extend_from_slice(&run.token_text[id as usize]);
+            unknown += u32::from(id == run.unk);
         }
-        self.cache.insert(word, hash, &self.out[start..], unknown);
-        unknown
+        let ids = thread.ids.len() as u32;
+        thread.cache.insert(word, hash, &out[start..], unknown, ids);
+        (unknown, ids)
     }
 
     /// A line through [`crate::tokenizer::windows`]: its ids, and each token's span in `raw`
-    /// (the line as read; `line` is the part of it that is text); returns the unknown
-    /// characters and what truncation cut.
-    fn encode_shaped_line(&mut self, raw: &str, line: &str) -> (u32, Truncated) {
-        let vocab = self.tokenizer.vocab();
+    /// (the line as read; `line` is the part of it that is text).
+    fn encode_shaped(
+        &mut self,
+        raw: &str,
+        line: &str,
+        format: WindowFormat,
+        options: &EncodeOptions,
+    ) -> LineDone {
+        let shape = &options.shape;
+        let tokenizer = self.tokenizer;
+        let vocab = tokenizer.vocab();
         let eow = crate::bpe::EOW;
+        let unk = self.run.unk;
+        let thread = &mut *self.thread;
         let mut ids = Vec::new();
         let mut spans: Vec<Span> = Vec::new();
-        for word in self.split.words(line) {
-            self.tokenizer.encode_word_uncached(word, &mut self.ids);
-            ids.extend_from_slice(&self.ids);
-            if !self.shape.offsets {
+        for word in thread.split.words(line) {
+            tokenizer.encode_word_uncached(word, &mut thread.ids);
+            ids.extend_from_slice(&thread.ids);
+            if !shape.offsets {
                 continue;
             }
             // The word's characters, taken in order by its tokens: an unknown character is
@@ -399,8 +274,8 @@ impl<'t> EncodeThread<'t> {
             let start = word.as_ptr() as usize - raw.as_ptr() as usize;
             let mut chars = word.char_indices().map(|(i, _)| start + i).peekable();
             let end = start + word.len();
-            for &id in &self.ids {
-                let count = match id == self.unk {
+            for &id in &thread.ids {
+                let count = match id == unk {
                     true => 1,
                     false => {
                         let token = vocab.tokens()[id as usize].as_str();
@@ -414,39 +289,37 @@ impl<'t> EncodeThread<'t> {
                 spans.push([from, chars.peek().copied().unwrap_or(end)]);
             }
         }
-        let format = match self.output {
-            LineOutput::Ids => WindowFormat::Ids,
-            LineOutput::Tokens => WindowFormat::Tokens,
-            LineOutput::Json => WindowFormat::Json,
-        };
-        let spans = self.shape.offsets.then_some(&spans[..]);
-        let cut = write_unit(
-            self.tokenizer,
-            &ids,
-            spans,
-            self.shape,
-            format,
-            &mut self.out,
-        );
-        let unknown = ids.iter().filter(|&&id| id == self.unk).count() as u32;
-        (unknown, cut)
+        let spans = shape.offsets.then_some(&spans[..]);
+        let truncated: Truncated = write_unit(tokenizer, &ids, spans, shape, format, self.out);
+        LineDone {
+            ids: ids.len() as u64,
+            truncated,
+            unknown: ids.iter().filter(|&&id| id == unk).count() as u64,
+            lines: 0,
+        }
     }
 
-    fn encode_json_line(&mut self, line: &str) -> u32 {
-        let vocab = self.tokenizer.vocab();
+    fn encode_json(&mut self, line: &str) -> LineDone {
+        let tokenizer = self.tokenizer;
+        let vocab = tokenizer.vocab();
+        let thread = &mut *self.thread;
         let mut ids = Vec::new();
-        for word in self.split.words(line) {
-            self.tokenizer.encode_word_uncached(word, &mut self.ids);
-            ids.extend_from_slice(&self.ids);
+        for word in thread.split.words(line) {
+            tokenizer.encode_word_uncached(word, &mut thread.ids);
+            ids.extend_from_slice(&thread.ids);
         }
         let tokens: Vec<&str> = ids
             .iter()
             .map(|&id| vocab.tokens()[id as usize].as_str())
             .collect();
         let value = json!({"tokens": tokens, "ids": ids});
-        serde_json::to_writer(&mut self.out, &value).expect("writing JSON to a Vec");
+        serde_json::to_writer(&mut *self.out, &value).expect("writing JSON to a Vec");
         self.out.push(b'\n');
-        ids.iter().filter(|&&id| id == self.unk).count() as u32
+        LineDone {
+            ids: ids.len() as u64,
+            unknown: ids.iter().filter(|&&id| id == self.run.unk).count() as u64,
+            ..LineDone::default()
+        }
     }
 }
 
@@ -487,6 +360,7 @@ struct Slot {
     word_len: u32,
     output_len: u32,
     unknown: u32,
+    ids: u32,
 }
 
 impl OutputCache {
@@ -500,10 +374,10 @@ impl OutputCache {
         hasher.finish()
     }
 
-    /// The output bytes and unknown count of `word`, if cached. Two words with the same hash
+    /// The output bytes, unknown count and id count of `word`, if cached. Two words with the same hash
     /// share a slot; the other one is then simply not found and encoded again.
     #[inline]
-    fn get(&self, word: &str, hash: u64) -> Option<(&[u8], u32)> {
+    fn get(&self, word: &str, hash: u64) -> Option<(&[u8], u32, u32)> {
         let slot = self.index.get(&hash)?;
         let start = slot.start as usize;
         let output = start + slot.word_len as usize;
@@ -513,10 +387,11 @@ impl OutputCache {
         Some((
             &self.arena[output..output + slot.output_len as usize],
             slot.unknown,
+            slot.ids,
         ))
     }
 
-    fn insert(&mut self, word: &str, hash: u64, output: &[u8], unknown: u32) {
+    fn insert(&mut self, word: &str, hash: u64, output: &[u8], unknown: u32, ids: u32) {
         if self.index.len() >= CACHE_LIMIT
             || self.arena.len() + word.len() + output.len() > Self::ARENA_LIMIT
         {
@@ -531,6 +406,7 @@ impl OutputCache {
             word_len: word.len() as u32,
             output_len: output.len() as u32,
             unknown,
+            ids,
         };
         self.arena.extend_from_slice(word.as_bytes());
         self.arena.extend_from_slice(output);
@@ -541,18 +417,6 @@ impl OutputCache {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn parts_end_at_line_ends_and_cover_the_block() {
-        let block = b"aa\nbbbb\ncc\nd\neeeeee\n";
-        for parts in 1..6 {
-            let pieces = split_at_lines(block, parts);
-            assert!(pieces.len() <= parts);
-            assert_eq!(pieces.concat(), block);
-            assert!(pieces.iter().all(|p| p.ends_with(b"\n")));
-        }
-        assert_eq!(split_at_lines(b"no newline", 2), [b"no newline"]);
-    }
 
     /// Every output mode, on one thread and on several, gives what encoding each line alone
     /// gives; a bad byte is located in the whole input.
@@ -572,14 +436,15 @@ mod tests {
         }
         for threads in [1, 3] {
             let mut out = Vec::new();
+            let options = EncodeOptions {
+                unit: EncodeUnit::Lines,
+                output: EncodeOutput::Ids,
+                threads,
+                block_bytes: 100_000,
+                ..EncodeOptions::default()
+            };
             let done = tokenizer
-                .encode_lines(
-                    &mut input.as_bytes(),
-                    "x",
-                    &mut out,
-                    LineOutput::Ids,
-                    threads,
-                )
+                .encode_stream(&mut input.as_bytes(), &mut out, &options)
                 .unwrap();
             assert_eq!(out, expected, "{threads} threads");
             assert_eq!(done.lines, 40_000);
@@ -589,21 +454,70 @@ mod tests {
         let mut bad = input.clone().into_bytes();
         bad.extend_from_slice(b"ok\nab\xFF\n");
         let offset = input.len() as u64 + 5;
+        let options = EncodeOptions {
+            unit: EncodeUnit::Lines,
+            output: EncodeOutput::Tokens,
+            threads: 2,
+            ..EncodeOptions::default()
+        };
         let err = tokenizer
-            .encode_lines(
-                &mut &bad[..],
-                "standard input",
-                &mut Vec::new(),
-                LineOutput::Tokens,
-                2,
-            )
+            .encode_stream(&mut &bad[..], &mut Vec::new(), &options)
             .unwrap_err();
         match err {
-            EncodeLinesError::InvalidUtf8(bad) => {
-                assert_eq!((bad.line, bad.offset), (40_002, offset));
-                assert_eq!(bad.input, "standard input");
+            StreamError::NotUtf8 {
+                offset: at,
+                line,
+                bytes,
+            } => {
+                assert_eq!((line, at), (40_002, offset));
+                assert_eq!(bytes, [0xFF]);
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    /// The first unknown character's line is counted over the whole input, past blocks and
+    /// parts, and a byte-order mark is dropped only where the input starts.
+    #[test]
+    fn the_first_unknown_line_and_the_bom_are_placed_in_the_whole_input() {
+        let tokenizer = CharLevelTokenizer::train(&["low lower"], 2);
+        let mut input = String::from("\u{FEFF}low\n");
+        input.push_str(&"low lower\n".repeat(50_000));
+        input.push_str("\u{FEFF}low q\nlow\n");
+        for (threads, block_bytes) in [(1, 0), (2, 1000), (3, 64)] {
+            let options = EncodeOptions {
+                unit: EncodeUnit::Lines,
+                output: EncodeOutput::Tokens,
+                threads,
+                block_bytes,
+                ..EncodeOptions::default()
+            };
+            let mut out = Vec::new();
+            let done = tokenizer
+                .encode_stream(&mut input.as_bytes(), &mut out, &options)
+                .unwrap();
+            // The mark on line 50 002 is no BOM there: an unknown character, as is `q`.
+            assert_eq!(done.unknown, 2, "{threads} threads");
+            assert_eq!(done.first_unknown_line, Some(50_002));
+            assert_eq!(done.lines, 50_003);
+            let low: Vec<&str> = tokenizer
+                .encode("low")
+                .iter()
+                .map(|&id| tokenizer.vocab().token(id).unwrap())
+                .collect();
+            let out = String::from_utf8(out).unwrap();
+            assert_eq!(out.lines().next(), Some(low.join(" ").as_str()));
+        }
+    }
+
+    /// A character-level tokenizer encodes lines; a whole text is refused, not encoded as
+    /// something else.
+    #[test]
+    fn a_whole_text_is_refused() {
+        let tokenizer = CharLevelTokenizer::train(&["low lower"], 2);
+        let err = tokenizer
+            .encode_stream(&mut &b"low"[..], &mut Vec::new(), &EncodeOptions::default())
+            .unwrap_err();
+        assert!(matches!(err, StreamError::NoWholeText), "{err:?}");
     }
 }

@@ -17,12 +17,15 @@
 //!
 //! - `any.rs`: [`Tokenizer`], a tokenizer of either kind loaded once
 //!   ([`Tokenizer::load`] decides the kind from the file's content).
+//! - [`stream`]: the stream driver, encoding a stream on every core with either kind
+//!   ([`Tokenizer::encode_stream`], `bpe-lab encode`).
 //! - [`vocab`]: [`Vocab`] and the id orders ([`VocabOrder`]).
 //! - [`split`]: how text is cut into words ([`Split`]).
 //! - [`codec`]: [`CharLevelTokenizer`], encode and decode.
 //! - [`file`]: the versioned JSON file (save, load, checks).
 //! - [`hf`]: export to a Hugging Face `tokenizer.json` with the same ids.
-//! - [`encode_stream`]: encoding a stream of lines on every core (`bpe-lab encode`).
+//! - [`encode_stream`]: the character-level kind's part of encoding a stream (lines, an output
+//!   cache per thread).
 //! - [`decode_stream`]: decoding a stream of id lines (`bpe-lab decode`).
 //! - [`explain`]: the training problem's round-by-round table.
 //!
@@ -30,7 +33,8 @@
 //! - [`bytelevel`]: [`ByteLevelTokenizer`], ranks, specials, encode and decode;
 //! - `bytelevel_config.rs`: [`ByteLevelConfig`], its pattern and special tokens, which
 //!   training takes beside the [`TrainingSettings`] both kinds share;
-//! - [`bytelevel_stream`]: one text on several threads, and encoding a stream;
+//! - [`bytelevel_stream`]: one text on several threads, and the byte-level kind's part of
+//!   encoding a stream;
 //! - [`bytelevel_file`]: its JSON file and the export to tiktoken's files;
 //! - [`tiktoken`]: tiktoken's rank files;
 //! - [`hf_bytelevel`]: export to a Hugging Face `tokenizer.json` (ByteLevel);
@@ -61,6 +65,7 @@ pub mod hf_bytelevel_import;
 pub mod hf_regex;
 pub mod openai;
 pub mod split;
+pub mod stream;
 pub mod tiktoken;
 pub mod token_text;
 pub mod vocab;
@@ -72,18 +77,17 @@ pub use bytelevel::{
 };
 pub use bytelevel_config::ByteLevelConfig;
 pub use bytelevel_file::RankFileSettings;
-pub use bytelevel_stream::{EncodeOptions, EncodeOutput, EncodeUnit, StreamEncoded, StreamError};
 pub use codec::{
     CharLevelTokenizer, DEFAULT_SPECIAL_TOKENS, DEFAULT_UNK_TOKEN, TokenizerConfig, TrainingInfo,
     TrainingSettings,
 };
 pub use decode_stream::{DecodeLinesError, NotIds, parse_id_line};
-pub use encode_stream::{EncodeLinesError, LineOutput, LinesEncoded};
 pub use error::{DecodeError, TokenizerError};
 pub use explain::{Explanation, explain};
 pub use file::{FileError, FileProblem};
 pub use hf::HfExportError;
 pub use openai::OpenAiEncoding;
 pub use split::{Split, is_python_whitespace};
+pub use stream::{EncodeOptions, EncodeOutput, EncodeUnit, StreamEncoded, StreamError};
 pub use vocab::{Vocab, VocabOrder};
 pub use windows::{Chunks, ChunksError, Shape, Span, Truncated, WindowFormat};

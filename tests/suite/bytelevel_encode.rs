@@ -323,6 +323,7 @@ proptest! {
                 output,
                 threads,
                 block_bytes: block,
+                ..EncodeOptions::default()
             };
             let mut out = Vec::new();
             tokenizer.encode_stream(&mut text.as_bytes(), &mut out, &opts).unwrap();
@@ -331,7 +332,7 @@ proptest! {
     }
 }
 
-/// Input that is not UTF-8 is refused at its byte, whatever the block size.
+/// Input that is not UTF-8 is refused at its byte and line, whatever the block size.
 #[test]
 fn a_stream_that_is_not_utf8_is_refused_at_its_byte() {
     let tokenizer = tokenizer(SplitPattern::Cl100k);
@@ -347,7 +348,8 @@ fn a_stream_that_is_not_utf8_is_refused_at_its_byte() {
             .encode_stream(&mut &input[..], &mut Vec::new(), &opts)
             .unwrap_err();
         assert!(
-            matches!(err, bpe_lab::tokenizer::StreamError::NotUtf8 { offset } if offset == at as u64),
+            matches!(err, bpe_lab::tokenizer::StreamError::NotUtf8 { offset, line, .. }
+                if offset == at as u64 && line == 1 + input[..at].iter().filter(|&&b| b == b'\n').count() as u64),
             "{err:?}"
         );
     }

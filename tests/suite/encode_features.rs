@@ -17,7 +17,7 @@ use bpe_lab::TieBreak;
 use bpe_lab::bpe::bytelevel::SplitPattern;
 use bpe_lab::tokenizer::{
     AllowedSpecial, ByteLevelTokenizer, CharLevelTokenizer, Chunks, DisallowedSpecial,
-    EncodeOptions, EncodeOutput, EncodeUnit, LineOutput, Shape,
+    EncodeOptions, EncodeOutput, EncodeUnit, Shape,
 };
 use serde_json::{Value, json};
 
@@ -143,15 +143,15 @@ fn byte_level_shaping_agrees_with_naive_slicing() {
                 output: EncodeOutput::Json,
                 threads,
                 block_bytes: 64,
+                shape: Shape {
+                    offsets: true,
+                    ..Shape::default()
+                },
                 ..EncodeOptions::default()
-            };
-            let shape = Shape {
-                offsets: true,
-                ..Shape::default()
             };
             let mut out = Vec::new();
             tokenizer
-                .encode_stream_shaped(&mut text.as_bytes(), &mut out, &options, &shape)
+                .encode_stream(&mut text.as_bytes(), &mut out, &options)
                 .unwrap();
             let units: Vec<&str> = match unit {
                 EncodeUnit::Text => vec![text],
@@ -187,11 +187,12 @@ fn byte_level_shaping_agrees_with_naive_slicing() {
                 allowed: AllowedSpecial::All,
                 output: EncodeOutput::Ids,
                 block_bytes: 64,
+                shape,
                 ..EncodeOptions::default()
             };
             let mut out = Vec::new();
             let done = tokenizer
-                .encode_stream_shaped(&mut text.as_bytes(), &mut out, &options, &shape)
+                .encode_stream(&mut text.as_bytes(), &mut out, &options)
                 .unwrap();
             let windows: Vec<Vec<u32>> = String::from_utf8(out)
                 .unwrap()
@@ -216,6 +217,17 @@ fn byte_level_shaping_agrees_with_naive_slicing() {
     }
 }
 
+/// A lab tokenizer's options for one JSON line per input line on one thread, shaped.
+fn lab_json(shape: Shape) -> EncodeOptions {
+    EncodeOptions {
+        unit: EncodeUnit::Lines,
+        output: EncodeOutput::Json,
+        threads: 1,
+        shape,
+        ..EncodeOptions::default()
+    }
+}
+
 /// Lab offsets: each token's span is the characters it holds (its text without `</w>`, one
 /// character for `<UNK>`); slicing the line by them and joining gives the line without its
 /// spaces. Truncation keeps the prefix of the line's ids.
@@ -232,14 +244,7 @@ fn lab_shaping_agrees_with_naive_slicing() {
         };
         let mut out = Vec::new();
         let done = tokenizer
-            .encode_lines_shaped(
-                &mut line.as_bytes(),
-                "x",
-                &mut out,
-                LineOutput::Json,
-                1,
-                &shape,
-            )
+            .encode_stream(&mut line.as_bytes(), &mut out, &lab_json(shape))
             .unwrap();
         let objects = json_lines(&out);
         if line.is_empty() {
@@ -256,14 +261,7 @@ fn lab_shaping_agrees_with_naive_slicing() {
         };
         let mut out = Vec::new();
         tokenizer
-            .encode_lines_shaped(
-                &mut line.as_bytes(),
-                "x",
-                &mut out,
-                LineOutput::Json,
-                1,
-                &shape,
-            )
+            .encode_stream(&mut line.as_bytes(), &mut out, &lab_json(shape))
             .unwrap();
         let object = &json_lines(&out)[0];
         let (ids, spans) = (ids(&object["ids"]), spans(&object["offsets"]));

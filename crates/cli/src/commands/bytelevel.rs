@@ -7,11 +7,10 @@ use std::time::Instant;
 
 use bpe_lab::bpe::bytelevel::{SplitPattern, Splitter};
 use bpe_lab::tokenizer::bytelevel::{
-    AllowedSpecial, ByteLevelError, ByteLevelTokenizer, ByteTrainingReport, DisallowedSpecial,
+    AllowedSpecial, ByteLevelTokenizer, ByteTrainingReport, DisallowedSpecial,
 };
 use bpe_lab::tokenizer::bytelevel_file::{ByteLevelFileError, ByteLevelFileProblem};
 use bpe_lab::tokenizer::{ByteLevelConfig, OpenAiEncoding};
-use bpe_lab::tokenizer::{EncodeOptions, EncodeOutput, EncodeUnit, StreamError};
 use clap::Args;
 
 use crate::commands::error::CliError;
@@ -270,25 +269,15 @@ fn save(
     Ok(())
 }
 
-/// What `encode` passes on for a byte-level run.
-pub(crate) struct EncodeRun<'a> {
-    pub(crate) tokenizer: &'a ByteLevelTokenizer,
-    pub(crate) flags: &'a ByteLevelEncodeArgs,
-    pub(crate) input: &'a crate::commands::encode::EncodeSource,
-    pub(crate) shape: bpe_lab::tokenizer::Shape,
-    pub(crate) output: &'a OutputFlag,
-    pub(crate) format: EncodeOutput,
-    pub(crate) unit: EncodeUnit,
-    pub(crate) threads: usize,
-}
-
-/// `bpe-lab encode` with a byte-level tokenizer or `--encoding`: the input streamed through
-/// [`ByteLevelTokenizer::encode_stream`], the whole input one text or each line one.
-pub(crate) fn encode(run: EncodeRun) -> Result<(), CliError> {
-    let tokenizer = run.tokenizer;
-    let allowed = match run.flags.allow_special.as_deref() {
+/// `encode`'s --allow-special and --special-as-text as the library's options, checked against
+/// the tokenizer's special tokens.
+pub(crate) fn special_options(
+    tokenizer: &ByteLevelTokenizer,
+    flags: &ByteLevelEncodeArgs,
+) -> Result<(AllowedSpecial, DisallowedSpecial), CliError> {
+    let allowed = match flags.allow_special.as_deref() {
         None => AllowedSpecial::None,
-        Some([]) if run.flags.special_as_text => {
+        Some([]) if flags.special_as_text => {
             return Err(CliError::usage(
                 "--allow-special (all special tokens) leaves none for --special-as-text: list \
                  the ones to allow (--allow-special '<|endoftext|>') or leave one flag out",
@@ -297,50 +286,11 @@ pub(crate) fn encode(run: EncodeRun) -> Result<(), CliError> {
         Some([]) => AllowedSpecial::All,
         Some(names) => AllowedSpecial::Only(allowed_names(tokenizer, names)?),
     };
-    let others = match run.flags.special_as_text {
+    let others = match flags.special_as_text {
         true => DisallowedSpecial::AsText,
         false => DisallowedSpecial::Error,
     };
-    let options = EncodeOptions {
-        allowed,
-        others,
-        unit: run.unit,
-        output: run.format,
-        threads: run.threads,
-        block_bytes: 0,
-    };
-    let source = run.input;
-    let mut reader = source.open()?;
-    let fail = |e: StreamError| match e {
-        StreamError::Read(e) => source.read_error(&e),
-        StreamError::NotUtf8 { offset } => CliError::runtime(format!(
-            "{source} is not UTF-8 at byte {offset}; byte-level tokenizers encode text"
-        )),
-        StreamError::Encode(ByteLevelError::DisallowedSpecial { token, offset }) => {
-            CliError::runtime(format!(
-                "{source} contains the special token {token:?} at byte {offset}, which is not \
-                 allowed: give \
-                 --allow-special to encode it as its special id, or --special-as-text to \
-                 encode it as ordinary text"
-            ))
-        }
-        StreamError::Encode(e) => CliError::runtime(format!("cannot encode {source}: {e}")),
-        StreamError::Write(e) => run.output.failed(&e),
-    };
-    run.output.check()?;
-    let mut truncated = Default::default();
-    run.output.write(|out| {
-        tokenizer
-            .encode_stream_shaped(&mut reader, out, &options, &run.shape)
-            .map(|done| truncated = done.truncated)
-            .map_err(fail)
-    })?;
-    let unit = match run.unit {
-        EncodeUnit::Lines => "line",
-        EncodeUnit::Text => "text",
-    };
-    crate::commands::encode::report_truncated(run.shape.max_tokens, truncated, unit);
-    Ok(())
+    Ok((allowed, others))
 }
 
 /// `--allow-special A,B`: each name must be one of the tokenizer's special tokens.

@@ -192,7 +192,7 @@ pub(crate) fn run(args: &CountTokensArgs) -> Result<(), CliError> {
         unit: EncodeUnit::Text,
         output: EncodeOutput::Count,
         threads,
-        block_bytes: 0,
+        ..EncodeOptions::default()
     };
     let files: Vec<Option<&Path>> = if files.is_empty() {
         vec![None]
@@ -228,7 +228,7 @@ pub(crate) fn run(args: &CountTokensArgs) -> Result<(), CliError> {
             };
             let counted = counted.map_err(|e| match e {
                 StreamError::Read(e) => source.read_error(&e),
-                StreamError::NotUtf8 { offset } => CliError::runtime(format!(
+                StreamError::NotUtf8 { offset, .. } => CliError::runtime(format!(
                     "{source} is not UTF-8 at byte {offset}; tokens are counted in text"
                 )),
                 e => CliError::runtime(format!("cannot count {source}: {e}")),

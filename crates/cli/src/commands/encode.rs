@@ -1,13 +1,15 @@
-//! `bpe-lab encode`: text in, one line of tokens (or ids) out per line of text. The work (in
-//! blocks, on every core, with the tokenizer's word cache) is
-//! `bpe_lab::tokenizer::CharLevelTokenizer::encode_lines`; this file maps the flags and reports.
+//! `bpe-lab encode`: text in, tokens (or ids) out, per line or for the whole text. The flags are
+//! checked against the loaded tokenizer's kind and mapped once to the library's
+//! [`EncodeOptions`] ([`plan`]); the work (in blocks, on every core) is
+//! [`Tokenizer::encode_stream`], for either kind; this file then reports.
 
 use std::fmt;
 use std::io::Read;
 use std::path::PathBuf;
 
+use bpe_lab::tokenizer::bytelevel::ByteLevelError;
 use bpe_lab::tokenizer::{
-    Chunks, EncodeLinesError, EncodeOutput, EncodeUnit, LineOutput, Shape, Tokenizer, Truncated,
+    Chunks, EncodeOptions, EncodeOutput, EncodeUnit, Shape, StreamError, Tokenizer, Truncated,
 };
 use clap::Args;
 
@@ -223,93 +225,27 @@ pub(crate) fn run(args: &EncodeArgs) -> Result<(), CliError> {
     )?;
     let shape = shape(args)?;
     let source = EncodeSource::new(args);
-    let threads = crate::commands::flags::threads(args.threads);
-    let mut tokenizer = match tokenizer_file::load_any(
-        args.byte_level.encoding,
-        path,
-        &args.rank_file,
-    )? {
-        Tokenizer::ByteLevel(tokenizer) => {
-            if args.split.is_some() {
-                return Err(CliError::usage(
-                    "--split applies to lab tokenizers; a byte-level tokenizer cuts text with its \
-                     own pattern",
-                ));
-            }
-            // Lines are cut at their ends whatever the pattern; one text needs the pattern's.
-            if args.threads > 1 && args.unit != Some(UnitArg::Line) && !tokenizer.can_stream() {
-                eprintln!(
-                    "note: --threads {} does not apply: this tokenizer's own pattern (--regex) \
-                     has no place where a text can be cut, so it encodes on one thread \
-                     (--unit line encodes lines on several)",
-                    args.threads
-                );
-            }
-            return crate::commands::bytelevel::encode(crate::commands::bytelevel::EncodeRun {
-                tokenizer: &tokenizer,
-                flags: &args.byte_level,
-                input: &source,
-                shape,
-                output: &output,
-                format: match (args.json, args.ids) {
-                    (true, _) => EncodeOutput::Json,
-                    (false, true) => EncodeOutput::Ids,
-                    (false, false) => EncodeOutput::Tokens,
-                },
-                unit: match args.unit {
-                    Some(UnitArg::Line) => EncodeUnit::Lines,
-                    Some(UnitArg::Text) | None => EncodeUnit::Text,
-                },
-                threads,
-            });
-        }
-        Tokenizer::CharLevel(tokenizer) => *tokenizer,
-    };
-    if args.unit == Some(UnitArg::Text) {
-        return Err(CliError::usage(
-            "--unit text applies to byte-level tokenizers; a lab tokenizer encodes each line on \
-             its own (--unit line)",
-        ));
-    }
-    if args.byte_level.allow_special.is_some() || args.byte_level.special_as_text {
-        return Err(CliError::usage(
-            "--allow-special and --special-as-text apply to byte-level tokenizers; a lab \
-             tokenizer's special tokens are never read from the text",
-        ));
-    }
-    if let Some(split) = args.split {
-        tokenizer.set_split(split.into());
-    }
-    let format = match (args.json, args.ids) {
-        (true, _) => LineOutput::Json,
-        (false, true) => LineOutput::Ids,
-        (false, false) => LineOutput::Tokens,
-    };
-    let input = source;
+    let mut tokenizer = tokenizer_file::load_any(args.byte_level.encoding, path, &args.rank_file)?;
+    let options = plan(args, &mut tokenizer, shape)?;
     output.check()?;
-    let mut reader = input.open()?;
+    let mut reader = source.open()?;
     let mut done = None;
     output.write(|out| {
         let encoded = tokenizer
-            .encode_lines_shaped(
-                &mut reader,
-                &input.to_string(),
-                out,
-                format,
-                threads,
-                &shape,
-            )
-            .map_err(|e| match e {
-                EncodeLinesError::Write(e) => output.failed(&e),
-                EncodeLinesError::Read(e) => input.read_error(&e),
-                EncodeLinesError::InvalidUtf8(bad) => CliError::runtime(bad.to_string()),
-            })?;
+            .encode_stream(&mut reader, out, &options)
+            .map_err(|e| stream_error(e, &source, &output))?;
         done = Some(encoded);
         Ok(())
     })?;
     let done = done.expect("the encoder ran");
-    report_truncated(args.max_tokens, done.truncated, "line");
-    if done.unknown > 0 {
+    let unit = match options.unit {
+        EncodeUnit::Lines => "line",
+        EncodeUnit::Text => "text",
+    };
+    report_truncated(args.max_tokens, done.truncated, unit);
+    if let Tokenizer::CharLevel(tokenizer) = &tokenizer
+        && done.unknown > 0
+    {
         let unk = tokenizer.vocab().unk_token();
         eprintln!(
             "note: {} character{} not in the vocabulary became {unk} (the first on line {})",
@@ -319,4 +255,87 @@ pub(crate) fn run(args: &EncodeArgs) -> Result<(), CliError> {
         );
     }
     Ok(())
+}
+
+/// The flags as the library's options, once: those of the other kind refused (a usage
+/// error naming the flag), those of this kind checked against the tokenizer (--split set on
+/// it, --allow-special names among its special tokens).
+fn plan(
+    args: &EncodeArgs,
+    tokenizer: &mut Tokenizer,
+    shape: Shape,
+) -> Result<EncodeOptions, CliError> {
+    let mut options = EncodeOptions {
+        unit: match args.unit {
+            Some(UnitArg::Line) => EncodeUnit::Lines,
+            Some(UnitArg::Text) => EncodeUnit::Text,
+            None => tokenizer.default_unit(),
+        },
+        output: match (args.json, args.ids) {
+            (true, _) => EncodeOutput::Json,
+            (false, true) => EncodeOutput::Ids,
+            (false, false) => EncodeOutput::Tokens,
+        },
+        shape,
+        threads: crate::commands::flags::threads(args.threads),
+        ..EncodeOptions::default()
+    };
+    match tokenizer {
+        Tokenizer::ByteLevel(tokenizer) => {
+            if args.split.is_some() {
+                return Err(CliError::usage(
+                    "--split applies to lab tokenizers; a byte-level tokenizer cuts text with its \
+                     own pattern",
+                ));
+            }
+            // Lines are cut at their ends whatever the pattern; one text needs the pattern's.
+            if args.threads > 1 && options.unit == EncodeUnit::Text && !tokenizer.can_stream() {
+                eprintln!(
+                    "note: --threads {} does not apply: this tokenizer's own pattern (--regex) \
+                     has no place where a text can be cut, so it encodes on one thread \
+                     (--unit line encodes lines on several)",
+                    args.threads
+                );
+            }
+            (options.allowed, options.others) =
+                crate::commands::bytelevel::special_options(tokenizer, &args.byte_level)?;
+        }
+        Tokenizer::CharLevel(tokenizer) => {
+            if options.unit == EncodeUnit::Text {
+                return Err(CliError::usage(
+                    "--unit text applies to byte-level tokenizers; a lab tokenizer encodes each \
+                     line on its own (--unit line)",
+                ));
+            }
+            if args.byte_level.allow_special.is_some() || args.byte_level.special_as_text {
+                return Err(CliError::usage(
+                    "--allow-special and --special-as-text apply to byte-level tokenizers; a lab \
+                     tokenizer's special tokens are never read from the text",
+                ));
+            }
+            if let Some(split) = args.split {
+                tokenizer.set_split(split.into());
+            }
+        }
+    }
+    Ok(options)
+}
+
+/// Why encoding stopped, in the user's terms: the input (`TEXT`, the file or standard input)
+/// and where in it, or the --output that could not be written.
+fn stream_error(e: StreamError, source: &EncodeSource, output: &OutputFlag) -> CliError {
+    match e {
+        StreamError::Read(e) => source.read_error(&e),
+        StreamError::Write(e) => output.failed(&e),
+        e @ StreamError::NotUtf8 { .. } => CliError::runtime(format!("{source} is {e}")),
+        StreamError::Encode(ByteLevelError::DisallowedSpecial { token, offset }) => {
+            CliError::runtime(format!(
+                "{source} contains the special token {token:?} at byte {offset}, which is not \
+                 allowed: give --allow-special to encode it as its special id, or \
+                 --special-as-text to encode it as ordinary text"
+            ))
+        }
+        StreamError::Encode(e) => CliError::runtime(format!("cannot encode {source}: {e}")),
+        e @ StreamError::NoWholeText => CliError::usage(format!("--unit text: {e}")),
+    }
 }
