@@ -91,10 +91,8 @@ fn follow_links(path: &Path) -> io::Result<PathBuf> {
 
 /// Replaces the regular (or new) file `path` atomically (see [`write_atomically`]).
 fn replace(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
-    let (temp, file) = create_temp_beside(path)?;
-    // Removed by a Ctrl-C or kill before the rename too, not only on an error.
-    #[cfg(unix)]
-    let _registered = interrupt::register(&temp);
+    // Removed by a Ctrl-C or kill before the rename too, not only on an error (the guard).
+    let (temp, file, _registered) = create_temp_beside(path)?;
     let result = (|| {
         let mut out = BufWriter::new(&file);
         write(&mut out)?;
@@ -130,8 +128,22 @@ fn write_through(
     out.flush()
 }
 
-/// A new hidden file beside `path`, named after it so a leftover is recognisable.
-fn create_temp_beside(path: &Path) -> io::Result<(PathBuf, fs::File)> {
+/// Keeps a temporary's path registered for removal on a signal (nothing where there are no
+/// signals).
+#[cfg(unix)]
+type SignalGuard = interrupt::Registered;
+#[cfg(not(unix))]
+type SignalGuard = ();
+
+/// A new hidden file beside `path`, named after it so a leftover is recognisable, with its
+/// path registered for removal on a signal.
+///
+/// The path is registered before the file is created, not after: a Ctrl-C between the two
+/// left the file behind (seen under load, where a test that signals as soon as the temporary
+/// appears lost that race one run in six). A name that turns out to be taken is dropped from
+/// the registry before the next is tried; it holds this process's id, so the file there is a
+/// leftover of an earlier process with the same id, which a signal in that instant removes.
+fn create_temp_beside(path: &Path) -> io::Result<(PathBuf, fs::File, SignalGuard)> {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let name = path
         .file_name()
@@ -140,12 +152,16 @@ fn create_temp_beside(path: &Path) -> io::Result<(PathBuf, fs::File)> {
     loop {
         let n = COUNTER.fetch_add(1, Ordering::Relaxed);
         let temp = parent_dir(path).join(format!(".{name}.{}.{n}.tmp", std::process::id()));
+        #[cfg(unix)]
+        let guard = interrupt::register(&temp);
+        #[cfg(not(unix))]
+        let guard = ();
         match fs::OpenOptions::new()
             .write(true)
             .create_new(true)
             .open(&temp)
         {
-            Ok(file) => return Ok((temp, file)),
+            Ok(file) => return Ok((temp, file, guard)),
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
             Err(e) => return Err(e),
         }
@@ -253,7 +269,7 @@ pub fn check_writable(path: &Path) -> Result<(), NotWritable> {
         }
     }
     match create_temp_beside(path) {
-        Ok((temp, file)) => {
+        Ok((temp, file, _registered)) => {
             drop(file);
             let _ = fs::remove_file(temp);
             Ok(())
