@@ -1,11 +1,11 @@
 //! A tokenizer of either kind, loaded once: the seam the command line holds.
 //!
 //! bpe-lab has two kinds of tokenizer: the character-level one the lab builds
-//! ([`CharLevelTokenizer`]: words cut at spaces, characters plus `</w>`, an `<UNK>` id) and the byte-level one
-//! ([`ByteLevelTokenizer`]: GPT-2 onwards, 256 byte tokens, regex-split chunks). A file says
-//! which it holds by its own content; [`Tokenizer::load`] reads that once, here in the
-//! library, so no caller sniffs files itself. [`Tokenizer::from_bytes`] decides the same
-//! from content read elsewhere (standard input), named in errors by the caller.
+//! ([`CharLevelTokenizer`]: words cut at spaces, characters plus `</w>`, an `<UNK>` id) and the
+//! byte-level one ([`ByteLevelTokenizer`]: GPT-2 onwards, 256 byte tokens, regex-split chunks). A
+//! file says which it holds by its own content; [`Tokenizer::load`] reads that once, here in the
+//! library, so no caller sniffs files itself. [`Tokenizer::from_bytes`] decides the same from
+//! content read elsewhere (standard input), named in errors by the caller.
 //!
 //! ```
 //! use bpe_lab::tokenizer::{Tokenizer, CharLevelTokenizer, TokenizerKind};
@@ -133,7 +133,7 @@ impl Tokenizer {
         if settings.is_given() {
             return Err(LoadError::ByteLevel(ByteLevelFileError {
                 path: source.to_owned(),
-                problem: ByteLevelFileProblem::OwnSettings(Carrier::LabFile),
+                problem: ByteLevelFileProblem::OwnSettings(Carrier::CharLevelFile),
             }));
         }
         Ok(Tokenizer::from(tokenizer))
@@ -242,7 +242,7 @@ mod tests {
         };
         let err = Tokenizer::from_bytes(&bytes, stdin, &settings).unwrap_err();
         assert!(
-            matches!(&err, LoadError::ByteLevel(e) if matches!(e.problem, ByteLevelFileProblem::OwnSettings(Carrier::LabFile))),
+            matches!(&err, LoadError::ByteLevel(e) if matches!(e.problem, ByteLevelFileProblem::OwnSettings(Carrier::CharLevelFile))),
             "{err}"
         );
         assert!(Tokenizer::load_with(&path, &settings).is_err());

@@ -144,9 +144,9 @@ impl fmt::Display for ByteLevelFileError {
                     None => write!(f, "as standard input has no file beside it"),
                 }
             }
-            ByteLevelFileProblem::OwnSettings(Carrier::LabFile) => write!(
+            ByteLevelFileProblem::OwnSettings(Carrier::CharLevelFile) => write!(
                 f,
-                "a lab (character-level) tokenizer, which has no split pattern; a pattern \
+                "a character-level tokenizer, which has no split pattern; a pattern \
                  and special tokens apply only to a byte-level tiktoken rank file without its \
                  sidecar"
             ),
@@ -227,7 +227,7 @@ pub enum Carrier {
     /// A rank file whose sidecar (this path) says them.
     Sidecar(PathBuf),
     /// The lab's character-level tokenizer file (it has no split pattern at all).
-    LabFile,
+    CharLevelFile,
 }
 
 impl fmt::Display for Carrier {
@@ -240,7 +240,7 @@ impl fmt::Display for Carrier {
                 "this rank file, with the file '{}' beside it,",
                 sidecar.display()
             ),
-            Carrier::LabFile => f.write_str("this lab (character-level) tokenizer file"),
+            Carrier::CharLevelFile => f.write_str("this character-level tokenizer file"),
         }
     }
 }
@@ -271,7 +271,7 @@ pub(crate) fn is_byte_level_json(text: &str) -> bool {
         .is_ok_and(|p| p.format.as_deref() == Some(BYTE_LEVEL_FORMAT))
 }
 
-/// Whether a file's bytes are for [`ByteLevelTokenizer::open`] rather than the lab
+/// Whether a file's bytes are for [`ByteLevelTokenizer::open`] rather than the character-level
 /// tokenizer's reader: bpe-lab's byte-level JSON, a Hugging Face `tokenizer.json` (a JSON
 /// object with a `"model"`), or text that is no JSON (a rank file). JSON that does not parse is
 /// left to the lab's reader, whose errors say where.

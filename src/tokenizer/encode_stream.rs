@@ -7,8 +7,8 @@
 //! copy; a new word is encoded by [`CharLevelTokenizer::encode_word_uncached`]. This is not the
 //! tokenizer's id cache ([`CachedEncoder`](crate::tokenizer::codec)) again: it caches output
 //! text. Each thread with a clone of the tokenizer's `CachedEncoder`, formatting ids on every
-//! hit, was slower than this cache, so the output cache stays (docs/benchmarks.md, "The lab
-//! tokenizers' output cache").
+//! hit, was slower than this cache, so the output cache stays (docs/benchmarks.md, "The
+//! character-level tokenizers' output cache").
 //!
 //! Each line is cut into words by the tokenizer's [`Split`](crate::tokenizer::Split), after the
 //! line rule of [`crate::files::lines`] (a trailing `\r` dropped, and a byte-order mark at
@@ -374,8 +374,8 @@ impl OutputCache {
         hasher.finish()
     }
 
-    /// The output bytes, unknown count and id count of `word`, if cached. Two words with the same hash
-    /// share a slot; the other one is then simply not found and encoded again.
+    /// The output bytes, unknown count and id count of `word`, if cached. Two words with the same
+    /// hash share a slot; the other one is then simply not found and encoded again.
     #[inline]
     fn get(&self, word: &str, hash: u64) -> Option<(&[u8], u32, u32)> {
         let slot = self.index.get(&hash)?;

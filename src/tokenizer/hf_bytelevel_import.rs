@@ -53,8 +53,9 @@ pub enum HfImportError {
     Shape(String),
     /// A setting under which Hugging Face would give other ids than tiktoken's rule: which.
     NotExact(String),
-    /// A tokenizer without a `ByteLevel` pre-tokenizer: not byte-level (a character-level
-    /// one, such as bpe-lab's export of a lab tokenizer, or bpe-lab's lab file itself).
+    /// A tokenizer without a `ByteLevel` pre-tokenizer: not byte-level (a character-level one, such
+    /// as bpe-lab's export of a character-level tokenizer, or bpe-lab's character-level file
+    /// itself).
     NotByteLevel,
     /// One setting bpe-lab does not implement (`setting`, as the file names it), and what it
     /// would change.
@@ -70,10 +71,10 @@ impl fmt::Display for HfImportError {
                 "a Hugging Face tokenizer bpe-lab cannot encode with the same ids: {e}"
             ),
             HfImportError::NotByteLevel => f.write_str(
-                "a tokenizer that is not byte-level: a lab (character-level) tokenizer, or a \
+                "a tokenizer that is not byte-level: a character-level tokenizer, or a \
                  Hugging Face one whose pre-tokenizer has no ByteLevel step (such as bpe-lab's \
-                 export of a lab tokenizer); this needs a byte-level tokenizer (use `encode`, \
-                 `decode` or `export` with the lab tokenizer file itself)",
+                 export of a character-level tokenizer); this needs a byte-level tokenizer (use `encode`, \
+                 `decode` or `export` with the character-level tokenizer file itself)",
             ),
             HfImportError::Unsupported { setting, effect } => write!(
                 f,
@@ -115,7 +116,7 @@ impl ByteLevelTokenizer {
         if !doc.is_object() {
             return Err(shape("it is not a JSON object"));
         }
-        // bpe-lab's own lab (character-level) file, given where a byte-level one is read.
+        // bpe-lab's own character-level file, given where a byte-level one is read.
         let format = doc.get("format").and_then(Value::as_str);
         if format == Some(crate::tokenizer::file::FORMAT) {
             return Err(HfImportError::NotByteLevel);

@@ -500,7 +500,7 @@ fn allow_special_for_a_chosen_set() {
         "--",
         "low",
     ]);
-    assert_failure(&lab_refused, 2, &["--allow-special", "lab"]);
+    assert_failure(&lab_refused, 2, &["--allow-special", "character-level"]);
 
     let Some(python) = parity_python("tiktoken") else {
         return;

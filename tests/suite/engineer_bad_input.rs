@@ -39,7 +39,7 @@ fn setup(dir: &Path) {
     // and the same rank file bare (bare.tiktoken, no bare.tiktoken.json).
     support::cli::byte_level_rank_files(dir, CORPUS, 5);
     fs::copy(dir.join("ranks.tiktoken"), dir.join("bare.tiktoken")).unwrap();
-    // bpe-lab's own Hugging Face export of a lab (character-level) tokenizer.
+    // bpe-lab's own Hugging Face export of a character-level tokenizer.
     assert_success(&bpe_lab(&[
         "train",
         "--input",
@@ -192,21 +192,17 @@ const CASES: &[Case] = &[
         absent: &["sidecar"],
     },
     Case {
-        name: "bpe-lab's Hugging Face export of a lab tokenizer, given as a byte-level one",
+        name: "bpe-lab's Hugging Face export of a character-level tokenizer, given as a byte-level one",
         args: &["count-tokens", "-t", "{d}/lab-hf.json", "{d}/corpus.txt"],
         code: 1,
-        needles: &["lab-hf.json", "not byte-level", "lab tokenizer"],
+        needles: &["lab-hf.json", "not byte-level", "character-level tokenizer"],
         absent: &["ignore_merges"],
     },
     Case {
-        name: "a lab tokenizer file where a byte-level one is needed",
+        name: "a character-level tokenizer file where a byte-level one is needed",
         args: &["count-tokens", "-t", "{d}/lab.json", "{d}/corpus.txt"],
         code: 1,
-        needles: &[
-            "lab.json",
-            "not byte-level",
-            "lab (character-level) tokenizer",
-        ],
+        needles: &["lab.json", "not byte-level", "character-level tokenizer"],
         absent: &["not a Hugging Face tokenizer.json"],
     },
     Case {
@@ -367,7 +363,7 @@ const CASES: &[Case] = &[
         absent: &[],
     },
     Case {
-        name: "--pattern for a lab tokenizer",
+        name: "--pattern for a character-level tokenizer",
         args: &[
             "decode",
             "-t",
@@ -378,7 +374,7 @@ const CASES: &[Case] = &[
             "{d}/corpus.txt",
         ],
         code: 2,
-        needles: &["--pattern", "lab.json", "lab (character-level)"],
+        needles: &["--pattern", "lab.json", "character-level tokenizer"],
         absent: &[],
     },
     Case {
@@ -512,21 +508,21 @@ const CASES: &[Case] = &[
         absent: &[],
     },
     Case {
-        name: "--allow-special (byte-level only) with a lab tokenizer",
+        name: "--allow-special (byte-level only) with a character-level tokenizer",
         args: &["encode", "-t", "{d}/lab.json", "--allow-special", "x"],
         code: 2,
-        needles: &["--allow-special", "lab tokenizer"],
+        needles: &["--allow-special", "character-level tokenizer"],
         absent: &[],
     },
     Case {
-        name: "--special-as-text (byte-level only) with a lab tokenizer",
+        name: "--special-as-text (byte-level only) with a character-level tokenizer",
         args: &["encode", "-t", "{d}/lab.json", "--special-as-text", "x"],
         code: 2,
-        needles: &["--special-as-text", "lab tokenizer"],
+        needles: &["--special-as-text", "character-level tokenizer"],
         absent: &[],
     },
     Case {
-        name: "--unit text (byte-level only) with a lab tokenizer",
+        name: "--unit text (byte-level only) with a character-level tokenizer",
         args: &[
             "decode",
             "-t",
@@ -537,7 +533,7 @@ const CASES: &[Case] = &[
             "{d}/corpus.txt",
         ],
         code: 2,
-        needles: &["--unit text", "lab tokenizer"],
+        needles: &["--unit text", "character-level tokenizer"],
         absent: &[],
     },
     Case {

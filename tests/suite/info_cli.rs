@@ -110,7 +110,7 @@ fn info_on_trained_files_and_a_pattern_that_drops_text() {
     let file: Value =
         serde_json::from_str(&fs::read_to_string(dir.path().join("lab.json")).unwrap()).unwrap();
     let lab = json_of(&["info", "-t", &format!("{d}/lab.json"), "--json"]);
-    assert_eq!(lab["kind"], "lab");
+    assert_eq!(lab["kind"], "character-level");
     assert_eq!(lab["vocab_size"], file["vocab"].as_array().unwrap().len());
     assert_eq!(lab["special_tokens"][1]["token"], "<UNK>");
 

@@ -51,18 +51,19 @@ pub(crate) fn encoding_parser(value: &str) -> Result<OpenAiEncoding, String> {
     crate::commands::flags::encoding_or_model(value)
 }
 
-/// `bpe-lab train --byte-level`: the flags that apply to lab tokenizers only are refused.
+/// `bpe-lab train --byte-level`: the flags that apply to character-level tokenizers only are
+/// refused.
 pub(crate) fn train(args: &crate::commands::train::TrainArgs) -> Result<(), CliError> {
     let started = Instant::now();
     if args.tokenizer.unk_token.is_some() {
         return Err(CliError::usage(
-            "--unk-token applies to lab tokenizers; a byte-level tokenizer has no unknown \
+            "--unk-token applies to character-level tokenizers; a byte-level tokenizer has no unknown \
              token (every byte is a token)",
         ));
     }
     if args.tokenizer.vocab_order.is_some() {
         return Err(CliError::usage(
-            "--vocab-order applies to lab tokenizers; a byte-level tokenizer's ids are its \
+            "--vocab-order applies to character-level tokenizers; a byte-level tokenizer's ids are its \
              ranks: the 256 bytes, the merges in order, then the special tokens",
         ));
     }

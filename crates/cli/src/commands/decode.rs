@@ -31,7 +31,7 @@ UTF-8 (the ids end or start inside a character) \"text\" has U+FFFD where they a
 tiktoken's decode(errors=\"replace\"), and \"bytes\" holds the exact bytes as an array of
 numbers, as tiktoken's decode_bytes: nothing is lost.
 
-Lab tokenizers: one line of ids in, one line of text out. The tokens are written one after another; a </w> that ends a token becomes a space, except
+Character-level tokenizers: one line of ids in, one line of text out. The tokens are written one after another; a </w> that ends a token becomes a space, except
 after the last word, so `encode` followed by `decode` gives each line back (with --split
 whitespace: its words joined by single spaces). Special tokens are written as their text, so
 <UNK> shows where an unknown character was. An id outside the vocabulary is an error naming
@@ -102,7 +102,7 @@ pub(crate) fn run(args: &DecodeArgs) -> Result<(), CliError> {
     };
     if args.unit == Some(crate::commands::encode::UnitArg::Text) {
         return Err(CliError::usage(
-            "--unit text applies to byte-level tokenizers; a lab tokenizer decodes each line \
+            "--unit text applies to byte-level tokenizers; a character-level tokenizer decodes each line \
              on its own (--unit line)",
         ));
     }

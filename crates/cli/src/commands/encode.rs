@@ -18,7 +18,7 @@ use crate::commands::output::OutputFlag;
 use crate::commands::tokenizer_file::{self, SplitArg, TextInput};
 
 pub(crate) const LONG_ABOUT: &str = "\
-Encode text with a tokenizer: a lab tokenizer (-t, a file written by `train`) or a byte-level
+Encode text with a tokenizer: a character-level tokenizer (-t, a file written by `train`) or a byte-level
 one (-t, a file written by `train --byte-level`, a .tiktoken rank file, a Hugging Face
 ByteLevel tokenizer.json; or --encoding, one of OpenAI's).
 
@@ -26,11 +26,11 @@ Output: the tokens, or with --ids their ids separated by single spaces, or with 
 JSON object {\"ids\": [...], \"tokens\": [...]} per unit. The unit (--unit) is what one
 output line holds:
   line  each input line is one text, its line feed not part of it (the lab's way; the only
-        unit of lab tokenizers)
+        unit of character-level tokenizers)
   text  the whole input is one text, as tiktoken's encode sees a document (the default for
         byte-level tokenizers); the ids are written while the rest is still being read
 
-Lab tokenizers: each line is cut into words at every single space, as Python's
+Character-level tokenizers: each line is cut into words at every single space, as Python's
 line.split(\" \") and the lab do (--split whitespace cuts at runs of whitespace instead). Each
 word becomes its characters followed by </w>, and the merges are applied, lowest rank first.
 A character the vocabulary does not hold becomes <UNK>; a note on stderr says how many and on
@@ -43,7 +43,7 @@ a JSON array of strings. A special token (such as <|endoftext|>) in the text is 
 unless --allow-special (encode it as its id; --allow-special A,B: only those, the others
 still an error) or --special-as-text (as ordinary text) says what it is. A byte-order mark
 starting the input is text to a byte-level tokenizer (its three bytes are encoded, as tiktoken
-does); a lab tokenizer drops it (an editor wrote it; it is no character of the text).
+does); a character-level tokenizer drops it (an editor wrote it; it is no character of the text).
 
 Shaping each unit's ids (both kinds): --max-tokens N keeps the first N (tiktoken's
 encode(text)[:N]; stderr says how many were cut); --chunk-tokens N [--overlap K] writes the
@@ -93,12 +93,12 @@ pub(crate) struct EncodeArgs {
     pub(crate) json: bool,
 
     /// What one output line holds: `line` (each input line) or `text` (the whole input) [default:
-    /// text for byte-level tokenizers; lab tokenizers encode lines only]
+    /// text for byte-level tokenizers; character-level tokenizers encode lines only]
     #[arg(long, value_enum, value_name = "UNIT")]
     pub(crate) unit: Option<UnitArg>,
 
-    /// Lab tokenizers: how to cut lines into words [default: the tokenizer file's setting,
-    /// normally space]
+    /// Character-level tokenizers: how to cut lines into words [default: the tokenizer file's
+    /// setting, normally space]
     #[arg(long, value_enum, value_name = "RULE")]
     pub(crate) split: Option<SplitArg>,
 
@@ -284,7 +284,7 @@ fn plan(
         Tokenizer::ByteLevel(tokenizer) => {
             if args.split.is_some() {
                 return Err(CliError::usage(
-                    "--split applies to lab tokenizers; a byte-level tokenizer cuts text with its \
+                    "--split applies to character-level tokenizers; a byte-level tokenizer cuts text with its \
                      own pattern",
                 ));
             }
@@ -303,13 +303,13 @@ fn plan(
         Tokenizer::CharLevel(tokenizer) => {
             if options.unit == EncodeUnit::Text {
                 return Err(CliError::usage(
-                    "--unit text applies to byte-level tokenizers; a lab tokenizer encodes each \
+                    "--unit text applies to byte-level tokenizers; a character-level tokenizer encodes each \
                      line on its own (--unit line)",
                 ));
             }
             if args.byte_level.allow_special.is_some() || args.byte_level.special_as_text {
                 return Err(CliError::usage(
-                    "--allow-special and --special-as-text apply to byte-level tokenizers; a lab \
+                    "--allow-special and --special-as-text apply to byte-level tokenizers; a character-level \
                      tokenizer's special tokens are never read from the text",
                 ));
             }

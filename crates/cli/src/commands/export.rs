@@ -17,7 +17,7 @@ writes tiktoken's rank file and, beside it as <FILE>.json, the name, pattern and
 tokens tiktoken.Encoding needs (`encode -t <FILE>` reads the pair back); --format hf writes a
 Hugging Face tokenizer.json (Split on the pattern, then ByteLevel) with the same ids.
 
-Lab tokenizers: --format hf writes a Hugging Face tokenizers tokenizer.json (tokenizers 0.20 or newer) that
+Character-level tokenizers: --format hf writes a Hugging Face tokenizers tokenizer.json (tokenizers 0.20 or newer) that
 gives exactly bpe-lab's ids. Inside it </w> is one private-use character (U+E000 unless the
 vocabulary already uses it), a normalizer marks word ends the way the lab does, and the
 decoder turns the marker back into spaces. Special tokens are plain vocabulary entries, so a
@@ -50,7 +50,7 @@ pub(crate) struct ExportArgs {
     #[arg(short, long, value_enum, value_name = "FORMAT", default_value_t = ExportFormat::Hf)]
     pub(crate) format: ExportFormat,
 
-    /// Lab tokenizers: how the exported tokenizer cuts text into words [default: the
+    /// Character-level tokenizers: how the exported tokenizer cuts text into words [default: the
     /// tokenizer file's setting]
     #[arg(long, value_enum, value_name = "RULE")]
     pub(crate) split: Option<SplitArg>,
@@ -83,7 +83,7 @@ pub(crate) fn run(args: &ExportArgs) -> Result<(), CliError> {
             use crate::commands::bytelevel::{ByteLevelExport, export};
             if args.split.is_some() {
                 return Err(CliError::usage(
-                    "--split applies to lab tokenizers; a byte-level tokenizer cuts text with \
+                    "--split applies to character-level tokenizers; a byte-level tokenizer cuts text with \
                      its own pattern",
                 ));
             }
@@ -95,7 +95,7 @@ pub(crate) fn run(args: &ExportArgs) -> Result<(), CliError> {
         }
         Tokenizer::CharLevel(tokenizer) => *tokenizer,
     };
-    let path = path.expect("a lab tokenizer comes from --tokenizer");
+    let path = path.expect("a character-level tokenizer comes from --tokenizer");
     if let Some(split) = args.split {
         tokenizer.set_split(split.into());
     }

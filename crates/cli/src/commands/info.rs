@@ -82,7 +82,8 @@ struct Summary {
 #[derive(Debug, Clone, Copy, Serialize)]
 #[serde(rename_all = "kebab-case")]
 enum Kind {
-    Lab,
+    #[serde(rename = "character-level")]
+    CharLevel,
     ByteLevel,
 }
 
@@ -103,8 +104,8 @@ struct Pattern {
 #[derive(Debug, Clone, Copy, Serialize)]
 #[serde(rename_all = "kebab-case")]
 enum Dropping {
-    /// The pattern matches every character (the built-in ones; lab tokenizers keep every
-    /// character, unknown ones as the unknown token).
+    /// The pattern matches every character (the built-in ones; character-level tokenizers keep
+    /// every character, unknown ones as the unknown token).
     Never,
     /// The tokenizer says so ([`Coverage::DropsUnmatched`], `train --allow-uncovered`): text
     /// between its pattern's matches is dropped, as tiktoken drops it.
@@ -174,7 +175,7 @@ fn summarize(name: String, loaded: &Tokenizer) -> Summary {
                 .collect();
             Summary {
                 name,
-                kind: Kind::Lab,
+                kind: Kind::CharLevel,
                 vocab_size: vocab.len() as u32,
                 tokens: (vocab.len() - specials.len()) as u32,
                 special_tokens: specials_by_id(specials.into_iter()),
@@ -206,7 +207,7 @@ const SPECIALS_SHOWN: usize = 20;
 fn summary_text(s: &Summary) -> String {
     let mut out = String::new();
     let kind = match s.kind {
-        Kind::Lab => "lab (characters and </w>, one word at a time)",
+        Kind::CharLevel => "character-level (characters and </w>, one word at a time)",
         Kind::ByteLevel => "byte-level",
     };
     out.push_str(&format!("tokenizer: {}\nkind: {kind}\n", s.name));
@@ -235,7 +236,7 @@ fn summary_text(s: &Summary) -> String {
         }
     }
     match (s.kind, &s.pattern.name, &s.pattern.regex) {
-        (Kind::Lab, Some(rule), _) => out.push_str(&format!("words: split at {rule}\n")),
+        (Kind::CharLevel, Some(rule), _) => out.push_str(&format!("words: split at {rule}\n")),
         (_, Some(name), Some(regex)) => out.push_str(&format!("pattern: {name}: {regex}\n")),
         (_, None, Some(regex)) => out.push_str(&format!("pattern: custom: {regex}\n")),
         _ => {}

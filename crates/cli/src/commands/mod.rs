@@ -105,8 +105,8 @@ pub(crate) enum Command {
     /// Count the tokens of text files with byte-level encodings, per file and in all
     #[command(long_about = count_tokens::LONG_ABOUT, after_help = count_tokens::AFTER_HELP)]
     CountTokens(count_tokens::CountTokensArgs),
-    /// Encode text into tokens or ids: lab tokenizers one line at a time, byte-level ones
-    /// (tiktoken's, or trained with --byte-level) the whole text or each line
+    /// Encode text into tokens or ids: character-level tokenizers one line at a time, byte-level
+    /// ones (tiktoken's, or trained with --byte-level) the whole text or each line
     #[command(long_about = encode::LONG_ABOUT, after_help = encode::AFTER_HELP)]
     Encode(encode::EncodeArgs),
     /// Decode token ids back into text (with the tokenizer or encoding that made them)

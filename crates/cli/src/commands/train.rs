@@ -60,7 +60,7 @@ and --unk-token do not apply and are refused.
 
 A corpus too large for one machine is counted where it lives: `bpe-lab count` (or the Spark
 job in scripts/spark) per shard, `bpe-lab count --sum` to add the tables, then --word-counts
-TABLE. Lab training reads a word table; --byte-level reads a chunk table (`count --pattern`),
+TABLE. Character-level training reads a word table; --byte-level reads a chunk table (`count --pattern`),
 whose pattern and special tokens it takes, and trains to exactly the tokenizer training on the
 text gives. A table of the other kind is refused, and so is a --pattern, --regex or
 --special-tokens that disagrees with the chunk table's.";
@@ -94,7 +94,8 @@ Exit status: 0 on success, 1 when the work fails, 2 when the command line is wro
 #[derive(Debug, Args)]
 pub(crate) struct TrainArgs {
     /// Corpus to learn from: text (one paragraph per line; `-`: standard input), .json, .jsonl,
-    /// .csv or .parquet; without it, the Africa Galore dataset (downloaded and cached, or the bundled stand-in)
+    /// .csv or .parquet; without it, the Africa Galore dataset (downloaded and cached, or the
+    /// bundled stand-in)
     #[arg(short, long, value_name = "FILE")]
     pub(crate) input: Option<PathBuf>,
 
@@ -147,18 +148,18 @@ pub(crate) struct TrainArgs {
 /// The options of `train` about the tokenizer it writes (flattened into `TrainArgs`).
 #[derive(Debug, Args)]
 pub(crate) struct TokenizerArgs {
-    /// Special tokens, comma-separated. Lab tokenizers: they get the first ids, in this order
-    /// [default: <PAD>,<UNK>]. Byte-level: they get the ids after the merged tokens, and
+    /// Special tokens, comma-separated. Character-level tokenizers: they get the first ids, in this
+    /// order [default: <PAD>,<UNK>]. Byte-level: they get the ids after the merged tokens, and
     /// training text is cut at them [default: <|endoftext|>]
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     pub(crate) special_tokens: Option<Vec<String>>,
 
-    /// Lab tokenizers: the special token that characters outside the vocabulary become
+    /// Character-level tokenizers: the special token that characters outside the vocabulary become
     /// [default: <UNK>]
     #[arg(long, value_name = "TOKEN")]
     pub(crate) unk_token: Option<String>,
 
-    /// Lab tokenizers: how token ids are numbered [default: merge-order]
+    /// Character-level tokenizers: how token ids are numbered [default: merge-order]
     #[arg(long, value_enum, value_name = "ORDER")]
     pub(crate) vocab_order: Option<VocabOrderArg>,
 
@@ -167,8 +168,8 @@ pub(crate) struct TokenizerArgs {
     pub(crate) json: bool,
 }
 
-/// The lab tokenizer's default special tokens.
-const LAB_SPECIALS: [&str; 2] = ["<PAD>", "<UNK>"];
+/// The character-level tokenizer's default special tokens.
+const CHAR_LEVEL_SPECIALS: [&str; 2] = ["<PAD>", "<UNK>"];
 
 impl TrainArgs {
     /// `--field`, or its default.
@@ -238,7 +239,7 @@ impl TrainArgs {
     fn config(&self) -> Result<TokenizerConfig, CliError> {
         let flags = &self.tokenizer;
         let config = TokenizerConfig::default()
-            .special_tokens(self.special_tokens(&LAB_SPECIALS))
+            .special_tokens(self.special_tokens(&CHAR_LEVEL_SPECIALS))
             .unk_token(
                 flags
                     .unk_token
