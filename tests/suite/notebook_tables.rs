@@ -14,13 +14,7 @@ use std::path::PathBuf;
 /// Each released notebook (file stem, in order) with its graded exercises and their points,
 /// in the notebook's order, as its check cells say.
 fn released() -> Vec<(String, Vec<(String, u64)>)> {
-    let mut paths: Vec<_> = fs::read_dir(root().join("notebooks"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "ipynb"))
-        .collect();
-    paths.sort();
-    paths
+    notebook_files("notebooks")
         .iter()
         .map(|path| {
             let nb = read_json(path);
